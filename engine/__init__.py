@@ -1,0 +1,23 @@
+"""unoduo's rules engine: pure, seeded, event-sourced UNO Duo.
+
+    from engine import Card, Rules, Match, IllegalAction
+    m = Match.new(rules=Rules(), seed=42)
+    m.apply(m.legal_actions()[0])
+
+No terminal, no files, no global random state: the app, the save files, the
+bots and the tests all stand on this package.
+"""
+
+from .actions import Action, Chance, IllegalAction, MalformedAction
+from .cards import Card
+from .events import Event, describe
+from .match import Match
+from .rules import Rules
+from .view import PlayerView
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Action", "Card", "Chance", "Event", "IllegalAction", "MalformedAction", "Match",
+    "PlayerView", "Rules", "describe", "__version__",
+]

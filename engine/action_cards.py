@@ -1,0 +1,102 @@
+"""What action cards do — RULES.md A1–A6.
+
+A mixin of :class:`engine.match.Match`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .events import _new as ev
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .cards import Card
+    from .match import Match
+
+
+class ActionCards:
+    """A1–A6 for :class:`Match`."""
+
+    def _card_effect(self: "Match", seat: int, card: "Card", total: int, guilty: bool) -> None:
+        """The effect of ``card``, just played by ``seat``, which still holds cards."""
+        rank = card.rank
+        nxt = self._next(seat)
+        if rank == "+2":  # A1: start or extend the volley
+            self._await_draw(nxt, "volley", total, by=seat)
+        elif rank == "S":  # A2: play again
+            self._begin_turn(seat)
+        elif rank == "R":  # A4: a Reverse only offers the dump
+            self._offer_dump(seat, card.colour, at_start=False)
+        elif rank == "W+4":  # A5
+            self._wd4_by = seat
+            self._wd4_guilty = guilty
+            self._await_draw(nxt, "wd4", 4, by=seat)
+        else:  # numbers and A3 Wild: the turn passes
+            self._begin_turn(nxt)
+
+    def _offer_dump(self: "Match", seat: int, colour: str, at_start: bool) -> None:
+        """A4 / S10: a dump decision only when the seat holds a card of the colour."""
+        if any(c.colour == colour for c in self._hands[seat]):
+            self._to_act = seat
+            self._phase = "dump"
+            self._dump_colour = colour
+            self._dump_start = at_start
+        else:
+            self._begin_turn(seat if at_start else self._next(seat))
+
+    def _on_dump(self: "Match", action) -> None:
+        """A4: every card of the colour goes down in hand order, the chosen one last
+        (of twins, the copy last in hand); only the last card's action counts."""
+        seat = self._to_act
+        hand = self._hands[seat]
+        colour = self._dump_colour
+        last = action.card
+        dumped = [c for c in hand if c.colour == colour]
+        hand[:] = [c for c in hand if c.colour != colour]
+        at = len(dumped) - 1 - dumped[::-1].index(last)
+        dumped.append(dumped.pop(at))
+        self._moved(seat)
+        self._discard.extend(dumped)
+        self._color = colour
+        left = self._after_shed(seat, action)
+        self._emit(ev("dump", seat, tuple(dumped), len(dumped), colour, action.uno,
+                      data=self._next(seat)))
+        if left == 0:
+            self._go_out(seat, last, 2)
+        elif last.rank == "+2":
+            self._await_draw(self._next(seat), "volley", 2, by=seat)
+        elif last.rank == "S":
+            self._begin_turn(seat)
+        else:
+            self._begin_turn(self._next(seat))
+
+    def _on_nodump(self: "Match", action) -> None:
+        seat = self._to_act
+        self._moved(seat)
+        self._emit(ev("nodump", seat))
+        # S10: declining the start dump leaves P2 an ordinary first turn
+        self._begin_turn(seat if self._dump_start else self._next(seat))
+
+    def _wd4_is_guilty(self: "Match", rest: list) -> bool:
+        """A6: judged on the hand *after* the Wild Draw 4 leaves it, when it is played."""
+        colour = self._color
+        if self._rules.wd4_guilty == "colour_match":
+            return any(c.colour == colour for c in rest)
+        top = self._discard[-1]
+        return any(not c.is_wild and (c.colour == colour or c.rank == top.rank) for c in rest)
+
+    def _on_challenge(self: "Match", action) -> None:
+        """A6: the Wild Draw 4's player shows its hand to the challenger only."""
+        seat = self._to_act
+        player = self._wd4_by
+        guilty = self._wd4_guilty
+        self._moved(seat)
+        self._emit(ev("reveal", player, tuple(self._hands[player]), len(self._hands[player]),
+                      private=seat))
+        self._emit(ev("challenge", seat, data=guilty))
+        if guilty:
+            self._draw_into(player, 4, "challenge")
+            self._begin_turn(seat)
+        else:
+            self._draw_into(seat, 6, "challenge")
+            self._begin_turn(player)

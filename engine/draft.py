@@ -1,0 +1,146 @@
+"""Setting up a round: the cut, the draft and the start card — RULES.md S1–S11.
+
+A mixin of :class:`engine.match.Match`; it reads and writes the match's state.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .actions import Chance, IllegalAction
+from .cards import Card
+from .events import _new as ev
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .match import Match
+
+HAND_SIZE = 7
+
+
+class Setup:
+    """S1–S11 for :class:`Match`."""
+
+    def _start_match(self: "Match") -> None:
+        """S1: decide the first drafter (cut, or given), then shuffle and draft."""
+        queued = self._queue[0] if self._queue else None
+        if queued is not None and queued.is_chance and queued.kind == "first":
+            first = self._take_chance("first", None).seat
+            self._emit(ev("first", first))
+        else:
+            first = self._cut()
+        self._start_round(first, self._shuffle_all())
+
+    def _cut(self: "Match") -> int:
+        """S1: each seat cuts; highest number card drafts first; ties cut again."""
+        seats = self._seats
+        full = self._full_deck
+        while True:
+            entry = self._take_chance("cut", self._random_cut)
+            values = [c.cut_value for c in entry.cards]
+            best = max(values)
+            winner = values.index(best) if values.count(best) == 1 else None
+            self._emit(ev("cut", None, entry.cards, data=winner))
+            if winner is not None:
+                return winner
+            if len(full) < seats:  # pragma: no cover - decks are far larger
+                raise IllegalAction("S1: too few cards to cut")
+
+    def _random_cut(self: "Match", rng) -> Chance:
+        indices = list(range(len(self._full_deck)))
+        picked = []
+        for i in range(self._seats):
+            j = i + rng.below(len(indices) - i)
+            indices[i], indices[j] = indices[j], indices[i]
+            picked.append(self._full_deck[indices[i]])
+        return Chance.cut(picked)
+
+    def _start_round(self: "Match", p1: int, order: "tuple[Card, ...]") -> None:
+        """S3: the shuffled deck (``order``, top first) becomes the draw pile; draft."""
+        self._p1 = p1
+        self._draw = list(reversed(order))
+        self._discard = []
+        self._hands = [[] for _ in range(self._seats)]
+        self._color = None
+        self._exposed = None
+        self._blocked = 0
+        self._pending = 0
+        self._forced = False
+        self._step = 0
+        self._emit(ev("round", p1, amount=self._round))
+        self._begin_draft_step()
+
+    def _drafter(self: "Match") -> int:
+        return (self._p1 + self._step) % self._seats
+
+    def _begin_draft_step(self: "Match") -> None:
+        """S3: the drafter draws the top card and sees it (it is now its newest card)."""
+        seat = self._drafter()
+        card = self._draw.pop()
+        self._hands[seat].append(card)
+        self._emit(ev("draft", seat, (card,), 1, private=seat))
+        self._to_act = seat
+        self._phase = "draft"
+
+    def _on_keep(self: "Match", action) -> None:
+        seat = self._to_act
+        turned = self._draw.pop()
+        self._discard.append(turned)
+        self._emit(ev("keep", seat, (turned,)))
+        self._end_draft_step()
+
+    def _on_reject(self: "Match", action) -> None:
+        seat = self._to_act
+        hand = self._hands[seat]
+        rejected = hand.pop()
+        self._discard.append(rejected)
+        self._emit(ev("reject", seat, (rejected,)))
+        card = self._draw.pop()
+        hand.append(card)
+        self._emit(ev("forced_keep", seat, (card,), 1, private=seat))
+        self._end_draft_step()
+
+    def _end_draft_step(self: "Match") -> None:
+        self._step += 1
+        if self._step < HAND_SIZE * self._seats:
+            self._begin_draft_step()
+        else:
+            self._finish_draft()
+
+    def _finish_draft(self: "Match") -> None:
+        """S4: the draft discards go, turned over and unshuffled, under the draw pile;
+        S5: the top card starts the discard pile; S6–S11: what the start card does."""
+        under = self._discard
+        self._draw = under[::-1] + self._draw
+        self._discard = []
+        self._emit(ev("under", None, amount=len(under)))
+        start = self._draw.pop()
+        self._discard.append(start)
+        self._emit(ev("start", None, (start,)))
+        p1 = self._p1
+        p2 = self._next(p1)
+        rank = start.rank
+        self._color = start.colour
+        if rank == "S":  # S7
+            self._begin_turn(p1)
+        elif rank == "+2":  # S8: a forced draw of 2, no volley
+            self._await_draw(p2, "volley", 2, by=p1, forced=True)
+        elif rank in ("W", "W+4"):  # S8, S9: P1 names the colour first
+            self._to_act = p1
+            self._phase = "colour"
+        elif rank == "R":  # S10: P2 may dump that colour
+            self._offer_dump(p2, start.colour, at_start=True)
+        else:  # S6, S11
+            self._begin_turn(p2)
+
+    def _on_colour(self: "Match", action) -> None:
+        """S8/S9: P1 names the start Wild's colour."""
+        seat = self._to_act
+        self._color = action.colour
+        self._emit(ev("colour", seat, colour=action.colour))
+        p2 = self._next(seat)
+        if self._discard[-1].rank == "W+4":
+            self._wd4_by = seat
+            self._wd4_guilty = False
+            self._await_draw(p2, "wd4", 4, by=seat, forced=True)
+        else:
+            self._begin_turn(p2)

@@ -1,0 +1,362 @@
+"""The match: state, the public API, chance, replay and views.
+
+A :class:`Match` is built only from its log: :meth:`Match.new` starts one (and
+records the cut and the shuffle as chance outcomes), :meth:`apply` adds a
+decision, and :meth:`Match.replay` rebuilds the identical match from the log
+without calling any random generator.  The rules themselves live in one mixin
+per rule area: :mod:`.draft` (S), :mod:`.turn` (T, U), :mod:`.action_cards`
+(A) and :mod:`.scoring` (E).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter, deque
+from typing import Iterable, Sequence
+
+from .action_cards import ActionCards
+from .actions import Action, Chance, IllegalAction, parse_entry
+from .cards import Card, deck_cards
+from .draft import Setup
+from .events import Event, describe
+from .explain import why_illegal
+from .rng import Rng
+from .rules import Rules
+from .scoring import Scoring
+from .turn import Turn
+from .view import PlayerView
+
+__all__ = ["Match"]
+
+class Match(Setup, Turn, ActionCards, Scoring):
+    """One UNO Duo match: every round until a seat reaches the target (E4)."""
+
+    def __init__(self, rules: Rules, seed: int, queue: Iterable = ()) -> None:
+        """Use :meth:`new` or :meth:`replay`."""
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
+        if rules.preset != "duo":
+            raise ValueError(f"the {rules.preset!r} preset is not playable yet (only 'duo')")
+        self._rules = rules
+        self._seed = seed
+        self._seats = rules.seats
+        self._full_deck = tuple(deck_cards(rules.deck))
+        self._queue: deque = deque(queue)
+        self._consumed = 0  # log entries taken from the queue (replay position)
+        self._nchance = 0
+        self._log: list = []
+        self._events: list[Event] = []
+        self._legal: tuple | None = None
+        self._scores = (0,) * self._seats
+        self._history: list = []
+        self._round = 1
+        self._over = False
+        self._winner: int | None = None
+        self._to_act: int | None = None
+        self._phase = "draft"
+        self._drawn: Card | None = None
+        self._dump_colour: str | None = None
+        self._dump_start = False
+        self._wd4_by = 0
+        self._wd4_guilty = False
+        self._volley_by = 0
+        self._start_match()
+
+    # -- construction ----------------------------------------------------------------
+
+    @classmethod
+    def new(cls, rules: Rules | None = None, seed: int | None = None,
+            deck: Sequence | None = None, first: int | None = None) -> "Match":
+        """A new match.  ``seed=None`` draws an unguessable seed from :mod:`secrets`.
+
+        ``deck`` (top first, Cards or notation) fixes round 1's shuffled deck and
+        skips the cut; ``first`` fixes the first drafter (``deck`` alone: seat 0).
+        """
+        rules = Rules() if rules is None else rules
+        if seed is None:
+            seed = secrets.randbits(64)
+        elif not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"seed must be a whole number, not {seed!r}")
+        queue: list = []
+        if deck is not None and first is None:
+            first = 0
+        if first is not None:
+            if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < rules.seats:
+                raise ValueError(f"first must be a seat number 0–{rules.seats - 1}, not {first!r}")
+            queue.append(Chance.first(first))
+        if deck is not None:
+            cards = [Card.parse(c) for c in deck]
+            if Counter(c.code for c in cards) != Counter(c.code for c in deck_cards(rules.deck)):
+                raise ValueError(f"deck must be a permutation of the {rules.deck} deck "
+                                 f"({rules.deck_size} cards); got {len(cards)} cards that are not")
+            queue.append(Chance.shuffle(cards))
+        return cls(rules, seed, queue)
+
+    @classmethod
+    def replay(cls, rules: Rules, actions: Iterable, seed: int | None = None) -> "Match":
+        """Rebuild a match from its log (``m.actions``: objects, texts or word tuples).
+
+        No random generator is used while the log lasts; chance after its end
+        comes from ``seed`` (drawn from :mod:`secrets` when ``None``).  A bad
+        entry raises :class:`IllegalAction` whose ``index`` is its position.
+        """
+        entries = []
+        for i, raw in enumerate(actions):
+            try:
+                entries.append(parse_entry(raw))
+            except (ValueError, TypeError, AttributeError) as exc:
+                err = IllegalAction(f"log entry {i}: {exc}")
+                err.index = i
+                raise err from None
+        if seed is None:
+            seed = secrets.randbits(64)
+        m = cls.__new__(cls)
+        m._consumed = 0
+        try:
+            m.__init__(rules, seed, entries)
+            while m._queue:
+                entry = m._queue.popleft()
+                m._consumed += 1
+                if entry.is_chance:
+                    raise IllegalAction(f"a chance outcome ({entry.kind}) where a decision "
+                                        "was due")
+                m.apply(entry)
+        except IllegalAction as exc:
+            err = IllegalAction(f"log entry {m._consumed - 1}: {exc}")
+            err.index = m._consumed - 1
+            raise err from None
+        return m
+
+    # -- chance ----------------------------------------------------------------------
+
+    def _take_chance(self, kind: str, generate, expect: Sequence[Card] | None = None) -> Chance:
+        """The next chance outcome: from the queued log when replaying, else drawn
+        from this outcome's own random stream; validated and logged either way."""
+        if self._queue:
+            entry = self._queue[0]
+            if not entry.is_chance or entry.kind != kind:
+                self._consumed += 1
+                raise IllegalAction(f"expected a {kind} outcome, found {str(entry)!r}")
+            self._queue.popleft()
+            self._consumed += 1
+            self._check_chance(entry, expect)
+        else:
+            entry = generate(Rng(self._seed, self._nchance))
+        self._nchance += 1
+        self._log.append(entry)
+        return entry
+
+    def _check_chance(self, entry: Chance, expect: Sequence[Card] | None) -> None:
+        if entry.kind == "first":
+            if not 0 <= entry.seat < self._seats:
+                raise IllegalAction(f"S1: no seat {entry.seat}")
+        elif entry.kind == "cut":
+            deck = Counter(c.code for c in self._full_deck)
+            if len(entry.cards) != self._seats or Counter(c.code for c in entry.cards) - deck:
+                raise IllegalAction(f"S1: {str(entry)!r} is not one card per seat from the deck")
+        else:
+            have = self._full_deck if expect is None else expect
+            if Counter(c.code for c in entry.cards) != Counter(c.code for c in have):
+                raise IllegalAction(f"the shuffle is not a permutation of the {len(have)} "
+                                    "cards being shuffled")
+
+    def _shuffle_all(self) -> tuple:
+        """S3: the whole deck, shuffled (a chance outcome)."""
+        def generate(rng: Rng) -> Chance:
+            order = list(self._full_deck)
+            rng.shuffle(order)
+            return Chance.shuffle(order)
+        return self._take_chance("shuffle", generate).cards
+
+    # -- the public API --------------------------------------------------------------
+
+    _HANDLERS: dict = {}
+    _LEGAL: dict = {}
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose decision is pending; ``None`` once the match is over."""
+        return self._to_act
+
+    @property
+    def phase(self) -> str:
+        """draft, colour, turn, drawn, volley, wd4, dump or over."""
+        return self._phase
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every legal action for :attr:`to_act`, in a fixed order (empty when over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._LEGAL[self._phase](self)
+        return legal
+
+    def apply(self, action: "Action | str", seat: int | None = None) -> list[Event]:
+        """Make a decision; returns its events.  An illegal or malformed action raises
+        :class:`IllegalAction` naming the rule, and leaves the match untouched."""
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if action.__class__ is not Action:
+            action = Action.parse(action)
+        if action not in legal or (seat is not None and seat != self._to_act):
+            raise IllegalAction(why_illegal(self, action, seat))
+        mark = len(self._events)
+        self._legal = None
+        self._log.append(action)
+        self._HANDLERS[action.kind](self, action)
+        return self._events[mark:]
+
+    def _emit(self, event: Event) -> None:
+        self._events.append(event)
+
+    def _next(self, seat: int) -> int:
+        """The seat after ``seat`` (two in UNO Duo; the classic preset seats more)."""
+        return (seat + 1) % self._seats
+
+    def hand(self, seat: int) -> list[Card]:
+        """The seat's cards, in the order they entered its hand."""
+        return list(self._hands[seat])
+
+    @property
+    def top(self) -> Card | None:
+        return self._discard[-1] if self._discard else None
+
+    @property
+    def color(self) -> str | None:
+        """The active colour letter, or ``None`` (draft, unnamed start Wild)."""
+        return self._color
+
+    colour = color
+
+    @property
+    def draw_size(self) -> int:
+        return len(self._draw)
+
+    @property
+    def discard_size(self) -> int:
+        return len(self._discard)
+
+    @property
+    def draw_pile(self) -> tuple[Card, ...]:
+        """The draw pile, top first (omniscient: replays and tests only)."""
+        return tuple(reversed(self._draw))
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        """The discard pile, bottom first (its last card is :attr:`top`)."""
+        return tuple(self._discard)
+
+    @property
+    def pending_draw(self) -> int:
+        """Cards the seat to act must draw if it draws (a volley, a Wild Draw 4)."""
+        return self._pending if self._phase in ("volley", "wd4") else 0
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self._scores
+
+    @property
+    def round(self) -> int:
+        return self._round
+
+    @property
+    def p1(self) -> int:
+        """This round's first drafter (S1, S2)."""
+        return self._p1
+
+    @property
+    def exposed(self) -> int | None:
+        """A seat that may be caught without UNO right now (U2), else ``None``."""
+        e = self._exposed
+        if e is not None and len(self._hands[e]) == 1 and not self._over:
+            return e
+        return None
+
+    @property
+    def over(self) -> bool:
+        return self._over
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat; ``None`` while playing, or for a drawn match."""
+        return self._winner
+
+    @property
+    def rounds(self) -> tuple[tuple[int | None, tuple[int, ...]], ...]:
+        """Each finished round as ``(seat that went out or None if blocked, points)``."""
+        return tuple(self._history)
+
+    @property
+    def actions(self) -> list:
+        """The log: every decision and chance outcome, in order (a copy)."""
+        return list(self._log)
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event with nothing hidden (omniscient: replays, tests)."""
+        return list(self._events)
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may know — the only thing widgets and bots receive."""
+        if not isinstance(seat, int) or not 0 <= seat < self._seats:
+            raise ValueError(f"no seat {seat!r}")
+        return PlayerView(self, seat)
+
+    def describe(self, event: Event, names: Sequence[str], viewer: int | None = None) -> str:
+        return describe(event, names, viewer)
+
+    def clone(self) -> "Match":
+        """An independent copy (for search); far cheaper than ``copy.deepcopy``."""
+        other = object.__new__(Match)
+        other.__dict__.update(self.__dict__)
+        other._draw = list(self._draw)
+        other._discard = list(self._discard)
+        other._hands = [list(h) for h in self._hands]
+        other._log = list(self._log)
+        other._events = list(self._events)
+        other._history = list(self._history)
+        other._queue = deque(self._queue)
+        return other
+
+    def __repr__(self) -> str:
+        state = "over" if self._over else f"{self._phase}, seat {self._to_act} to act"
+        return (f"<Match round {self._round}, scores {'-'.join(map(str, self._scores))}, "
+                f"{state}>")
+
+
+Match._HANDLERS = {
+    "keep": Match._on_keep, "reject": Match._on_reject, "colour": Match._on_colour,
+    "play": Match._on_play, "draw": Match._on_draw, "pass": Match._on_pass,
+    "dump": Match._on_dump, "nodump": Match._on_nodump, "challenge": Match._on_challenge,
+    "catch": Match._on_catch,
+}
+
+
+def _legal_over(m: Match) -> tuple:
+    return ()
+
+
+def _legal_draft(m: Match) -> tuple:
+    return _DRAFT
+
+
+def _legal_colour(m: Match) -> tuple:
+    return _COLOURS
+
+
+_DRAFT = (Action.parse("keep"), Action.parse("reject"))
+_COLOURS = tuple(Action.parse(f"colour {c}") for c in "RYGB")
+
+Match._LEGAL = {
+    "draft": _legal_draft, "colour": _legal_colour, "turn": Match._legal_turn,
+    "drawn": Match._legal_drawn, "volley": Match._legal_volley, "wd4": Match._legal_wd4,
+    "dump": Match._legal_dump, "over": _legal_over,
+}

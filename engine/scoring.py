@@ -1,0 +1,46 @@
+"""End of a round, scoring and the end of the match — RULES.md E1–E4 (and D2).
+
+A mixin of :class:`engine.match.Match`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cards import hand_points
+from .events import _new as ev
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .cards import Card
+    from .match import Match
+
+
+class Scoring:
+    """E1–E4 for :class:`Match`."""
+
+    def _go_out(self: "Match", seat: int, last: "Card", total: int) -> None:
+        """E1: a last Draw 2 or Wild Draw 4 is still drawn, in the same move."""
+        if last.rank == "+2":
+            self._draw_into(self._next(seat), total, "last")
+        elif last.rank == "W+4":
+            self._draw_into(self._next(seat), 4, "last")
+        self._end_round(seat)
+
+    def _end_round(self: "Match", winner: "int | None") -> None:
+        """E2/E3: score the round (``winner`` None: blocked), then E4 or the next round."""
+        hands = tuple(tuple(h) for h in self._hands)
+        points = tuple(0 if s == winner else hand_points(h) for s, h in enumerate(hands))
+        self._scores = tuple(a + b for a, b in zip(self._scores, points))
+        self._history.append((winner, points))
+        self._emit(ev("round_end", winner, amount=self._round,
+                      data=(hands, points, self._scores, winner is None)))
+        if max(self._scores) >= self._rules.target:  # E4: the lower total wins
+            low = min(self._scores)
+            self._winner = self._scores.index(low) if self._scores.count(low) == 1 else None
+            self._over = True
+            self._to_act = None
+            self._phase = "over"
+            self._emit(ev("match_end", self._winner, data=self._scores))
+            return
+        self._round += 1
+        self._start_round(self._next(self._p1), self._shuffle_all())  # S2, S3

@@ -1,0 +1,212 @@
+"""A turn: playing, drawing, passing, the refill — RULES.md T1–T5 — and saying
+UNO / catching — U1–U3.
+
+A mixin of :class:`engine.match.Match`.  ``_legal_*`` build the ordered legal
+actions of each phase from precomputed action tables (this is the engine's hot
+path: the hard bot's search runs it millions of times).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .actions import (A_CATCH, A_CHALLENGE, A_DRAW, A_NODUMP, A_PASS, DUMPS, DUMPS_UNO,
+                      PLAYS, PLAYS_UNO, Chance)
+from .events import _new as ev
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .match import Match
+
+
+class Turn:
+    """T1–T5 and U1–U3 for :class:`Match`."""
+
+    # -- legal actions ---------------------------------------------------------------
+
+    def _with_catch(self: "Match", out: list) -> tuple:
+        """U2: the opponent of an exposed seat may catch it at its next decision."""
+        exposed = self._exposed
+        if exposed is not None and exposed != self._to_act and len(self._hands[exposed]) == 1:
+            out.append(A_CATCH)
+        return tuple(out)
+
+    def _legal_turn(self: "Match") -> tuple:
+        hand = self._hands[self._to_act]
+        top = self._discard[-1]
+        colour, rank = self._color, top.rank
+        table = PLAYS_UNO if len(hand) == 2 else PLAYS
+        codes = {c.code for c in hand if c.colour is None or c.colour == colour or c.rank == rank}
+        out = []
+        for code in sorted(codes):
+            out.extend(table[code])
+        out.append(A_DRAW if (self._draw or len(self._discard) > 1) else A_PASS)  # T2, T4
+        return self._with_catch(out)
+
+    def _legal_drawn(self: "Match") -> tuple:
+        """T2: only the drawn card may be played, or kept with ``pass``."""
+        hand = self._hands[self._to_act]
+        table = PLAYS_UNO if len(hand) == 2 else PLAYS
+        return (*table[self._drawn.code], A_PASS)
+
+    def _legal_volley(self: "Match") -> tuple:
+        """A1: stack a Draw 2 or draw the total; S8: a start Draw 2 is only drawn."""
+        if self._forced:
+            return (A_DRAW,)
+        hand = self._hands[self._to_act]
+        table = PLAYS_UNO if len(hand) == 2 else PLAYS
+        out = []
+        for code in sorted({c.code for c in hand if c.rank == "+2"}):
+            out.extend(table[code])
+        out.append(A_DRAW)
+        return self._with_catch(out)
+
+    def _legal_wd4(self: "Match") -> tuple:
+        """A5/A6: draw 4 or challenge; S8: a start Wild Draw 4 is only drawn."""
+        if self._forced:
+            return (A_DRAW,)
+        return self._with_catch([A_DRAW, A_CHALLENGE])
+
+    def _legal_dump(self: "Match") -> tuple:
+        """A4/S10: dump every card of the colour, choosing the last, or not."""
+        hand = self._hands[self._to_act]
+        colour = self._dump_colour
+        same = [c for c in hand if c.colour == colour]
+        table = DUMPS_UNO if len(hand) - len(same) == 1 else DUMPS
+        out = []
+        for code in sorted({c.code for c in same}):
+            out.extend(table[code])
+        out.append(A_NODUMP)
+        return self._with_catch(out)
+
+    # -- moves -----------------------------------------------------------------------
+
+    def _moved(self: "Match", seat: int) -> None:
+        """Any decision but a catch: ends another seat's exposure (U2) and a row of
+        blocked passes (T4)."""
+        if self._exposed is not None and self._exposed != seat:
+            self._exposed = None
+        self._blocked = 0
+
+    def _after_shed(self: "Match", seat: int, action) -> int:
+        """U1: a move that leaves one card must say UNO, or the seat is exposed."""
+        left = len(self._hands[seat])
+        if left == 1:
+            self._exposed = None if action.uno else seat
+        return left
+
+    def _on_play(self: "Match", action) -> None:
+        seat = self._to_act
+        hand = self._hands[seat]
+        card = action.card
+        phase = self._phase
+        if phase == "drawn":
+            hand.pop()  # T2: the drawn copy is the one played
+        else:
+            hand.remove(card)  # T2: otherwise the older copy of a twin leaves
+        guilty = False
+        if card.rank == "W+4":
+            guilty = self._wd4_is_guilty(hand)
+        self._moved(seat)
+        total = self._pending + 2 if phase == "volley" else 2
+        self._discard.append(card)
+        self._color = action.colour or card.colour
+        left = self._after_shed(seat, action)
+        self._emit(ev("play", seat, (card,), total if card.rank == "+2" else 0, action.colour,
+                      action.uno, data=self._next(seat)))
+        if left == 0:
+            self._go_out(seat, card, total)
+        else:
+            self._card_effect(seat, card, total, guilty)
+
+    def _begin_turn(self: "Match", seat: int) -> None:
+        self._to_act = seat
+        self._phase = "turn"
+        self._pending = 0
+        self._forced = False
+
+    def _await_draw(self: "Match", seat: int, phase: str, amount: int, by: int,
+                    forced: bool = False) -> None:
+        """``seat`` faces a volley (A1) or a Wild Draw 4 (A5) played by ``by``."""
+        self._to_act = seat
+        self._phase = phase
+        self._pending = amount
+        self._forced = forced
+        self._volley_by = by
+
+    def _draw_into(self: "Match", seat: int, count: int, why: str) -> list:
+        """Draw up to ``count`` cards into ``seat``'s hand (T3 refill; T4 may yield fewer)."""
+        hand = self._hands[seat]
+        got = []
+        for _ in range(count):
+            if not self._draw:
+                if len(self._discard) <= 1:
+                    break
+                self._refill()
+            card = self._draw.pop()
+            hand.append(card)
+            got.append(card)
+        if got and self._exposed == seat:
+            self._exposed = None  # U2: no longer exactly one card
+        self._emit(ev("draw", seat, tuple(got), len(got), private=seat, data=why))
+        return got
+
+    def _refill(self: "Match") -> None:
+        """T3: set the top card aside; the rest of the discard pile, turned over (the
+        oldest discard on top) or shuffled, becomes the draw pile."""
+        top = self._discard.pop()
+        rest = self._discard
+        if self._rules.refill == "shuffle":
+            order = self._take_chance("shuffle", lambda rng: self._random_shuffle(rest, rng),
+                                      expect=rest).cards
+            self._draw = list(reversed(order))
+        else:
+            self._draw = rest[::-1]
+        self._discard = [top]
+        self._emit(ev("refill", None, amount=len(rest), data=self._rules.refill))
+
+    def _random_shuffle(self: "Match", cards, rng) -> Chance:
+        order = sorted(cards, key=_code)
+        rng.shuffle(order)
+        return Chance.shuffle(order)
+
+    def _on_draw(self: "Match", action) -> None:
+        seat = self._to_act
+        phase = self._phase
+        self._moved(seat)
+        if phase == "turn":
+            card = self._draw_into(seat, 1, "turn")[0]
+            if card.matches(self._discard[-1], self._color):
+                self._phase = "drawn"
+                self._drawn = card
+            else:
+                self._begin_turn(self._next(seat))
+        else:  # facing a volley (A1) or a Wild Draw 4 (A5), or a start card (S8)
+            self._draw_into(seat, self._pending, phase)
+            self._begin_turn(self._volley_by)
+
+    def _on_pass(self: "Match", action) -> None:
+        seat = self._to_act
+        if self._phase == "drawn":  # T2: keep the drawn card
+            self._moved(seat)
+            self._emit(ev("pass", seat, data="keep"))
+            self._begin_turn(self._next(seat))
+            return
+        blocked = self._blocked + 1  # T4: nothing to draw
+        self._moved(seat)
+        self._blocked = blocked
+        self._emit(ev("pass", seat, data="blocked"))
+        if blocked >= self._seats:
+            self._end_round(None)  # E3
+        else:
+            self._begin_turn(self._next(seat))
+
+    def _on_catch(self: "Match", action) -> None:
+        """U2: the exposed seat draws 2; the catcher's decision is still to come."""
+        exposed = self._exposed
+        self._exposed = None
+        self._emit(ev("catch", self._to_act, data=exposed))
+        self._draw_into(exposed, 2, "catch")
+
+
+def _code(card) -> int:
+    return card.code
