@@ -53,6 +53,7 @@ class ActionCards:
         last = action.card
         dumped = [c for c in hand if c.colour == colour]
         hand[:] = [c for c in hand if c.colour != colour]
+        self._masks[seat] = self._hand_mask(seat)
         at = len(dumped) - 1 - dumped[::-1].index(last)
         dumped.append(dumped.pop(at))
         self._moved(seat)

@@ -21,18 +21,20 @@ class Card:
     """One UNO card face, e.g. ``Card.parse("R+2")``; ``str(card) == "R+2"``.
 
     Attributes: ``code`` (0–53, a stable small integer for save files),
+    ``bit`` (``1 << code``, for the engine's hand masks),
     ``colour`` (``"R" "Y" "G" "B"`` or ``None`` for wilds), ``rank``
     (``"0"``–``"9"``, ``"S"``, ``"R"``, ``"+2"``, ``"W"``, ``"W+4"``),
     ``points`` (D2), ``cut_value`` (S1: a number's value, else 0),
     and the flags ``is_wild``, ``is_number``.
     """
 
-    __slots__ = ("code", "colour", "rank", "text", "points", "cut_value", "is_wild", "is_number")
+    __slots__ = ("code", "bit", "colour", "rank", "text", "points", "cut_value", "is_wild", "is_number")
 
     _by_text: dict[str, "Card"] = {}
     by_code: list["Card"] = []
 
     code: int
+    bit: int
     colour: str | None
     rank: str
     text: str
@@ -49,6 +51,7 @@ class Card:
         card = object.__new__(cls)
         set_ = object.__setattr__
         set_(card, "code", code)
+        set_(card, "bit", 1 << code)
         set_(card, "colour", colour)
         set_(card, "rank", rank)
         set_(card, "text", (colour or "") + rank)

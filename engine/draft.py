@@ -60,6 +60,7 @@ class Setup:
         self._draw = list(reversed(order))
         self._discard = []
         self._hands = [[] for _ in range(self._seats)]
+        self._masks = [0] * self._seats  # which card faces each hand holds (bit per code)
         self._color = None
         self._exposed = None
         self._blocked = 0
@@ -77,6 +78,7 @@ class Setup:
         seat = self._drafter()
         card = self._draw.pop()
         self._hands[seat].append(card)
+        self._masks[seat] |= card.bit
         self._emit(ev("draft", seat, (card,), 1, private=seat))
         self._to_act = seat
         self._phase = "draft"
@@ -96,6 +98,7 @@ class Setup:
         self._emit(ev("reject", seat, (rejected,)))
         card = self._draw.pop()
         hand.append(card)
+        self._masks[seat] = self._hand_mask(seat)
         self._emit(ev("forced_keep", seat, (card,), 1, private=seat))
         self._end_draft_step()
 

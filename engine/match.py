@@ -170,7 +170,6 @@ class Match(Setup, Turn, ActionCards, Scoring):
 
     # -- the public API --------------------------------------------------------------
 
-    _HANDLERS: dict = {}
     _LEGAL: dict = {}
 
     @property
@@ -208,14 +207,21 @@ class Match(Setup, Turn, ActionCards, Scoring):
             action = Action.parse(action)
         if action not in legal or (seat is not None and seat != self._to_act):
             raise IllegalAction(why_illegal(self, action, seat))
-        mark = len(self._events)
+        events = self._events
+        mark = len(events)
         self._legal = None
         self._log.append(action)
-        self._HANDLERS[action.kind](self, action)
-        return self._events[mark:]
+        _HANDLERS[action.kind](self, action)
+        return events[mark:]
 
     def _emit(self, event: Event) -> None:
         self._events.append(event)
+
+    def _hand_mask(self, seat: int) -> int:
+        mask = 0
+        for card in self._hands[seat]:
+            mask |= card.bit
+        return mask
 
     def _next(self, seat: int) -> int:
         """The seat after ``seat`` (two in UNO Duo; the classic preset seats more)."""
@@ -320,6 +326,7 @@ class Match(Setup, Turn, ActionCards, Scoring):
         other._draw = list(self._draw)
         other._discard = list(self._discard)
         other._hands = [list(h) for h in self._hands]
+        other._masks = list(self._masks)
         other._log = list(self._log)
         other._events = list(self._events)
         other._history = list(self._history)
@@ -332,7 +339,7 @@ class Match(Setup, Turn, ActionCards, Scoring):
                 f"{state}>")
 
 
-Match._HANDLERS = {
+_HANDLERS = {
     "keep": Match._on_keep, "reject": Match._on_reject, "colour": Match._on_colour,
     "play": Match._on_play, "draw": Match._on_draw, "pass": Match._on_pass,
     "dump": Match._on_dump, "nodump": Match._on_nodump, "challenge": Match._on_challenge,

@@ -12,7 +12,12 @@ from typing import TYPE_CHECKING
 
 from .actions import (A_CATCH, A_CHALLENGE, A_DRAW, A_NODUMP, A_PASS, DUMPS, DUMPS_UNO,
                       PLAYS, PLAYS_UNO, Chance)
+from .cards import ALL_CARDS, COLOURS
+from .events import Event
 from .events import _new as ev
+
+_event = tuple.__new__
+_PASSES = frozenset("0123456789") | {"W"}
 
 if TYPE_CHECKING:  # pragma: no cover
     from .match import Match
@@ -31,16 +36,18 @@ class Turn:
         return tuple(out)
 
     def _legal_turn(self: "Match") -> tuple:
-        hand = self._hands[self._to_act]
-        top = self._discard[-1]
-        colour, rank = self._color, top.rank
-        table = PLAYS_UNO if len(hand) == 2 else PLAYS
-        codes = {c.code for c in hand if c.colour is None or c.colour == colour or c.rank == rank}
-        out = []
-        for code in sorted(codes):
-            out.extend(table[code])
-        out.append(A_DRAW if (self._draw or len(self._discard) > 1) else A_PASS)  # T2, T4
-        return self._with_catch(out)
+        seat = self._to_act
+        mask = self._masks[seat] & _PLAYABLE[self._color][self._discard[-1].rank]  # T1
+        can_draw = 1 if (self._draw or len(self._discard) > 1) else 0  # T2 / T4
+        key = (mask << 2) | ((len(self._hands[seat]) == 2) << 1) | can_draw
+        out = _TURN_CACHE.get(key)
+        if out is None:
+            out = _TURN_CACHE[key] = _actions_for(mask, len(self._hands[seat]) == 2,
+                                                  A_DRAW if can_draw else A_PASS)
+        exposed = self._exposed
+        if exposed is not None and exposed != seat and len(self._hands[exposed]) == 1:
+            return out + (A_CATCH,)  # U2
+        return out
 
     def _legal_drawn(self: "Match") -> tuple:
         """T2: only the drawn card may be played, or kept with ``pass``."""
@@ -52,12 +59,8 @@ class Turn:
         """A1: stack a Draw 2 or draw the total; S8: a start Draw 2 is only drawn."""
         if self._forced:
             return (A_DRAW,)
-        hand = self._hands[self._to_act]
-        table = PLAYS_UNO if len(hand) == 2 else PLAYS
-        out = []
-        for code in sorted({c.code for c in hand if c.rank == "+2"}):
-            out.extend(table[code])
-        out.append(A_DRAW)
+        seat = self._to_act
+        out = list(_actions_for(self._masks[seat] & _DRAW2, len(self._hands[seat]) == 2, A_DRAW))
         return self._with_catch(out)
 
     def _legal_wd4(self: "Match") -> tuple:
@@ -103,18 +106,28 @@ class Turn:
             hand.pop()  # T2: the drawn copy is the one played
         else:
             hand.remove(card)  # T2: otherwise the older copy of a twin leaves
-        guilty = False
-        if card.rank == "W+4":
-            guilty = self._wd4_is_guilty(hand)
-        self._moved(seat)
+        if card not in hand:
+            self._masks[seat] ^= card.bit
+        rank = card.rank
+        guilty = rank == "W+4" and self._wd4_is_guilty(hand)
+        if self._exposed is not None and self._exposed != seat:
+            self._exposed = None  # U2: any other move ends the opponent's exposure
+        self._blocked = 0
         total = self._pending + 2 if phase == "volley" else 2
         self._discard.append(card)
         self._color = action.colour or card.colour
-        left = self._after_shed(seat, action)
-        self._emit(ev("play", seat, (card,), total if card.rank == "+2" else 0, action.colour,
-                      action.uno, data=self._next(seat)))
+        left = len(hand)
+        if left == 1:
+            self._exposed = None if action.uno else seat  # U1
+        nxt = (seat + 1) % self._seats
+        self._events.append(_event(Event, ("play", seat, (card,), total if rank == "+2" else 0,
+                                           action.colour, action.uno, None, nxt)))
         if left == 0:
             self._go_out(seat, card, total)
+        elif rank in _PASSES:  # numbers and A3 Wild: the turn passes
+            self._to_act = nxt
+            self._phase = "turn"
+            self._pending = 0
         else:
             self._card_effect(seat, card, total, guilty)
 
@@ -145,6 +158,7 @@ class Turn:
             card = self._draw.pop()
             hand.append(card)
             got.append(card)
+            self._masks[seat] |= card.bit
         if got and self._exposed == seat:
             self._exposed = None  # U2: no longer exactly one card
         self._emit(ev("draw", seat, tuple(got), len(got), private=seat, data=why))
@@ -172,14 +186,26 @@ class Turn:
     def _on_draw(self: "Match", action) -> None:
         seat = self._to_act
         phase = self._phase
-        self._moved(seat)
-        if phase == "turn":
-            card = self._draw_into(seat, 1, "turn")[0]
-            if card.matches(self._discard[-1], self._color):
+        if self._exposed is not None and self._exposed != seat:
+            self._exposed = None
+        self._blocked = 0
+        if phase == "turn":  # T2: one card (there is one: else draw is not offered)
+            if self._draw:
+                card = self._draw.pop()
+                self._hands[seat].append(card)
+                self._masks[seat] |= card.bit
+                if self._exposed == seat:
+                    self._exposed = None
+                self._events.append(_event(Event, ("draw", seat, (card,), 1, None, False, seat,
+                                                   "turn")))
+            else:
+                card = self._draw_into(seat, 1, "turn")[0]
+            top = self._discard[-1]
+            if card.colour is None or card.colour == self._color or card.rank == top.rank:
                 self._phase = "drawn"
                 self._drawn = card
             else:
-                self._begin_turn(self._next(seat))
+                self._to_act = (seat + 1) % self._seats
         else:  # facing a volley (A1) or a Wild Draw 4 (A5), or a start card (S8)
             self._draw_into(seat, self._pending, phase)
             self._begin_turn(self._volley_by)
@@ -210,3 +236,34 @@ class Turn:
 
 def _code(card) -> int:
     return card.code
+
+
+def _mask(cards) -> int:
+    mask = 0
+    for card in cards:
+        mask |= card.bit
+    return mask
+
+
+_PLAYABLE = {
+    colour: {rank: _mask(c for c in ALL_CARDS
+                         if c.colour is None or c.colour == colour or c.rank == rank)
+             for rank in {c.rank for c in ALL_CARDS}}
+    for colour in COLOURS
+}
+_DRAW2 = _mask(c for c in ALL_CARDS if c.rank == "+2")
+_TURN_CACHE: dict[int, tuple] = {}
+
+
+def _actions_for(mask: int, uno: bool, last) -> tuple:
+    """The play actions of the cards in ``mask`` (code order), then ``last``."""
+    table = PLAYS_UNO if uno else PLAYS
+    out = []
+    while mask:
+        low = mask & -mask
+        out.extend(table[low.bit_length() - 1])
+        mask ^= low
+    out.append(last)
+    if len(_TURN_CACHE) > 200_000:  # bounded: hands reachable in play are far fewer
+        _TURN_CACHE.clear()
+    return tuple(out)
