@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter, deque
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from .action_cards import ActionCards
 from .actions import Action, Chance, IllegalAction, parse_entry
@@ -100,6 +100,16 @@ class Match(Setup, Turn, ActionCards, Scoring):
         comes from ``seed`` (drawn from :mod:`secrets` when ``None``).  A bad
         entry raises :class:`IllegalAction` whose ``index`` is its position.
         """
+        m = None
+        for m in cls.replay_steps(rules, actions, seed):
+            pass
+        return m
+
+    @classmethod
+    def replay_steps(cls, rules: Rules, actions: Iterable, seed: int | None = None
+                     ) -> Iterator["Match"]:
+        """Like :meth:`replay`, yielding the (same, mutating) match once set up and
+        again after each decision of the log — for step-through replays and checks."""
         entries = []
         for i, raw in enumerate(actions):
             try:
@@ -114,6 +124,7 @@ class Match(Setup, Turn, ActionCards, Scoring):
         m._consumed = 0
         try:
             m.__init__(rules, seed, entries)
+            yield m
             while m._queue:
                 entry = m._queue.popleft()
                 m._consumed += 1
@@ -121,11 +132,11 @@ class Match(Setup, Turn, ActionCards, Scoring):
                     raise IllegalAction(f"a chance outcome ({entry.kind}) where a decision "
                                         "was due")
                 m.apply(entry)
+                yield m
         except IllegalAction as exc:
             err = IllegalAction(f"log entry {m._consumed - 1}: {exc}")
             err.index = m._consumed - 1
             raise err from None
-        return m
 
     # -- chance ----------------------------------------------------------------------
 

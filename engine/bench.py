@@ -1,0 +1,109 @@
+"""Speed of the engine: ``python -m engine.bench [--runs 5] [--seconds 1.0]``.
+
+Prints, for random-vs-random play, each the median of ``--runs`` runs:
+
+- *engine*: whole matches with uniformly random legal actions through the public
+  API (``legal_actions()`` + ``apply()``) — matches/s and actions/s;
+- *bots*: the same with ``bots.make("random")`` choosing from ``view(seat)``, as
+  the app and the arena play;
+- *replay*: ``Match.replay`` of the logs just played, in decisions/s;
+- when ``rlcard`` is importable, RLCard's ``UnoGame`` with random actions in the
+  same run, and our engine's actions/s divided by its steps/s.
+
+A benchmark, not a test: nothing here asserts on time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import time
+
+from . import bench_rlcard, bots
+from .match import Match
+from .rules import Rules
+
+
+def engine_run(seconds: float, seed: int) -> tuple[float, float, list]:
+    """(matches/s, actions/s, logs) for random legal actions via the public API."""
+    rng = random.Random(seed)
+    choice = rng.choice
+    logs = []
+    actions = 0
+    start = time.perf_counter()
+    game = 0
+    while True:
+        m = Match.new(Rules(), seed=seed * 1_000_003 + game)
+        game += 1
+        while not m.over:
+            m.apply(choice(m.legal_actions()))
+            actions += 1
+        logs.append(m.actions)
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return game / elapsed, actions / elapsed, logs
+
+
+def bots_run(seconds: float, seed: int) -> float:
+    """actions/s with two random bots choosing from views."""
+    players = [bots.make("random", seed=seed), bots.make("random", seed=seed + 1)]
+    actions = 0
+    start = time.perf_counter()
+    game = 0
+    while True:
+        m = Match.new(Rules(), seed=seed * 1_000_003 + game)
+        game += 1
+        while not m.over:
+            seat = m.to_act
+            m.apply(players[seat].choose(m.view(seat)))
+            actions += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return actions / elapsed
+
+
+def replay_run(logs: list) -> float:
+    """Decisions/s rebuilding matches with ``Match.replay``."""
+    decisions = sum(1 for log in logs for e in log if not e.is_chance)
+    start = time.perf_counter()
+    for log in logs:
+        Match.replay(Rules(), log)
+    return decisions / (time.perf_counter() - start)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=1.0, help="per run and measure")
+    args = parser.parse_args(argv)
+    runs = max(1, args.runs)
+
+    engine, bot, replay = [], [], []
+    for run in range(runs):
+        matches_s, actions_s, logs = engine_run(args.seconds, seed=run + 1)
+        engine.append((matches_s, actions_s, sum(len([e for e in log if not e.is_chance])
+                                                    for log in logs) / len(logs)))
+        bot.append(bots_run(args.seconds, seed=run + 1))
+        replay.append(replay_run(logs))
+    med = statistics.median
+    actions = med(a for _, a, _ in engine)
+    print(f"python {platform.python_version()} on {platform.machine()}; median of {runs} runs "
+          f"of {args.seconds:g} s")
+    print(f"engine  random play  {med(m for m, _, _ in engine):10.1f} matches/s "
+          f"{actions:12,.0f} actions/s  ({med(n for _, _, n in engine):.0f} actions/match)")
+    print(f"bots    via views                      {med(bot):12,.0f} actions/s")
+    print(f"replay  Match.replay                   {med(replay):12,.0f} actions/s "
+          f"({med(replay) / actions:.2f}x live play)")
+    if bench_rlcard.available():
+        theirs = bench_rlcard.median_rate(runs=runs, seconds=args.seconds)
+        print(f"rlcard  UnoGame random               {theirs:12,.0f} steps/s")
+        print(f"ratio   our actions/s / RLCard's     {actions / theirs:12.2f}x")
+    else:
+        print("rlcard  not installed: pip install rlcard to compare")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
