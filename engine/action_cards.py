@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .cards import ALL_CARDS, COLOURS
 from .events import _new as ev
+
+#: the bits (Card.bit) of every card face of each colour
+COLOUR_MASK = {colour: sum(c.bit for c in ALL_CARDS if c.colour == colour) for colour in COLOURS}
 
 if TYPE_CHECKING:  # pragma: no cover
     from .cards import Card
@@ -36,7 +40,7 @@ class ActionCards:
 
     def _offer_dump(self: "Match", seat: int, colour: str, at_start: bool) -> None:
         """A4 / S10: a dump decision only when the seat holds a card of the colour."""
-        if any(c.colour == colour for c in self._hands[seat]):
+        if self._masks[seat] & COLOUR_MASK[colour]:
             self._to_act = seat
             self._phase = "dump"
             self._dump_colour = colour

@@ -26,6 +26,10 @@ class Card:
     (``"0"``–``"9"``, ``"S"``, ``"R"``, ``"+2"``, ``"W"``, ``"W+4"``),
     ``points`` (D2), ``cut_value`` (S1: a number's value, else 0),
     and the flags ``is_wild``, ``is_number``.
+
+    Cards define no ordering on purpose: a rich comparison method would route
+    every ``==`` (``card in hand``, ``hand.remove``) through a slow generic slot.
+    Sort with ``key=Card.sort_key`` (colour, then rank: how a hand is shown).
     """
 
     __slots__ = ("code", "bit", "colour", "rank", "text", "points", "cut_value", "is_wild", "is_number")
@@ -85,10 +89,8 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({self.text!r})"
 
-    def __lt__(self, other: "Card") -> bool:
-        if not isinstance(other, Card):
-            return NotImplemented
-        return self.code < other.code
+    def sort_key(self) -> int:
+        return self.code
 
     def __reduce__(self) -> tuple:
         return (Card.parse, (self.text,))

@@ -100,9 +100,13 @@ class Match(Setup, Turn, ActionCards, Scoring):
         comes from ``seed`` (drawn from :mod:`secrets` when ``None``).  A bad
         entry raises :class:`IllegalAction` whose ``index`` is its position.
         """
-        m = None
-        for m in cls.replay_steps(rules, actions, seed):
-            pass
+        m = cls._start_replay(rules, actions, seed)
+        queue = m._queue
+        try:
+            while queue:
+                m._replay_one(queue.popleft())
+        except IllegalAction as exc:
+            raise m._replay_error(exc) from None
         return m
 
     @classmethod
@@ -110,6 +114,18 @@ class Match(Setup, Turn, ActionCards, Scoring):
                      ) -> Iterator["Match"]:
         """Like :meth:`replay`, yielding the (same, mutating) match once set up and
         again after each decision of the log — for step-through replays and checks."""
+        m = cls._start_replay(rules, actions, seed)
+        yield m
+        queue = m._queue
+        while queue:
+            try:
+                m._replay_one(queue.popleft())
+            except IllegalAction as exc:
+                raise m._replay_error(exc) from None
+            yield m
+
+    @classmethod
+    def _start_replay(cls, rules: Rules, actions: Iterable, seed: int | None) -> "Match":
         entries = []
         for i, raw in enumerate(actions):
             try:
@@ -118,25 +134,24 @@ class Match(Setup, Turn, ActionCards, Scoring):
                 err = IllegalAction(f"log entry {i}: {exc}")
                 err.index = i
                 raise err from None
-        if seed is None:
-            seed = secrets.randbits(64)
         m = cls.__new__(cls)
         m._consumed = 0
         try:
-            m.__init__(rules, seed, entries)
-            yield m
-            while m._queue:
-                entry = m._queue.popleft()
-                m._consumed += 1
-                if entry.is_chance:
-                    raise IllegalAction(f"a chance outcome ({entry.kind}) where a decision "
-                                        "was due")
-                m.apply(entry)
-                yield m
+            m.__init__(rules, secrets.randbits(64) if seed is None else seed, entries)
         except IllegalAction as exc:
-            err = IllegalAction(f"log entry {m._consumed - 1}: {exc}")
-            err.index = m._consumed - 1
-            raise err from None
+            raise m._replay_error(exc) from None
+        return m
+
+    def _replay_one(self, entry: "Action | Chance") -> None:
+        self._consumed += 1
+        if entry.is_chance:
+            raise IllegalAction(f"a chance outcome ({entry.kind}) where a decision was due")
+        self.apply(entry)
+
+    def _replay_error(self, exc: IllegalAction) -> IllegalAction:
+        err = IllegalAction(f"log entry {self._consumed - 1}: {exc}")
+        err.index = self._consumed - 1
+        return err
 
     # -- chance ----------------------------------------------------------------------
 
@@ -181,8 +196,6 @@ class Match(Setup, Turn, ActionCards, Scoring):
 
     # -- the public API --------------------------------------------------------------
 
-    _LEGAL: dict = {}
-
     @property
     def rules(self) -> Rules:
         return self._rules
@@ -205,7 +218,8 @@ class Match(Setup, Turn, ActionCards, Scoring):
         """Every legal action for :attr:`to_act`, in a fixed order (empty when over)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._LEGAL[self._phase](self)
+            legal = self._legal = (self._legal_turn() if self._phase == "turn"
+                                   else _LEGAL[self._phase](self))
         return legal
 
     def apply(self, action: "Action | str", seat: int | None = None) -> list[Event]:
@@ -213,7 +227,8 @@ class Match(Setup, Turn, ActionCards, Scoring):
         :class:`IllegalAction` naming the rule, and leaves the match untouched."""
         legal = self._legal
         if legal is None:
-            legal = self.legal_actions()
+            legal = self._legal = (self._legal_turn() if self._phase == "turn"
+                                   else _LEGAL[self._phase](self))
         if action.__class__ is not Action:
             action = Action.parse(action)
         if action not in legal or (seat is not None and seat != self._to_act):
@@ -373,7 +388,7 @@ def _legal_colour(m: Match) -> tuple:
 _DRAFT = (Action.parse("keep"), Action.parse("reject"))
 _COLOURS = tuple(Action.parse(f"colour {c}") for c in "RYGB")
 
-Match._LEGAL = {
+_LEGAL = {
     "draft": _legal_draft, "colour": _legal_colour, "turn": Match._legal_turn,
     "drawn": Match._legal_drawn, "volley": Match._legal_volley, "wd4": Match._legal_wd4,
     "dump": Match._legal_dump, "over": _legal_over,

@@ -264,6 +264,6 @@ def _actions_for(mask: int, uno: bool, last) -> tuple:
         out.extend(table[low.bit_length() - 1])
         mask ^= low
     out.append(last)
-    if len(_TURN_CACHE) > 200_000:  # bounded: hands reachable in play are far fewer
+    if len(_TURN_CACHE) > 20_000:  # bounded: a big dict costs more in cache misses than it saves
         _TURN_CACHE.clear()
     return tuple(out)
