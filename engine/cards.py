@@ -32,13 +32,14 @@ class Card:
     Sort with ``key=Card.sort_key`` (colour, then rank: how a hand is shown).
     """
 
-    __slots__ = ("code", "bit", "colour", "rank", "text", "points", "cut_value", "is_wild", "is_number")
+    __slots__ = ("code", "bit", "alone", "colour", "rank", "text", "points", "cut_value", "is_wild", "is_number")
 
     _by_text: dict[str, "Card"] = {}
     by_code: list["Card"] = []
 
     code: int
     bit: int
+    alone: "tuple[Card]"
     colour: str | None
     rank: str
     text: str
@@ -56,6 +57,7 @@ class Card:
         set_ = object.__setattr__
         set_(card, "code", code)
         set_(card, "bit", 1 << code)
+        set_(card, "alone", (card,))  # the one-card tuple events carry, made once
         set_(card, "colour", colour)
         set_(card, "rank", rank)
         set_(card, "text", (colour or "") + rank)

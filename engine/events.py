@@ -103,7 +103,8 @@ def describe(event: Event, names: Sequence[str] = ("Seat 1", "Seat 2"),
         return f"{who} {v('name')} {COLOUR_NAMES[e.colour]}."
     if k == "play":
         card = e.cards[0]
-        text = f"{who} {v('play')} {card}"
+        stacked = card.rank == "+2" and e.amount > 2
+        text = f"{who} {v('stack' if stacked else 'play')} {card}"
         if e.colour and card.is_wild:
             text += f" and {v('name')} {COLOUR_NAMES[e.colour]}"
         if card.rank == "+2":
@@ -119,7 +120,7 @@ def describe(event: Event, names: Sequence[str] = ("Seat 1", "Seat 2"),
         why = e.data
         if e.amount == 0:
             return f"{who} {v('have')} nothing to draw — the piles are empty."
-        what = _cards(e.cards) if e.cards else _n(e.amount)
+        what = _cards(e.cards) if e.cards else ("a card" if e.amount == 1 else _n(e.amount))
         if why == "volley":
             return f"{who} {v('take')} the volley: {what}."
         if why == "wd4":

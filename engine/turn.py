@@ -120,7 +120,7 @@ class Turn:
         if left == 1:
             self._exposed = None if action.uno else seat  # U1
         nxt = (seat + 1) % self._seats
-        self._events.append(_event(Event, ("play", seat, (card,), total if rank == "+2" else 0,
+        self._events.append(_event(Event, ("play", seat, card.alone, total if rank == "+2" else 0,
                                            action.colour, action.uno, None, nxt)))
         if left == 0:
             self._go_out(seat, card, total)
@@ -196,7 +196,7 @@ class Turn:
                 self._masks[seat] |= card.bit
                 if self._exposed == seat:
                     self._exposed = None
-                self._events.append(_event(Event, ("draw", seat, (card,), 1, None, False, seat,
+                self._events.append(_event(Event, ("draw", seat, card.alone, 1, None, False, seat,
                                                    "turn")))
             else:
                 card = self._draw_into(seat, 1, "turn")[0]

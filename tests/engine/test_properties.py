@@ -1,5 +1,6 @@
 """Properties over many seeded random matches (OpenSpiel's random_sim_test)."""
 
+import re
 from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
@@ -71,8 +72,8 @@ def _check_illegal_changes_nothing(m: Match, rng: Rng) -> None:
         action = illegal[rng.below(len(illegal))]
         try:
             m.apply(action)
-        except IllegalAction:
-            pass
+        except IllegalAction as exc:
+            assert re.match(r"([DSTAUE]\d+: |it is seat )", str(exc)), str(exc)  # names the rule
         else:
             raise AssertionError(f"{action} was accepted but is not legal")
     assert (observable(m), len(m.actions), len(m.events)) == before
