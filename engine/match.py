@@ -332,6 +332,15 @@ class Match(Setup, Turn, ActionCards, Scoring):
         return list(self._log)
 
     @property
+    def log_length(self) -> int:
+        """How many entries :attr:`actions` holds (without copying it)."""
+        return len(self._log)
+
+    def actions_from(self, start: int) -> list:
+        """The log from entry ``start`` on — what a save file has not written yet."""
+        return self._log[start:]
+
+    @property
     def events(self) -> list[Event]:
         """Every event with nothing hidden (omniscient: replays, tests)."""
         return list(self._events)

@@ -1,16 +1,28 @@
 """The ``unoduo`` command.
 
-Until the Textual table lands this prints the version, or the player-facing rule
-book with ``unoduo rules``.  It imports no Textual, so it starts instantly.
+    unoduo                      the menu            unoduo list       saved matches
+    unoduo play [--vs LEVEL]    a new match         unoduo verify X   check a save file
+    unoduo resume [ID|PATH]     carry on            unoduo export X --json
+    unoduo rules                the rule book       unoduo simulate --bots a,b --matches N
+
+Non-interactive commands never import Textual; interactive ones refuse a
+``TERM=dumb`` terminal in plain text before Textual starts.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
+import time
 from importlib import resources
+from pathlib import Path
+from typing import Sequence
 
 from . import __version__
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 
 def rule_book() -> str:
@@ -18,18 +30,277 @@ def rule_book() -> str:
     return resources.files("unoduo_tui").joinpath("rules.md").read_text(encoding="utf-8")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="unoduo", description="UNO Duo in your terminal.")
+def _seed(text: str) -> int:
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError("a seed is a whole number from 0 to 2**64-1")
+    return value
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--data-dir", metavar="PATH",
+                        help="where saved matches live (default: $UNODUO_DATA_DIR or the "
+                             "user data dir)")
+    parser = argparse.ArgumentParser(
+        prog="unoduo", parents=[common],
+        description="UNO Duo in your terminal. With no command: the main menu.")
     parser.add_argument("--version", action="version", version=f"unoduo {__version__}")
-    sub = parser.add_subparsers(dest="command")
-    sub.add_parser("rules", help="print the rule book")
-    args = parser.parse_args(argv)
-    if args.command == "rules":
-        sys.stdout.write(rule_book())
-        return 0
-    print(f"unoduo {__version__} — the rules engine is in place; the game table is coming next.")
-    print("Run 'unoduo rules' to read the rule book.")
-    return 0
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser("play", parents=[common], help="start a new match straight away")
+    play.add_argument("--vs", metavar="LEVEL", help="a bot level, or 'human' for hot-seat")
+    play.add_argument("--seed", type=_seed, help="a fixed seed (default: unguessable)")
+    play.add_argument("--target", type=_positive, help="points that end the match (200)")
+    play.add_argument("--name", help="your name")
+
+    resume = sub.add_parser("resume", parents=[common], help="carry on a saved match")
+    resume.add_argument("match", nargs="?", metavar="ID|PATH",
+                        help="default: the newest unfinished match")
+
+    sub.add_parser("list", parents=[common], help="list saved matches")
+
+    verify = sub.add_parser("verify", parents=[common],
+                            help="check a save file: framing, chain, legality")
+    verify.add_argument("match", metavar="ID|PATH")
+
+    export = sub.add_parser("export", parents=[common], help="a match's log as JSON lines")
+    export.add_argument("match", metavar="ID|PATH")
+    export.add_argument("--json", action="store_true", required=True,
+                        help="JSON lines: header, one line per log entry, footer")
+
+    sim = sub.add_parser("simulate", parents=[common], help="headless bot-vs-bot matches")
+    sim.add_argument("--bots", default="random,random", metavar="A,B",
+                     help="two bot levels, comma-separated (default random,random)")
+    sim.add_argument("--matches", type=_positive, default=10)
+    sim.add_argument("--seed", type=_seed, default=1)
+    sim.add_argument("--target", type=_positive, help="points that end each match (200)")
+    sim.add_argument("--save", metavar="DIR", help="write every match as a save file in DIR")
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+
+    sub.add_parser("rules", parents=[common], help="print the rule book")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    command = args.command or "menu"
+    try:
+        handler = _COMMANDS[command]
+        return handler(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # e.g. `unoduo export … | head`
+        sys.stderr.close()
+        return EXIT_OK
+
+
+def _store(args: argparse.Namespace):
+    from .store import Store
+
+    return Store(args.data_dir)
+
+
+def _err(message: str) -> None:
+    print(f"unoduo: {message}", file=sys.stderr)
+
+
+# -- interactive ---------------------------------------------------------------------
+
+def _terminal_problem() -> str | None:
+    term = os.environ.get("TERM", "")
+    if term in ("", "dumb", "unknown"):
+        return (f"unoduo needs a full-screen terminal, and TERM={term or '(unset)'} is not "
+                "one. Try TERM=xterm-256color, or run it in tmux.")
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        return "unoduo needs an interactive terminal (stdin and stdout are not a tty)."
+    return None
+
+
+def _interactive(args: argparse.Namespace) -> int:
+    problem = _terminal_problem()
+    if problem:
+        _err(problem)
+        return EXIT_USAGE
+    store = _store(args)
+    try:
+        from .app import run_app
+    except ImportError as exc:  # pragma: no cover - the app ships with the package
+        _err(f"the game table is not available: {exc}")
+        return EXIT_FAIL
+    if args.command == "play":
+        return run_app(store, "play", vs=args.vs, seed=args.seed, target=args.target,
+                       name=args.name)
+    if args.command == "resume":
+        return run_app(store, "resume", resume=args.match)
+    return run_app(store, "menu")
+
+
+# -- headless ------------------------------------------------------------------------
+
+def _list(args: argparse.Namespace) -> int:
+    rows = _store(args).summaries()
+    if not rows:
+        print("No saved matches yet. Start one with 'unoduo play'.")
+        return EXIT_OK
+    print(f"{'ID':<23} {'STARTED':<16} {'PLAYERS':<24} {'ROUND':>5} {'SCORES':>9}  STATUS")
+    for s in rows:
+        started = s.created.astimezone().strftime("%Y-%m-%d %H:%M") if s.created else "?"
+        players = " v ".join(seat.name for seat in s.seats) or "?"
+        scores = "–".join(map(str, s.scores)) if s.scores else "-"
+        status = s.status
+        if s.status == "finished" and s.winner is not None and s.seats:
+            status += f" ({s.seats[s.winner].name} won)"
+        elif s.status == "finished":
+            status += " (draw)"
+        if s.problem and s.status == "damaged":
+            status += f": {s.problem.split(': ', 1)[-1]}"
+        print(f"{s.id:<23} {started:<16} {players[:24]:<24} {s.round:>5} {scores:>9}  {status}")
+    return EXIT_OK
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from .store import SaveFileError
+
+    store = _store(args)
+    try:
+        loaded = store.open(args.match, read_only=True)
+    except SaveFileError as exc:
+        print(f"damaged: {exc}")
+        return EXIT_FAIL
+    m = loaded.match
+    state = ("finished, " + (f"{loaded.seats[m.winner].name} won" if m.winner is not None
+                             else "a draw")) if m.over else f"in progress, round {m.round}"
+    decisions = sum(1 for e in m.actions if not e.is_chance)
+    note = f" ({'; '.join(loaded.notes)})" if loaded.notes else ""
+    print(f"ok: {loaded.path}: {decisions} decisions, {m.log_length} log entries, "
+          f"scores {'–'.join(map(str, m.scores))}, {state}; framing, chain and every move "
+          f"check out{note}")
+    return EXIT_OK
+
+
+def _export(args: argparse.Namespace) -> int:
+    from .store import SaveFileError
+
+    store = _store(args)
+    try:
+        loaded = store.open(args.match, read_only=True)
+    except SaveFileError as exc:
+        _err(str(exc))
+        return EXIT_FAIL
+    header = loaded.header
+    out = sys.stdout
+    out.write(json.dumps({"type": "header", **header.to_body()}) + "\n")
+    # who made each decision: the seat to act before it, as a step-by-step replay shows
+    seat_of = [m.to_act for m in type(loaded.match).replay_steps(
+        header.rules, loaded.match.actions, header.seed)]
+    decision = 0
+    for i, entry in enumerate(loaded.match.actions):
+        if entry.is_chance:
+            out.write(json.dumps({"type": "chance", "i": i, "entry": str(entry)}) + "\n")
+        else:
+            out.write(json.dumps({"type": "decision", "i": i, "seat": seat_of[decision],
+                                  "action": str(entry)}) + "\n")
+            decision += 1
+    m = loaded.match
+    if m.over:
+        out.write(json.dumps({"type": "footer", "winner": m.winner, "scores": list(m.scores),
+                              "rounds": m.round}) + "\n")
+    return EXIT_OK
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from engine import Match, Rules, bots
+
+    levels = [x.strip() for x in args.bots.split(",")]
+    if len(levels) != 2 or any(level not in bots.LEVELS for level in levels):
+        _err(f"--bots takes two of {', '.join(bots.LEVELS)}, comma-separated")
+        return EXIT_USAGE
+    rules = Rules(target=args.target) if args.target else Rules()
+    store = None
+    if args.save:
+        from .store import Seat, Store
+
+        store = Store(args.data_dir)
+        folder = Path(args.save).expanduser()
+    wins = [0, 0]
+    draws = 0
+    points = [0, 0]
+    rounds = 0
+    actions = 0
+    start = time.perf_counter()
+    for i in range(args.matches):
+        # duplicate pairs: every other match replays the same deck seed, seats swapped
+        seed = args.seed * 1_000_003 + i // 2
+        swap = i % 2 == 1
+        seat_level = levels[::-1] if swap else levels
+        players = [bots.make(seat_level[s], seed=seed * 2 + s) for s in range(2)]
+        m = Match.new(rules, seed=seed)
+        handle = None
+        if store is not None:
+            handle = store.new_match(m, tuple(Seat(f"{lvl} {s + 1}", f"bot:{lvl}")
+                                              for s, lvl in enumerate(seat_level)),
+                                     durable=False, directory=folder)
+        while not m.over:
+            seat = m.to_act
+            m.apply(players[seat].choose(m.view(seat)))
+            actions += 1
+            if handle is not None:
+                handle.sync(m)
+        if handle is not None:
+            handle.close()
+        rounds += m.round
+        for s in range(2):
+            points[s ^ swap] += m.scores[s]
+        if m.winner is None:
+            draws += 1
+        else:
+            wins[m.winner ^ swap] += 1
+    elapsed = time.perf_counter() - start
+    result = {
+        "bots": levels, "matches": args.matches, "seed": args.seed, "wins": wins,
+        "draws": draws, "mean_points_per_round": [p / max(rounds, 1) for p in points],
+        "rounds": rounds, "actions": actions, "actions_per_second": actions / elapsed,
+        "saved_to": str(Path(args.save).expanduser()) if args.save else None,
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"{args.matches} matches, {levels[0]} v {levels[1]} (seed {args.seed}, "
+              "duplicate pairs)")
+        for s in range(2):
+            print(f"  {levels[s]:<8} won {wins[s]:>5}   mean {result['mean_points_per_round'][s]:6.1f}"
+                  " points a round")
+        if draws:
+            print(f"  drawn    {draws:>5}")
+        print(f"  {actions} actions in {elapsed:.2f} s ({actions / elapsed:,.0f}/s)")
+        if args.save:
+            print(f"  saved to {result['saved_to']}")
+    return EXIT_OK
+
+
+def _rules(args: argparse.Namespace) -> int:
+    sys.stdout.write(rule_book())
+    return EXIT_OK
+
+
+_COMMANDS = {
+    "menu": _interactive, "play": _interactive, "resume": _interactive, "list": _list,
+    "verify": _verify, "export": _export, "simulate": _simulate, "rules": _rules,
+}
 
 
 if __name__ == "__main__":  # pragma: no cover

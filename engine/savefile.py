@@ -1,0 +1,347 @@
+"""The save-file codec: a match as bytes, and bytes back to a match's log.
+
+Bytes in, bytes out — no files here (the store in ``unoduo_tui.store`` does the
+disk).  A save file is the match's log, never a state dump; loading it replays
+the log through :meth:`Match.replay`, so nothing in a file is trusted.
+
+Layout (format 1)::
+
+    magic      b"UNODUO" + version byte + b"\\n"           (8 bytes)
+    record*    length  2 bytes, big-endian (1..MAX_BODY)
+               check   1 byte: XOR of the two length bytes ^ 0x5A (a flipped
+                       length bit is corruption, never mistaken for a torn tail)
+               body    msgpack (see below)
+               tag     4 bytes: blake2b(previous tag + length + body)[:4] — the
+                       records' checksum and hash chain (the first record chains
+                       from the magic), so an edited, reordered or spliced file
+                       is detected
+
+Bodies: the first record is the header (a map); then one record per log entry:
+``[code]`` for a decision (``Action.code``), ``[-1, cards…]`` a cut, ``[-2, seat]``
+the given first seat, ``[-3, cards…]`` a shuffle (card codes, top first); and
+once the match is over, ``[-9, {"winner", "scores", "rounds"}]``, the footer.
+A decision costs 9 bytes (10 for codes ≥ 128) including framing.
+
+A torn tail (a record cut short by a crash, or zero-filled by a power loss) is
+reported so the caller can cut the file back to its last whole record; any
+other damage raises :class:`SaveFileError` naming the record.  Decoding uses a
+fresh msgpack unpacker per record with tight size limits, so a hostile 1 KB file
+cannot allocate more than a few KB, and every exception msgpack can raise
+becomes :class:`SaveFileError`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import msgpack
+
+from .actions import Action, Chance, IllegalAction
+from .cards import Card
+from .match import Match
+from .rules import Rules
+
+__all__ = [
+    "FORMAT_VERSION", "MAGIC", "SaveFileError", "Header", "Footer", "Decoded", "Encoder",
+    "decode", "entry_body", "load", "last_tag",
+]
+
+FORMAT_VERSION = 1
+_MAGIC_STEM = b"UNODUO"
+MAGIC = _MAGIC_STEM + bytes([FORMAT_VERSION]) + b"\n"
+MAX_BODY = 4096  # a shuffle is ~117 bytes, a header a few hundred
+_TAG = 4
+_CUT, _FIRST, _SHUFFLE, _FOOTER = -1, -2, -3, -9
+_CHANCE_CODES = {"cut": _CUT, "first": _FIRST, "shuffle": _SHUFFLE}
+_MAX_NAME = 64
+
+
+class SaveFileError(ValueError):
+    """A save file that cannot be loaded; the message names the file and the record.
+
+    ``record`` is the 0-based record number (0 is the header) when one is to blame.
+    """
+
+    def __init__(self, message: str, record: int | None = None) -> None:
+        super().__init__(message)
+        self.record = record
+
+
+@dataclass(frozen=True)
+class Header:
+    """Everything a save file knows before its first action."""
+
+    match_id: str
+    rules: Rules
+    seed: int
+    seats: tuple[tuple[str, str], ...]  # (name, kind): kind "human" or "bot:<level>"
+    created: str  # ISO 8601, UTC
+    app_version: str
+    format_version: int = FORMAT_VERSION
+    extra: dict = field(default_factory=dict)  # later versions' fields (e.g. a branch's parent)
+
+    def to_body(self) -> dict[str, Any]:
+        seed: int | str = self.seed if -(2**63) <= self.seed < 2**64 else str(self.seed)
+        body = {
+            "format": self.format_version, "id": self.match_id, "rules": self.rules.to_dict(),
+            "seed": seed, "seats": [list(s) for s in self.seats], "created": self.created,
+            "app": self.app_version,
+        }
+        body.update(self.extra)
+        return body
+
+    @classmethod
+    def from_body(cls, body: Any) -> "Header":
+        if not isinstance(body, dict):
+            raise ValueError("the header is not a map")
+        need = {"format": int, "id": str, "rules": dict, "seed": (int, str), "seats": list,
+                "created": str, "app": str}
+        for key, kind in need.items():
+            if not isinstance(body.get(key), kind) or isinstance(body.get(key), bool):
+                raise ValueError(f"header field {key!r} is missing or of the wrong type")
+        if body["format"] > FORMAT_VERSION:
+            raise ValueError(f"format version {body['format']} is newer than this unoduo "
+                             f"reads ({FORMAT_VERSION}): upgrade unoduo")
+        seed = body["seed"]
+        if isinstance(seed, str):
+            if not seed.lstrip("-").isdigit() or len(seed) > 100:
+                raise ValueError("header field 'seed' is not a whole number")
+            seed = int(seed)
+        seats = []
+        for seat in body["seats"]:
+            if (not isinstance(seat, list) or len(seat) != 2
+                    or not all(isinstance(x, str) and len(x) <= _MAX_NAME for x in seat)):
+                raise ValueError("header field 'seats' must list [name, kind] pairs")
+            seats.append((seat[0], seat[1]))
+        rules = Rules.from_dict(body["rules"])
+        if len(seats) != rules.seats:
+            raise ValueError(f"{len(seats)} seats in the header for a {rules.seats}-seat game")
+        if not body["id"] or len(body["id"]) > 100:
+            raise ValueError("header field 'id' is empty or too long")
+        extra = {k: v for k, v in body.items() if k not in need}
+        return cls(body["id"], rules, seed, tuple(seats), body["created"], body["app"],
+                   body["format"], extra)
+
+
+@dataclass(frozen=True)
+class Footer:
+    """The result, written once a match is over, so listing need not replay."""
+
+    winner: int | None
+    scores: tuple[int, ...]
+    rounds: int
+
+    def to_body(self) -> list:
+        return [_FOOTER, {"winner": self.winner, "scores": list(self.scores),
+                          "rounds": self.rounds}]
+
+    @classmethod
+    def from_body(cls, body: list) -> "Footer":
+        if len(body) != 2 or not isinstance(body[1], dict):
+            raise ValueError("malformed footer")
+        d = body[1]
+        winner, scores, rounds = d.get("winner"), d.get("scores"), d.get("rounds")
+        if not (winner is None or _is_int(winner)) or not _is_int(rounds) or \
+                not isinstance(scores, list) or not all(_is_int(x) for x in scores):
+            raise ValueError("malformed footer")
+        return cls(winner, tuple(scores), rounds)
+
+
+@dataclass
+class Decoded:
+    """What :func:`decode` found."""
+
+    header: Header | None  # None: the file holds only (part of) the magic or header
+    entries: list  # Action / Chance, in log order
+    footer: Footer | None
+    good_length: int  # bytes of whole, valid records (where a torn tail starts)
+    torn_bytes: int  # bytes after good_length: a record cut short (0: none)
+    zero_tail: bool  # the torn bytes are all zeros (power loss on some filesystems)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _frame_head(n: int) -> bytes:
+    hi, lo = n >> 8, n & 0xFF
+    return bytes([hi, lo, hi ^ lo ^ 0x5A])
+
+
+def _tag(prev: bytes, head: bytes, body: bytes) -> bytes:
+    return hashlib.blake2b(prev + head + body, digest_size=_TAG).digest()
+
+
+def entry_body(entry: "Action | Chance") -> list:
+    """The msgpack payload of one log entry."""
+    if not entry.is_chance:
+        return [entry.code]
+    if entry.kind == "first":
+        return [_FIRST, entry.seat]
+    return [_CHANCE_CODES[entry.kind], *(c.code for c in entry.cards)]
+
+
+class Encoder:
+    """Turns a header and then log entries into framed, chained records.
+
+    ``Encoder(header).start()`` gives the file's first bytes; each ``entry()``
+    the bytes to append.  ``resume(tag)`` continues the chain of a loaded file.
+    """
+
+    def __init__(self, tag: bytes = MAGIC) -> None:
+        self.tag = tag
+
+    def _record(self, body_obj: Any) -> bytes:
+        body = msgpack.packb(body_obj, use_bin_type=True)
+        if len(body) > MAX_BODY:
+            raise ValueError(f"record of {len(body)} bytes exceeds {MAX_BODY}")
+        head = _frame_head(len(body))
+        self.tag = _tag(self.tag, head, body)
+        return head + body + self.tag
+
+    def start(self, header: Header) -> bytes:
+        self.tag = MAGIC
+        return MAGIC + self._record(header.to_body())
+
+    def entry(self, entry: "Action | Chance") -> bytes:
+        return self._record(entry_body(entry))
+
+    def entries(self, entries: Iterable) -> bytes:
+        return b"".join(self.entry(e) for e in entries)
+
+    def footer(self, footer: Footer) -> bytes:
+        return self._record(footer.to_body())
+
+
+def _reject_ext(code: int, data: bytes) -> None:
+    raise ValueError(f"msgpack extension type {code} is not used by unoduo")
+
+
+def _unpack(body: bytes) -> Any:
+    """One record body (at most MAX_BODY bytes: the buffer limit), unpacked by a fresh
+    unpacker (msgpack's advisory on reusing one after an error) with every length
+    capped; trailing bytes raise ``ExtraData``."""
+    return msgpack.unpackb(
+        body, raw=False, strict_map_key=True, use_list=True, ext_hook=_reject_ext,
+        max_str_len=1024, max_bin_len=0, max_array_len=256, max_map_len=32, max_ext_len=0,
+    )
+
+
+def _entry_from(body: Any) -> "Action | Chance":
+    if not isinstance(body, list) or not body or not all(_is_int(x) for x in body):
+        raise ValueError("a log record must be a list of whole numbers")
+    first = body[0]
+    if len(body) == 1:
+        if not 0 <= first < len(Action.by_code):
+            raise ValueError(f"unknown action code {first}")
+        return Action.by_code[first]
+    if first == _FIRST and len(body) == 2:
+        return Chance.first(body[1])
+    if first in (_CUT, _SHUFFLE):
+        if not all(0 <= c < len(Card.by_code) for c in body[1:]):
+            raise ValueError("unknown card code")
+        cards = [Card.by_code[c] for c in body[1:]]
+        return Chance.cut(cards) if first == _CUT else Chance.shuffle(cards)
+    raise ValueError(f"unknown record type {first} (written by a newer unoduo?)")
+
+
+def decode(data: bytes, name: str = "save file") -> Decoded:
+    """Parse a whole save file.  A torn tail is reported, not raised; anything else
+    wrong raises :class:`SaveFileError` naming ``name`` and the record."""
+    if not data:
+        raise SaveFileError(f"{name}: the file is empty — the match never started")
+    if not data.startswith(_MAGIC_STEM):
+        if _MAGIC_STEM.startswith(data[:len(_MAGIC_STEM)]) and len(data) < len(MAGIC):
+            return Decoded(None, [], None, 0, len(data), False)
+        if not any(data):
+            return Decoded(None, [], None, 0, len(data), True)
+        raise SaveFileError(f"{name}: not a unoduo save file")
+    if len(data) < len(MAGIC):
+        return Decoded(None, [], None, 0, len(data), False)
+    version = data[len(_MAGIC_STEM)]
+    if data[len(MAGIC) - 1:len(MAGIC)] != b"\n":
+        raise SaveFileError(f"{name}: not a unoduo save file (damaged signature)")
+    if version > FORMAT_VERSION:
+        raise SaveFileError(f"{name}: format version {version} is newer than this unoduo "
+                            f"reads ({FORMAT_VERSION}): upgrade unoduo")
+    if version < 1:
+        raise SaveFileError(f"{name}: unknown format version {version}")
+    pos = len(MAGIC)
+    tag = MAGIC
+    header: Header | None = None
+    entries: list = []
+    footer: Footer | None = None
+    record = 0
+    end = len(data)
+    while pos < end:
+        start = pos
+        if footer is not None:
+            raise SaveFileError(f"{name}: record {record}: data after the final record",
+                                record)
+        # the length and its check byte
+        if data[pos] == 0 and not any(data[pos:]):
+            return Decoded(header, entries, footer, start, end - start, True)
+        if pos + 3 > end:
+            return Decoded(header, entries, footer, start, end - start, False)
+        head = data[pos:pos + 3]
+        n = head[0] << 8 | head[1]
+        if head[0] ^ head[1] ^ 0x5A != head[2] or not 1 <= n <= MAX_BODY:
+            raise SaveFileError(f"{name}: record {record} is damaged (bad length)", record)
+        pos += 3
+        if pos + n + _TAG > end:
+            return Decoded(header, entries, footer, start, end - start, not any(data[start:]))
+        body = data[pos:pos + n]
+        pos += n
+        expect = _tag(tag, head, body)
+        if data[pos:pos + _TAG] != expect:
+            raise SaveFileError(
+                f"{name}: record {record} is damaged or was edited (checksum and chain "
+                "do not match)", record)
+        tag = expect
+        pos += _TAG
+        try:
+            obj = _unpack(body)
+            if record == 0:
+                header = Header.from_body(obj)
+            elif isinstance(obj, list) and obj and obj[0] == _FOOTER:
+                footer = Footer.from_body(obj)
+            else:
+                entries.append(_entry_from(obj))
+        except (ValueError, TypeError, msgpack.UnpackException, RecursionError,
+                OverflowError) as exc:  # ExtraData, StackError, FormatError are ValueErrors
+            raise SaveFileError(f"{name}: record {record}: {exc}", record) from None
+        record += 1
+    return Decoded(header, entries, footer, pos, 0, False)
+
+
+def last_tag(data: bytes, length: int) -> bytes:
+    """The chain tag after the first ``length`` bytes of a decoded file."""
+    return data[length - _TAG:length] if length > len(MAGIC) else MAGIC
+
+
+def load(data: bytes, name: str = "save file") -> tuple[Decoded, Match]:
+    """Decode ``data`` and rebuild its match by replaying the log (never trusting it).
+
+    A torn tail is left out (``decoded.torn_bytes`` says so); a header-only file
+    gives the match as its seed starts it.  Raises only :class:`SaveFileError`.
+    """
+    decoded = decode(data, name)
+    header = decoded.header
+    if header is None:
+        what = "only zeros" if decoded.zero_tail else "an incomplete header"
+        raise SaveFileError(f"{name}: the file holds {what} — the match never started", 0)
+    try:
+        match = Match.replay(header.rules, decoded.entries, seed=header.seed)
+    except IllegalAction as exc:
+        index = exc.index if exc.index is not None else 0
+        raise SaveFileError(f"{name}: record {index + 1}: {exc}", index + 1) from None
+    except ValueError as exc:  # e.g. rules the engine cannot play yet
+        raise SaveFileError(f"{name}: {exc}") from None
+    if decoded.footer is not None:
+        f = decoded.footer
+        if not match.over or f.winner != match.winner or f.scores != match.scores:
+            raise SaveFileError(f"{name}: the final record does not agree with the log",
+                                len(decoded.entries) + 1)
+    return decoded, match

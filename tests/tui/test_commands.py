@@ -1,0 +1,96 @@
+"""The headless commands: list, verify, export, simulate; and the TERM=dumb refusal."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from engine import Match
+from unoduo_tui.cli import main
+from unoduo_tui.store import Seat, Store
+
+
+def _run(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "unoduo_tui.cli", *args], capture_output=True,
+                          text=True, env={**os.environ, **(env or {})})
+
+
+@pytest.fixture
+def saved(tmp_path):
+    """A data dir holding one unfinished and two finished bot matches."""
+    store = Store(tmp_path)
+    assert main(["simulate", "--matches", "2", "--seed", "4", "--target", "80",
+                 "--save", str(store.matches_dir), "--data-dir", str(tmp_path)]) == 0
+    m = Match.new(seed=5)
+    with store.new_match(m, (Seat("Ann", "human"), Seat("Bot", "bot:random"))) as handle:
+        m.apply("keep")
+        handle.sync(m)
+    return store, handle
+
+
+def test_simulate_plays_duplicate_pairs_and_writes_real_save_files(saved, capsys):
+    store, _ = saved
+    rows = store.summaries()
+    assert sorted(r.status for r in rows) == ["finished", "finished", "in progress"]
+    assert main(["simulate", "--bots", "random,random", "--matches", "4", "--seed", "2",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert out["matches"] == 4 and sum(out["wins"]) + out["draws"] == 4
+    assert out["actions"] > 0 and out["actions_per_second"] > 0
+
+
+def test_simulate_refuses_unknown_bots(capsys):
+    assert main(["simulate", "--bots", "random,grandmaster"]) == 2
+    assert "two of" in capsys.readouterr().err
+
+
+def test_list_shows_every_match_with_status(saved, capsys):
+    store, handle = saved
+    assert main(["list", "--data-dir", str(store.data_dir)]) == 0
+    out = capsys.readouterr().out
+    assert handle.id in out and "in progress" in out and out.count("finished") == 2
+    assert "Ann v Bot" in out
+
+
+def test_verify_ok_and_damaged(saved, capsys):
+    store, handle = saved
+    assert main(["verify", handle.id, "--data-dir", str(store.data_dir)]) == 0
+    assert capsys.readouterr().out.startswith("ok: ")
+    data = bytearray(handle.path.read_bytes())
+    data[-6] ^= 1
+    handle.path.write_bytes(bytes(data))
+    assert main(["verify", str(handle.path)]) == 1
+    assert capsys.readouterr().out.startswith("damaged: ")
+
+
+def test_export_json_lines(saved, capsys):
+    store, handle = saved
+    assert main(["export", handle.id, "--json", "--data-dir", str(store.data_dir)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines[0]["type"] == "header" and lines[0]["seats"][0] == ["Ann", "human"]
+    decisions = [x for x in lines if x["type"] == "decision"]
+    assert decisions == [{"type": "decision", "i": len(lines) - 2, "seat": decisions[0]["seat"],
+                          "action": "keep"}]
+    assert any(x["type"] == "chance" and x["entry"].startswith("shuffle") for x in lines)
+
+
+def test_missing_match_is_a_clear_error(tmp_path, capsys):
+    assert main(["verify", "nope", "--data-dir", str(tmp_path)]) == 1
+    assert "no saved match 'nope'" in capsys.readouterr().out
+
+
+def test_dumb_terminal_is_refused_in_plain_text_before_textual():
+    out = _run("play", env={"TERM": "dumb"})
+    assert out.returncode == 2 and "full-screen terminal" in out.stderr
+    assert "\x1b" not in out.stdout + out.stderr
+
+
+def test_headless_commands_never_import_textual(tmp_path):
+    code = ("import sys; from unoduo_tui.cli import main; "
+            f"main(['list', '--data-dir', {str(tmp_path)!r}]); "
+            f"main(['simulate', '--matches', '1', '--target', '30']); "
+            "print('textual' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "False"

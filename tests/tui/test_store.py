@@ -1,0 +1,237 @@
+"""The file store: appending, permissions, recovery, locking, crashes, listing."""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from engine import Match, Rules, bots
+from unoduo_tui.store import LockedError, SaveFileError, Seat, Store
+
+SEATS = (Seat("Ann", "human"), Seat("Bot", "bot:random"))
+
+
+def _play(m: Match, decisions: int, handle=None, seed: int = 0) -> Match:
+    players = [bots.make("random", seed=seed), bots.make("random", seed=seed + 1)]
+    for _ in range(decisions):
+        if m.over:
+            break
+        m.apply(players[m.to_act].choose(m.view(m.to_act)))
+        if handle is not None:
+            handle.sync(m)
+    return m
+
+
+@pytest.fixture
+def store(tmp_path):
+    return Store(tmp_path / "data")
+
+
+def test_every_action_is_on_disk_at_once_and_reopens_identically(store):
+    m = Match.new(seed=21)
+    handle = store.new_match(m, SEATS)
+    _play(m, 150, handle)
+    size = handle.path.stat().st_size
+    _play(m, 1, handle)
+    assert handle.path.stat().st_size > size  # appended, no "save" step
+    handle.close()
+    loaded = store.open(handle.id)
+    assert loaded.match.actions == m.actions and loaded.seats == SEATS and loaded.notes == []
+    assert loaded.match.legal_actions() == m.legal_actions()
+    loaded.handle.close()
+
+
+def test_the_env_var_and_data_dir_choose_the_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("UNODUO_DATA_DIR", str(tmp_path / "env"))
+    assert Store().data_dir == tmp_path / "env"
+    assert Store(tmp_path / "arg").data_dir == tmp_path / "arg"
+
+
+def test_files_are_private_whatever_the_umask(store):
+    old = os.umask(0)
+    try:
+        handle = store.new_match(Match.new(seed=1), SEATS)
+        handle.close()
+    finally:
+        os.umask(old)
+    assert store.matches_dir.stat().st_mode & 0o777 == 0o700
+    assert handle.path.stat().st_mode & 0o777 == 0o600
+    assert handle.path.with_suffix(".lock").stat().st_mode & 0o777 == 0o600
+
+
+def test_a_torn_tail_is_cut_back_kept_aside_and_reported(store):
+    m = Match.new(seed=22)
+    with store.new_match(m, SEATS) as handle:
+        _play(m, 40, handle)
+    whole = handle.path.read_bytes()
+    handle.path.write_bytes(whole[:-3])  # the last record was being written
+    loaded = store.open(handle.path)
+    assert loaded.notes and loaded.notes[0].startswith("recovered: the last action was "
+                                                       "incomplete and dropped")
+    corrupt = handle.path.with_name(handle.path.name + ".corrupt")
+    assert corrupt.read_bytes() == whole[:-3]
+    assert corrupt.stat().st_mode & 0o777 == 0o600
+    assert loaded.match.actions == m.actions[:-1]
+    # the file was cut back and goes on appending with a valid chain
+    _play(loaded.match, 5, loaded.handle, seed=4)
+    loaded.handle.close()
+    again = store.open(handle.path, read_only=True)
+    assert again.match.actions == loaded.match.actions and again.notes == []
+
+
+def test_a_zero_filled_tail_is_recovered(store):
+    m = Match.new(seed=23)
+    with store.new_match(m, SEATS) as handle:
+        _play(m, 10, handle)
+    with open(handle.path, "ab") as f:
+        f.write(b"\x00" * 512)
+    loaded = store.open(handle.path)
+    assert "zero-filled" in loaded.notes[0] and loaded.match.actions == m.actions
+    loaded.handle.close()
+
+
+def test_a_flipped_bit_names_file_and_record_and_overwrites_nothing(store):
+    m = Match.new(seed=24)
+    with store.new_match(m, SEATS) as handle:
+        _play(m, 60, handle)
+    data = bytearray(handle.path.read_bytes())
+    data[len(data) // 2] ^= 4
+    handle.path.write_bytes(bytes(data))
+    with pytest.raises(SaveFileError, match=rf"{handle.path.name}: record \d+"):
+        store.open(handle.id)
+    assert handle.path.read_bytes() == bytes(data)
+    assert not handle.path.with_name(handle.path.name + ".corrupt").exists()
+    assert store.summary(handle.path).status == "damaged"
+
+
+def test_empty_and_header_only_files(store):
+    m = Match.new(seed=25)
+    with store.new_match(m, SEATS) as handle:
+        pass
+    data = handle.path.read_bytes()
+    from engine.savefile import Encoder, decode
+    assert decode(data).entries == m.actions  # a new file holds the start's chance already
+    # header only: what a crash right after creating the file leaves
+    only = Encoder().start(decode(data).header)
+    handle.path.write_bytes(only)
+    loaded = store.open(handle.id)
+    assert "had not started" in loaded.notes[0] and loaded.match.actions == m.actions
+    loaded.handle.close()
+    assert decode(handle.path.read_bytes()).entries == m.actions  # the start was written
+    handle.path.write_bytes(b"")
+    with pytest.raises(SaveFileError, match="empty"):
+        store.open(handle.id)
+
+
+def test_a_second_opener_is_told_who_holds_the_match(store):
+    m = Match.new(seed=26)
+    handle = store.new_match(m, SEATS)
+    with pytest.raises(LockedError) as err:
+        store.open(handle.id)
+    assert err.value.pid == os.getpid() and str(os.getpid()) in str(err.value)
+    read_only = store.open(handle.id, read_only=True)  # watching is fine
+    assert read_only.handle is None and read_only.match.actions == m.actions
+    handle.close()
+    store.open(handle.id).handle.close()
+
+
+HOLDER = textwrap.dedent("""
+    import sys, time
+    from engine import Match
+    from unoduo_tui.store import Seat, Store
+    store = Store(sys.argv[1])
+    loaded = store.open(sys.argv[2])
+    print("locked", flush=True)
+    time.sleep(60)
+""")
+
+
+def test_the_lock_is_free_at_once_when_its_holder_is_killed(store):
+    handle = store.new_match(Match.new(seed=27), SEATS)
+    handle.close()
+    proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(store.data_dir), handle.id],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "locked"
+        with pytest.raises(LockedError) as err:
+            store.open(handle.id)
+        assert err.value.pid == proc.pid
+    finally:
+        proc.kill()
+        proc.wait()
+    store.open(handle.id).handle.close()
+
+
+WRITER = textwrap.dedent("""
+    import sys
+    from engine import Match, bots
+    from unoduo_tui.store import Seat, Store
+    store = Store(sys.argv[1])
+    m = Match.new(seed=int(sys.argv[2]))
+    handle = store.new_match(m, (Seat("A", "bot:random"), Seat("B", "bot:random")),
+                             durable=False)
+    print(handle.path, flush=True)
+    players = [bots.make("random", seed=1), bots.make("random", seed=2)]
+    while not m.over:
+        m.apply(players[m.to_act].choose(m.view(m.to_act)))
+        handle.sync(m)
+        print(m.log_length, flush=True)
+""")
+
+
+def _boundaries(seed: int) -> list[int]:
+    """The log length after each decision of WRITER's (deterministic) match."""
+    m = Match.new(seed=seed)
+    players = [bots.make("random", seed=1), bots.make("random", seed=2)]
+    out = [m.log_length]
+    while not m.over:
+        m.apply(players[m.to_act].choose(m.view(m.to_act)))
+        out.append(m.log_length)
+    return out
+
+
+def test_sigkill_while_appending_never_loses_more_than_the_action_in_flight(store, tmp_path):
+    script = tmp_path / "writer.py"
+    script.write_text(WRITER)
+    rng = __import__("random").Random(5)
+    for run in range(50):
+        proc = subprocess.Popen([sys.executable, str(script), str(store.data_dir), str(run)],
+                                stdout=subprocess.PIPE, text=True)
+        path = Path(proc.stdout.readline().strip())
+        time.sleep(rng.uniform(0.0, 0.05))
+        os.kill(proc.pid, signal.SIGKILL)
+        reported = [int(line) for line in proc.stdout.read().split() if line.isdigit()]
+        proc.wait()
+        loaded = store.open(path)  # always loads
+        written = loaded.match.log_length
+        bounds = _boundaries(run)
+        synced = reported[-1] if reported else bounds[0]
+        # the file ends exactly after a decision: everything reported as written is
+        # there, and at most the one decision in flight (with its chance) is missing
+        assert written in bounds
+        assert bounds.index(synced) <= bounds.index(written) <= bounds.index(synced) + 1
+        loaded.handle.close()
+
+
+def test_listing_newest_first_with_status(store):
+    ids = []
+    for seed, decisions in ((31, 10), (32, 100_000)):
+        m = Match.new(Rules(target=60), seed=seed)
+        with store.new_match(m, SEATS) as handle:
+            _play(m, decisions, handle)
+        ids.append(handle.id)
+        time.sleep(1.1)  # ids and created times are per second
+    bad = store.matches_dir / "broken.unoduo"
+    bad.write_bytes(b"garbage")
+    rows = store.summaries()
+    by_id = {r.id: r for r in rows}
+    assert by_id[ids[0]].status == "in progress" and by_id[ids[1]].status == "finished"
+    assert by_id["broken"].status == "damaged"
+    assert [r.id for r in rows if r.created][:2] == [ids[1], ids[0]]
+    assert store.newest_unfinished().id == ids[0]
+    assert store.resolve(ids[0][:18] + ids[0][18:]) == by_id[ids[0]].path
