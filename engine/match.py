@@ -93,6 +93,38 @@ class Match(Setup, Turn, ActionCards, Scoring):
         return cls(rules, seed, queue)
 
     @classmethod
+    def from_position(cls, rules: Rules, *, hands: Sequence, draw_pile: Sequence,
+                      discard_pile: Sequence, to_act: int, phase: str, colour: str | None,
+                      p1: int, round: int = 1, scores: Sequence[int] = (0, 0),
+                      pending: int = 0, by: int | None = None, drawn: Card | None = None,
+                      dump_colour: str | None = None, dump_start: bool = False,
+                      exposed: int | None = None, blocked: int = 0, seed: int = 0) -> "Match":
+        """A match set up at a mid-round position (``draw_pile`` top first,
+        ``discard_pile`` bottom first): the hard bot's determinizations, and tests.
+
+        The phase is one of turn, drawn, volley, wd4, dump or colour; ``by`` is the
+        seat whose Draw 2 / Wild Draw 4 is pending.  The position has no log, so it
+        cannot be replayed or saved; a later round is shuffled from ``seed``.
+        """
+        if phase not in ("turn", "drawn", "volley", "wd4", "dump", "colour"):
+            raise ValueError(f"from_position: no mid-round position in phase {phase!r}")
+        m = cls(rules, seed, (Chance.first(p1), Chance.shuffle(deck_cards(rules.deck))))
+        m._hands = [[Card.parse(c) for c in h] for h in hands]
+        m._masks = [m._hand_mask(s) for s in range(m._seats)]
+        m._draw = [Card.parse(c) for c in reversed(draw_pile)]
+        m._discard = [Card.parse(c) for c in discard_pile]
+        m._log, m._events, m._legal = [], [], None
+        m._to_act, m._phase, m._color, m._p1, m._round = to_act, phase, colour, p1, round
+        m._scores = tuple(scores)
+        m._pending, m._forced = pending, False
+        m._volley_by = m._wd4_by = (to_act + 1) % m._seats if by is None else by
+        m._wd4_guilty = False
+        m._drawn = Card.parse(drawn) if drawn is not None else None
+        m._dump_colour, m._dump_start = dump_colour, dump_start
+        m._exposed, m._blocked = exposed, blocked
+        return m
+
+    @classmethod
     def replay(cls, rules: Rules, actions: Iterable, seed: int | None = None) -> "Match":
         """Rebuild a match from its log (``m.actions``: objects, texts or word tuples).
 

@@ -70,6 +70,18 @@ class PlayerView:
         return self._events
 
     @property
+    def event_count(self) -> int:
+        """How many events this seat has seen (the length of :attr:`events`)."""
+        return self._events_len
+
+    def events_from(self, start: int) -> "tuple[Event, ...]":
+        """``events[start:]``, redacting only those (an incremental reader's call)."""
+        if self._events is not None:
+            return self._events[start:]
+        seat = self.seat
+        return tuple(e.seen_by(seat) for e in self._events_src[start: self._events_len])
+
+    @property
     def opponent_hand_size(self) -> int:
         return self.hand_sizes[(self.seat + 1) % len(self.hand_sizes)]
 

@@ -1,10 +1,16 @@
 """Bots: given a :class:`~engine.view.PlayerView` (never the match), choose an action.
 
-    bot = engine.bots.make("random", seed=0)
+    bot = engine.bots.make("normal", seed=0)
     action = bot.choose(match.view(seat))
 
-Every bot is deterministic for its seed.  Only the ``random`` baseline exists so
-far; the easy / normal / hard levels use this same entry point.
+Levels (:data:`LEVELS`): ``random`` (the uniform baseline), ``easy`` (a beginner,
+:mod:`.easy`), ``normal`` (a heuristic player, :mod:`.normal`) and ``hard``
+(determinized search over the belief model, :mod:`.hard`).  Every bot is
+deterministic for its seed — ``hard`` when its budget is a count of simulations
+(``make("hard", simulations=N)``) rather than a time (``think_ms``, default 500).
+
+The belief model (:mod:`.belief`) is also a feature for humans:
+:func:`wd4_guilty_probability` and :func:`suggest` (the hard bot's pick).
 """
 
 from __future__ import annotations
@@ -14,8 +20,13 @@ from typing import Protocol
 from ..actions import Action
 from ..rng import Rng
 from ..view import PlayerView
+from .belief import Belief, wd4_guilty_probability
+from .easy import EasyBot
+from .hard import HardBot, suggest
+from .normal import NormalBot
 
-__all__ = ["Bot", "RandomBot", "LEVELS", "make"]
+__all__ = ["Bot", "RandomBot", "EasyBot", "NormalBot", "HardBot", "Belief", "LEVELS", "make",
+           "suggest", "wd4_guilty_probability"]
 
 
 class Bot(Protocol):
@@ -39,13 +50,22 @@ class RandomBot:
         return legal[self._rng.below(len(legal))]
 
 
-_MAKERS = {"random": RandomBot}
+_MAKERS = {"random": RandomBot, "easy": EasyBot, "normal": NormalBot, "hard": HardBot}
 LEVELS: tuple[str, ...] = tuple(_MAKERS)
 
 
-def make(level: str, seed: int = 0, think_ms: int | None = None) -> Bot:
-    """A bot of ``level`` (one of :data:`LEVELS`); ``think_ms`` bounds search bots."""
+def make(level: str, seed: int = 0, think_ms: int | None = None,
+         simulations: int | None = None) -> Bot:
+    """A bot of ``level`` (one of :data:`LEVELS`).
+
+    ``think_ms`` bounds the hard bot's time per decision (default 500 ms);
+    ``simulations`` fixes its budget as a count of sampled deals instead, which
+    makes it deterministic (with both, whichever runs out first).  The other
+    levels decide at once and ignore both.
+    """
     maker = _MAKERS.get(level)
     if maker is None:
         raise ValueError(f"unknown bot level {level!r}: one of {', '.join(LEVELS)}")
+    if level == "hard":
+        return HardBot(seed, think_ms=think_ms, simulations=simulations)
     return maker(seed)

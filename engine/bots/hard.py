@@ -1,0 +1,193 @@
+"""The ``hard`` bot: determinized Monte Carlo search over the belief model.
+
+For each decision worth searching, it repeatedly
+
+1. samples a *world* from :class:`~engine.bots.belief.Belief`: the opponent's
+   hidden cards and the unknown part of the draw pile (the known parts — the draft
+   discards at the bottom, S4, a turned-over refill, T3 — stay where they are);
+2. sets up that world as a :class:`~engine.match.Match` (``Match.from_position``),
+   and for every candidate action plays it and then the rest of the round with the
+   normal policy for both seats (the same world for every candidate, so their
+   difference is not noise from the deal);
+3. scores the round's end by *match equity* — the chance of winning the match
+   from the new totals (E2, E4) — so points matter, not just going out.
+
+It picks the candidate with the best mean.  The budget is ``think_ms`` per
+decision (default 500; it stops before starting a rollout it has no time for) or a
+fixed count of worlds (``simulations``), which makes it deterministic.  Drafting
+(S3) and answering a Wild Draw 4 (A6, with the belief's bluff-adjusted odds) use
+the normal bot's rules; it always says UNO and always catches (U1, U2).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from ..actions import Action
+from ..match import Match
+from ..rng import Rng
+from .belief import Belief
+from .normal import NormalBot, best_colour, policy
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..view import PlayerView
+
+__all__ = ["HardBot", "suggest", "match_equity"]
+
+#: mean points of a round's loser between heuristic players (normal vs easy and
+#: normal vs normal, measured with the arena): the equity table's round model
+ROUND_POINTS_MEAN = 33.0
+_STEP = 5  # the equity table's grid, in points
+_ROLLOUT_LIMIT = 600  # decisions: far beyond a real round; a guard only
+
+
+@lru_cache(maxsize=8)
+def _equity_table(target: int) -> tuple[tuple[float, ...], ...]:
+    """E[a][b]: the chance to win the match from totals a (mine) and b (theirs), in
+    units of ``_STEP``, if each later round has a 50/50 loser who scores
+    exponentially distributed points with mean :data:`ROUND_POINTS_MEAN` (E2, E4)."""
+    top = -(-target // _STEP)
+    rate = _STEP / ROUND_POINTS_MEAN
+    probs = []
+    for x in range(1, top + 1):  # points rounded up to the grid: at least one step
+        probs.append(math.exp(-rate * (x - 1)) - math.exp(-rate * x))
+    probs[-1] += math.exp(-rate * top)  # everything beyond the target ends the match
+    table = [[0.0] * top for _ in range(top)]
+    for a in range(top - 1, -1, -1):
+        row = table[a]
+        for b in range(top - 1, -1, -1):
+            value = 0.0
+            for x, p in enumerate(probs, start=1):
+                mine = table[a + x][b] if a + x < top else 0.0  # I pass the target: I lose
+                theirs = row[b + x] if b + x < top else 1.0
+                value += p * (mine + theirs)
+            row[b] = value / 2.0
+    return tuple(tuple(r) for r in table)
+
+
+def match_equity(mine: int, theirs: int, target: int) -> float:
+    """E4: the chance to win the match from these totals (1 / 0 / ½ once it is over)."""
+    if mine >= target or theirs >= target:
+        return 1.0 if mine < theirs else (0.5 if mine == theirs else 0.0)
+    return _equity_table(target)[mine // _STEP][theirs // _STEP]
+
+
+def rollout(m: Match, me: int, start: int) -> float:
+    """Play round ``start`` out with the normal policy for both seats; ``me``'s equity."""
+    rules = m.rules
+    for _ in range(_ROLLOUT_LIMIT):
+        if m.round != start or m.over:
+            break
+        legal = m.legal_actions()
+        if len(legal) == 1:
+            m.apply(legal[0])
+            continue
+        seat = m.to_act
+        top = m.top
+        m.apply(policy(m.hand(seat), legal, m.phase, top, m.color, len(m.hand(1 - seat)),
+                       top.colour))
+    if m.over:
+        return 1.0 if m.winner == me else (0.5 if m.winner is None else 0.0)
+    scores = m.scores
+    return match_equity(scores[me], scores[1 - me], rules.target)
+
+
+def candidates(view: "PlayerView") -> list[Action]:
+    """The actions worth searching: always say UNO (U1); for a Wild, the two colours
+    the seat holds most of (T5)."""
+    legal = [a for a in view.legal_actions if a.kind != "catch"]
+    if any(a.uno for a in legal):
+        legal = [a for a in legal if a.uno or a.kind in ("draw", "pass", "nodump")]
+    hand = view.hand
+    out = []
+    for action in legal:
+        if action.colour is not None and action.card is not None:
+            first = best_colour(hand, action.card)
+            rest = [c for c in hand if c.colour != first]
+            second = best_colour(rest, action.card) if rest else first
+            if action.colour not in (first, second):
+                continue
+        out.append(action)
+    return out
+
+
+class HardBot(NormalBot):
+    """Determinized search (see the module docstring)."""
+
+    name = "hard"
+
+    def __init__(self, seed: int = 0, think_ms: int | None = None,
+                 simulations: int | None = None) -> None:
+        super().__init__(seed)
+        if think_ms is None and simulations is None:
+            think_ms = 500
+        self.think_ms = think_ms
+        self.simulations = simulations
+        self._rng = Rng(seed, 0x4A2D)
+        self.last_worlds = 0  # worlds sampled for the last decision (for benchmarks)
+
+    def choose(self, view: "PlayerView") -> Action:
+        started = time.perf_counter()
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no decision to make now")
+        self.last_worlds = 0
+        if legal[-1].kind == "catch":
+            return legal[-1]  # U2: a catch does not use up the decision
+        if len(legal) == 1 or view.phase in ("draft", "wd4"):
+            return super().choose(view)
+        options = candidates(view)
+        if len(options) == 1:
+            return options[0]
+        values = self._search(view, options, started)
+        if values is None:  # no time for a single world
+            return super().choose(view)
+        return options[max(range(len(options)), key=values.__getitem__)]
+
+    def _search(self, view: "PlayerView", options: list[Action], started: float):
+        belief = self.belief(view)
+        # a margin for picking the answer and for a rollout longer than the last ones
+        deadline = None if self.think_ms is None else started + self.think_ms / 1000.0 - 0.002
+        limit = self.simulations if self.simulations is not None else 1 << 30
+        totals = [0.0] * len(options)
+        worlds = 0
+        per_rollout = 0.0
+        while worlds < limit:
+            world = self._world(view, belief)
+            sums = []
+            for action in options:
+                if deadline is not None:
+                    now = time.perf_counter()
+                    if now + 2 * per_rollout > deadline:
+                        break
+                tick = time.perf_counter()
+                m = world.clone()
+                m.apply(action)
+                sums.append(rollout(m, view.seat, view.round))
+                per_rollout = max(per_rollout * 0.9, time.perf_counter() - tick)
+            if len(sums) < len(options):
+                break
+            totals = [t + s for t, s in zip(totals, sums)]
+            worlds += 1
+        self.last_worlds = worlds
+        return [t / worlds for t in totals] if worlds else None
+
+    def _world(self, view: "PlayerView", belief: Belief) -> Match:
+        """One determinization of the hidden cards, as a match at this position."""
+        seat = view.seat
+        opp_hand, pile = belief.sample(self._rng)
+        hands = [list(view.hand), opp_hand] if seat == 0 else [opp_hand, list(view.hand)]
+        return Match.from_position(
+            view.rules, hands=hands, draw_pile=pile, discard_pile=belief.discard,
+            to_act=seat, phase=view.phase, colour=view.color, p1=view.p1, round=view.round,
+            scores=view.scores, pending=view.pending_draw, by=1 - seat, drawn=view.drawn,
+            dump_colour=view.dump_colour, dump_start=not belief.played, exposed=view.exposed,
+            blocked=belief.blocked, seed=self._rng.next64())
+
+
+def suggest(view: "PlayerView", think_ms: int = 300, seed: int = 0) -> Action:
+    """The hard bot's pick for the seat of ``view`` (a practice hint)."""
+    return HardBot(seed, think_ms=think_ms).choose(view)

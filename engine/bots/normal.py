@@ -1,0 +1,235 @@
+"""The ``normal`` bot: a heuristic player, and the hard bot's rollout policy.
+
+The policy is :func:`policy`, a function of plain values (the seat's hand, the
+legal actions, the top card, the active colour, the opponent's card count), so
+the hard bot's rollouts can run it on a simulated match without building views.
+:class:`NormalBot` feeds it from a :class:`~engine.view.PlayerView` and adds the
+one decision that needs the belief model: whether to challenge a Wild Draw 4 (A6).
+
+What it does: keeps cheap and useful cards in the draft (S3); sheds high-point
+cards first (D2); holds Wilds back while it has other plays and the opponent is
+not close to going out (T1); plays a Wild Draw 4 only when innocent (A6) unless
+the opponent is about to go out; stacks every volley it can (A1); dumps after a
+Reverse when it sheds enough or ends on a Skip or Draw 2 (A4); names the colour
+it holds most of (T5); always says UNO and always catches (U1, U2).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from ..actions import Action
+from ..cards import Card
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..view import PlayerView
+    from .belief import Belief
+
+__all__ = ["NormalBot", "policy", "draft_value", "best_colour", "challenge_odds"]
+
+_COLOURS = ("R", "Y", "G", "B")
+_DRAFT_VALUE = {"S": 8.0, "+2": 8.0, "R": 6.0, "W": 9.0, "W+4": 10.0}
+#: S3: reject a drafted card worth less than this (a random replacement averages ~5.5)
+DRAFT_REJECT_BELOW = 4.5
+#: A6: challenge when the (bluff-adjusted) chance of guilt exceeds this
+CHALLENGE_ABOVE = 0.3
+#: the assumed odds that a player holding the active colour plays a Wild Draw 4
+#: anyway, relative to one who does not (a bluff), before any verdict is seen
+BLUFF_PRIOR = 0.25
+
+
+def draft_value(card: Card, others: Sequence[Card]) -> float:
+    """S3: how much a drafted card is worth holding (cheap, flexible, in a held colour)."""
+    value = _DRAFT_VALUE.get(card.rank)
+    if value is None:
+        value = 9.0 - int(card.rank)
+    if card.colour is not None:
+        value += 1.0 * min(3, sum(1 for c in others if c.colour == card.colour))
+    return value
+
+
+def best_colour(hand: Sequence[Card], without: Card | None = None) -> str:
+    """T5: the colour with the most (and the costliest) cards in ``hand``."""
+    score = {c: 0.0 for c in _COLOURS}
+    skip = without
+    for card in hand:
+        if card is skip:
+            skip = None
+            continue
+        if card.colour is not None:
+            score[card.colour] += 1.0 + card.points / 20.0
+    return max(_COLOURS, key=score.__getitem__)
+
+
+def _pick(legal: Sequence[Action], want_uno: bool, test) -> Action | None:
+    for action in legal:
+        if action.uno == want_uno and test(action):
+            return action
+    return None
+
+
+def policy(hand: Sequence[Card], legal: Sequence[Action], phase: str, top: Card | None,
+           colour: str | None, opp_count: int, dump_colour: str | None = None,
+           challenge: bool = False) -> Action:
+    """The normal player's action (``challenge``: its answer to a Wild Draw 4)."""
+    if len(legal) == 1:
+        return legal[0]
+    last = legal[-1]
+    if last.kind == "catch":  # U2: always catch; it does not use up the decision
+        return last
+    if phase == "turn":
+        return _turn(hand, legal, colour, opp_count)
+    if phase == "draft":
+        value = draft_value(hand[-1], hand[:-1])
+        return legal[0] if value >= DRAFT_REJECT_BELOW else legal[1]  # keep / reject
+    if phase == "drawn":
+        return _drawn(hand, legal, colour, opp_count)
+    if phase == "volley":  # A1: stack with the Draw 2 of the colour held most
+        plays = [a for a in legal if a.kind == "play"]
+        if not plays:
+            return legal[0]
+        uno = len(hand) == 2
+        want = best_colour(hand)
+        return (_pick(plays, uno, lambda a: a.card.colour == want)
+                or _pick(plays, uno, lambda a: True) or plays[0])
+    if phase == "wd4":
+        return legal[1] if challenge else legal[0]  # challenge / draw
+    if phase == "dump":
+        return _dump(hand, legal, dump_colour)
+    if phase == "colour":
+        return next(a for a in legal if a.colour == best_colour(hand))
+    return legal[0]
+
+
+def _guilty(hand: Sequence[Card], colour: str | None) -> bool:
+    return any(c.colour == colour for c in hand if c.colour is not None)
+
+
+def _turn(hand, legal, colour, opp_count) -> Action:
+    n = len(hand)
+    uno = n == 2
+    counts = {c: 0 for c in _COLOURS}
+    for card in hand:
+        if card.colour is not None:
+            counts[card.colour] += 1
+    danger = opp_count <= 2
+    best, best_score = None, -1e9
+    wild_colour = None
+    for action in legal:
+        if action.kind != "play" or action.uno != uno:
+            continue
+        card = action.card
+        rank = card.rank
+        if card.is_wild:
+            if wild_colour is None:
+                wild_colour = best_colour(hand, card)
+            if action.colour != wild_colour:
+                continue
+            if rank == "W+4":
+                score = 20.0 + (15.0 if danger else 0.0)
+                if not danger and _guilty(hand, colour):
+                    score -= 40.0  # A6: a guilty Wild Draw 4 is a bad bet
+            else:
+                # keep a Wild for need: the last choice, but never drawn over (a
+                # seat that draws instead can hold Wilds forever: an endless round)
+                score = 15.0 if (danger or n <= 2) else 0.5
+        else:
+            score = float(card.points)
+            if rank == "S":
+                score += 8.0
+            elif rank == "+2":
+                score += 4.0 + (12.0 if danger else 0.0)
+            elif rank == "R":
+                score += 2.0 * (counts[card.colour] - 1)
+            score += 1.5 * (counts[card.colour] - 1)
+        if score > best_score:
+            best, best_score = action, score
+    if best is None or (best_score < 0 and legal[-1].kind == "draw"):
+        return _draw_or_pass(legal)
+    return best
+
+
+def _draw_or_pass(legal) -> Action:
+    for action in reversed(legal):
+        if action.kind in ("draw", "pass"):
+            return action
+    return legal[0]  # pragma: no cover - a turn always offers draw or pass
+
+
+def _drawn(hand, legal, colour, opp_count) -> Action:
+    """T2: play the drawn card, unless it is a Wild worth keeping."""
+    card = hand[-1]
+    uno = len(hand) == 2
+    if card.is_wild:
+        keep = (card.rank == "W" or _guilty(hand[:-1], colour)) and opp_count > 2 and len(hand) > 2
+        if keep:
+            return legal[-1]  # pass
+        want = best_colour(hand, card)
+        return _pick(legal, uno, lambda a: a.kind == "play" and a.colour == want) or legal[-1]
+    return _pick(legal, uno, lambda a: a.kind == "play") or legal[-1]
+
+
+def _dump(hand, legal, colour) -> Action:
+    """A4: dump when it sheds two or more cards, many points, or ends on Skip / Draw 2."""
+    same = [c for c in hand if c.colour == colour]
+    rest = len(hand) - len(same)
+    points = sum(c.points for c in same)
+    ranks = {c.rank for c in same}
+    if not (rest == 0 or len(same) >= 2 or points >= 8 or ranks & {"S", "+2"}):
+        return next(a for a in legal if a.kind == "nodump")
+    uno = rest == 1
+    others = {c.rank for c in hand if c.colour != colour}
+    if rest == 0:  # going out: a last Draw 2 makes the opponent draw (E1)
+        order = ("+2", "S")
+    else:
+        order = ("S", "+2")
+
+    def rank_key(action: Action) -> tuple:
+        rank = action.card.rank
+        return (order.index(rank) if rank in order else 9, rank not in others, -action.card.points)
+
+    dumps = [a for a in legal if a.kind == "dump" and a.uno == uno]
+    return min(dumps, key=rank_key)
+
+
+def challenge_odds(p: float, verdicts: Sequence[tuple[float, bool]]) -> float:
+    """A6: the counted chance of guilt ``p``, adjusted for how often this opponent
+    bluffs: its bluff odds start at :data:`BLUFF_PRIOR` and move with each verdict
+    (guilty verdicts seen against the number the count predicted)."""
+    expected = sum(q for q, _ in verdicts)
+    guilty = sum(1 for _, g in verdicts if g)
+    rate = (guilty + 2.0 * BLUFF_PRIOR) / (expected + 2.0)
+    if p <= 0.0 or p >= 1.0:
+        return p
+    return p * rate / (p * rate + (1.0 - p))
+
+
+class NormalBot:
+    """The heuristic player (see the module docstring)."""
+
+    name = "normal"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self._belief: "Belief | None" = None
+
+    def belief(self, view: "PlayerView") -> "Belief":
+        from .belief import Belief
+        if self._belief is None or self._belief.seat != view.seat:
+            self._belief = Belief(view.seat, view.rules)
+        return self._belief.update(view)
+
+    def wants_challenge(self, view: "PlayerView") -> bool:
+        from .belief import wd4_guilty_probability
+        belief = self.belief(view)
+        p = wd4_guilty_probability(view, belief)
+        return challenge_odds(p, belief.verdicts) > CHALLENGE_ABOVE
+
+    def choose(self, view: "PlayerView") -> Action:
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no decision to make now")
+        challenge = (view.phase == "wd4" and len(legal) > 1 and legal[-1].kind != "catch"
+                     and self.wants_challenge(view))
+        return policy(view.hand, legal, view.phase, view.top, view.color,
+                      view.opponent_hand_size, view.dump_colour, challenge)
