@@ -1,0 +1,104 @@
+"""Helpers for the app's Pilot and snapshot tests: a tmp data dir, scripted bots,
+stacked tables, the screen as text, and waiting until the bot has moved."""
+
+from __future__ import annotations
+
+import io
+import os
+from typing import Iterable, Sequence
+
+import pytest
+from rich.console import Console
+
+os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
+
+from engine import Action, Match, Rules  # noqa: E402
+from tests.engine.helpers import arrange, dealt  # noqa: E402
+from unoduo_tui.app import UnoDuoApp  # noqa: E402
+from unoduo_tui.screens.game import GameScreen  # noqa: E402
+from unoduo_tui.session import GameSession  # noqa: E402
+from unoduo_tui.store import Store  # noqa: E402
+
+SIZE = (80, 24)
+
+
+class Scripted:
+    """A bot that makes the given moves in order, then the first legal one."""
+
+    name = "scripted"
+
+    def __init__(self, moves: Iterable[str] = ()) -> None:
+        self.moves = list(moves)
+
+    def choose(self, view):
+        legal = view.legal_actions
+        if self.moves:
+            return Action.parse(self.moves.pop(0))
+        return legal[0]
+
+
+@pytest.fixture
+def store(tmp_path) -> Store:
+    return Store(tmp_path)
+
+
+def make_app(store=None, session: GameSession | None = None, **kw) -> UnoDuoApp:
+    kw.setdefault("bot_pause", 0)
+    kw.setdefault("theme", "textual-dark")
+    return UnoDuoApp(store, session=session, **kw)
+
+
+def table(human: Sequence[str], bot: Sequence[str], start: str, draws: Sequence[str] = (),
+          script: Iterable[str] = (), rules: Rules | None = None,
+          hands: Sequence[Sequence[str]] | None = None, draw: Sequence[str] | None = None,
+          ) -> GameSession:
+    """A session past its draft: seat 0 (the human) holds ``human`` and plays first
+    (it is P2); seat 1 is a scripted bot holding ``bot``.  ``hands``/``draw`` rearrange
+    the piles afterwards (``tests.engine.helpers.arrange``)."""
+    m = dealt(bot, human, start, draws, first=1, rules=rules)
+    if hands is not None:
+        arrange(m, hands=hands, draw=draw or (), spare="under")
+    return GameSession(m, ("Ann", "Bot"), ("human", "bot:random"), bots={1: Scripted(script)})
+
+
+def game(app) -> GameScreen | None:
+    for screen in reversed(app.screen_stack):
+        if isinstance(screen, GameScreen):
+            return screen
+    return None
+
+
+async def settle(pilot, limit: int = 400) -> None:
+    """Let the bot move until a human (or a dialog) is needed."""
+    app = pilot.app
+    for _ in range(limit):
+        await pilot.pause()
+        g = game(app)
+        if g is None:
+            return
+        running = any(w.group == "bot" and w.is_running for w in app.workers)
+        m = g.session.match
+        if not running and (m.over or g._waiting or not g.session.is_bot(m.to_act)):
+            await pilot.pause()
+            return
+    raise AssertionError("the table never settled")
+
+
+async def press(pilot, *keys: str) -> None:
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+def screen_text(app) -> str:
+    """What the terminal shows now, as plain text."""
+    update = app.screen._compositor.render_update(full=True,
+                                                  screen_stack=app._background_screens)
+    console = Console(width=app.size.width, file=io.StringIO(), record=True, color_system=None,
+                      legacy_windows=False)
+    console.print(update)
+    return console.export_text()
+
+
+__all__ = ["Scripted", "make_app", "table", "game", "settle", "press", "screen_text", "SIZE",
+           "Match"]

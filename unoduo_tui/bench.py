@@ -1,0 +1,217 @@
+"""How light the app is: ``python -m unoduo_tui.bench [--runs 5]``.
+
+Measured side by side, each the median of ``--runs``:
+
+- *resume*: ``Store.open`` of a saved 10,000-entry match (decode + replay + lock);
+- *start*: from launching ``unoduo play`` in a pty (80×24) to its first frame
+  showing the table, next to a bare Textual app composing as many widgets;
+- *keypress*: from writing ← / → to the pty to the first byte of the redraw;
+- *memory*: peak RSS of ``unoduo play`` after a long stretch of play by keys.
+
+A benchmark, not a test: nothing here asserts on time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pty
+import resource
+import select
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+from engine import Match, Rules, bots
+
+from .store import Seat, Store
+
+BARE_APP = textwrap.dedent("""
+    import sys
+    from textual.app import App
+    from textual.widgets import Static
+    N = int(sys.argv[1])
+    class Bare(App):
+        def compose(self):
+            for i in range(N):
+                yield Static(f"widget {i} Draft")
+    Bare().run()
+""")
+
+
+def _ten_thousand(store: Store) -> str:
+    seed = 0
+    while True:
+        m = Match.new(Rules(target=5000), seed=seed)
+        players = [bots.make("random", seed=1), bots.make("random", seed=2)]
+        handle = store.new_match(m, (Seat("A", "human"), Seat("B", "bot:random")),
+                                 durable=False)
+        while not m.over and m.log_length < 10_000:
+            m.apply(players[m.to_act].choose(m.view(m.to_act)))
+            handle.sync(m)
+        handle.close()
+        if m.log_length >= 10_000:
+            return handle.id
+        seed += 1
+
+
+def resume_ms(runs: int) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store(tmp)
+        match_id = _ten_thousand(store)
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            loaded = store.open(match_id)
+            times.append(time.perf_counter() - start)
+            loaded.handle.close()
+    return statistics.median(times) * 1000
+
+
+class _Pty:
+    """A child process on a pty of 80×24, as over SSH."""
+
+    def __init__(self, argv: list[str]) -> None:
+        self.master, slave = pty.openpty()
+        os.set_blocking(self.master, False)
+        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24",
+               "TEXTUAL_ANIMATIONS": "none"}
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                     start_new_session=True)
+        os.close(slave)
+
+    def read_until(self, needle: bytes, timeout: float = 20.0) -> float:
+        """Seconds from launch until ``needle`` has been written."""
+        seen = b""
+        end = time.perf_counter() + timeout
+        while time.perf_counter() < end:
+            ready, _, _ = select.select([self.master], [], [], 0.01)
+            if ready:
+                try:
+                    seen += os.read(self.master, 65536)
+                except OSError:
+                    break
+                if needle in seen:
+                    return time.perf_counter() - self.started
+        raise TimeoutError(f"no {needle!r} within {timeout} s")
+
+    def drain(self, quiet: float = 0.15) -> None:
+        while True:
+            ready, _, _ = select.select([self.master], [], [], quiet)
+            if not ready:
+                return
+            try:
+                if not os.read(self.master, 65536):
+                    return
+            except OSError:
+                return
+
+    def key_latency(self, key: bytes) -> float:
+        self.drain()
+        start = time.perf_counter()
+        os.write(self.master, key)
+        while True:
+            ready, _, _ = select.select([self.master], [], [], 2.0)
+            if not ready:
+                return float("nan")
+            os.read(self.master, 65536)
+            return time.perf_counter() - start
+
+    def close(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        os.close(self.master)
+
+
+def _unoduo(data: str) -> list[str]:
+    return [sys.executable, "-m", "unoduo_tui.cli", "play", "--vs", "random", "--seed", "3",
+            "--data-dir", data]
+
+
+def widget_count() -> int:
+    """How many widgets the game table mounts (for the like-for-like bare app)."""
+    import asyncio
+
+    from .app import UnoDuoApp
+    from .session import GameSession
+
+    async def count() -> int:
+        with tempfile.TemporaryDirectory() as tmp:
+            session = GameSession.start(Store(tmp), ("You", "Bot"), ("human", "bot:random"),
+                                        seed=3)
+            app = UnoDuoApp(Store(tmp), session=session, bot_pause=0)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                return len(list(app.screen.query("*")))
+
+    return asyncio.run(count())
+
+
+def start_seconds(runs: int) -> tuple[float, float, int]:
+    widgets = widget_count()
+    ours, bare = [], []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = _Pty(_unoduo(tmp))
+            try:
+                ours.append(p.read_until(b"Draft"))
+            finally:
+                p.close()
+        p = _Pty([sys.executable, "-c", BARE_APP, str(widgets)])
+        try:
+            bare.append(p.read_until(b"Draft"))
+        finally:
+            p.close()
+    return statistics.median(ours), statistics.median(bare), widgets
+
+
+def keys_and_memory(presses: int) -> tuple[float, float]:
+    """(median ms from a key to the redraw, peak RSS in MB after a long stretch of play)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        p = _Pty(_unoduo(tmp))
+        latencies = []
+        try:
+            p.read_until(b"Draft")
+            for i in range(presses):
+                latencies.append(p.key_latency(b"\x1b[C" if i % 2 else b"\x1b[D"))
+                # and play on: keep in the draft, else draw / play what is offered
+                for key in (b"k", b"\r", b"d", b"p"):
+                    os.write(p.master, key)
+                    p.drain(0.02)
+        finally:
+            p.close()
+    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    good = [x for x in latencies if x == x]
+    return statistics.median(good) * 1000, peak_kb / 1024
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m unoduo_tui.bench", description=__doc__)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--presses", type=int, default=300)
+    args = parser.parse_args(argv)
+    resume = resume_ms(args.runs)
+    ours, bare, widgets = start_seconds(args.runs)
+    key_ms, peak_mb = keys_and_memory(args.presses)
+    print(f"resume   Store.open of a 10,000-entry match   {resume:8.1f} ms")
+    print(f"start    unoduo play to the first frame       {ours * 1000:8.1f} ms")
+    print(f"start    bare Textual app, {widgets:3d} widgets        {bare * 1000:8.1f} ms "
+          f"(ours {ours / bare:.2f}x)")
+    print(f"resume is {resume / (ours * 1000):.1%} of the app's start time")
+    print(f"keypress ←/→ to the first redraw byte         {key_ms:8.1f} ms (median of "
+          f"{args.presses})")
+    print(f"memory   peak RSS after {args.presses} turns of play      {peak_mb:8.1f} MB")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,346 @@
+"""Modal dialogs with typed results (``dismiss(value)``): the colour picker, the dump
+dialog, the challenge prompt, the round and match summaries, and leaving the table.
+
+None binds a game decision to bare Escape (escape sequences split on slow links);
+Escape only ever cancels something that changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from engine import Action, Card, PlayerView
+from engine.cards import COLOUR_NAMES, COLOURS
+
+from .widgets.cardrow import CardRow
+
+__all__ = ["ColourPicker", "DumpDialog", "ChallengePrompt", "RoundOver", "MatchOver",
+           "ConfirmLeave"]
+
+
+_LEAVE = Binding("q", "leave", "Quit", id="dialog.quit")
+
+
+class CanLeave:
+    """q in a dialog that waits for a game decision: leave the table (it asks first)."""
+
+    def action_leave(self) -> None:
+        def chosen(choice: str | None) -> None:
+            if choice == "quit":
+                self.app.exit(0)
+            elif choice == "menu":
+                self.app.leave_game()
+
+        self.app.push_screen(ConfirmLeave(), chosen)
+
+
+class ColourPicker(CanLeave, ModalScreen[str | None]):
+    """Name a colour: r / y / g / b (``None`` when cancelled, if cancelling is allowed)."""
+
+    BINDINGS = [
+        Binding("r", "pick('R')", "Red", id="colour.red"),
+        Binding("y", "pick('Y')", "Yellow", id="colour.yellow"),
+        Binding("g", "pick('G')", "Green", id="colour.green"),
+        Binding("b", "pick('B')", "Blue", id="colour.blue"),
+        Binding("escape", "cancel", "Cancel", id="colour.cancel"),
+        _LEAVE,
+    ]
+
+    def __init__(self, title: str, can_cancel: bool = True) -> None:
+        super().__init__()
+        self.title_text = title
+        self.can_cancel = can_cancel
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.title_text, classes="dialog-title")
+            with Horizontal(classes="colour-buttons"):
+                for c in COLOURS:
+                    yield Button(f"{c} {COLOUR_NAMES[c]}", id=f"colour-{c}",
+                                 classes=f"colour colour-{c}", compact=True)
+            yield Static("Press r, y, g or b" + (" · Esc: back" if self.can_cancel else ""),
+                         classes="dialog-help")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel":
+            return self.can_cancel
+        return True
+
+    def action_pick(self, colour: str) -> None:
+        self.dismiss(colour)
+
+    def action_cancel(self) -> None:
+        if self.can_cancel:
+            self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss((event.button.id or "colour-R")[-1])
+
+
+class DumpDialog(CanLeave, ModalScreen[Action]):
+    """A4 / S10: dump every card of the colour, choosing the last one — or not."""
+
+    BINDINGS = [
+        Binding("left,h", "move(-1)", "Previous", id="dump.left", show=False),
+        Binding("right,l", "move(1)", "Next", id="dump.right", show=False),
+        *[Binding(str(i), f"jump({i - 1})", f"Card {i}", id=f"dump.jump{i}", show=False)
+          for i in range(1, 10)],
+        Binding("enter,space", "dump", "Dump", id="dump.dump"),
+        Binding("n", "decline", "Don't dump", id="dump.decline"),
+        Binding("u", "uno", "Say UNO", id="dump.uno"),
+        _LEAVE,
+    ]
+
+    def __init__(self, view: PlayerView, armed: bool = False) -> None:
+        super().__init__()
+        self.view = view
+        self.colour = view.dump_colour or "R"
+        dumps = [a for a in view.legal_actions if a.kind == "dump"]
+        self.lasts: list[Card] = []
+        for a in dumps:
+            if a.card not in self.lasts:
+                self.lasts.append(a.card)
+        self.can_uno = any(a.uno for a in dumps)
+        self.armed = armed and self.can_uno
+        self.count = sum(1 for c in view.hand if c.colour == self.colour)
+        self.nodump = "nodump" in view.legal_actions
+
+    def compose(self) -> ComposeResult:
+        name = COLOUR_NAMES[self.colour]
+        n = self.count
+        with Vertical(classes="dialog"):
+            yield Static(f"Dump all {n} {name} card{'s' * (n != 1)}?",
+                         classes="dialog-title")
+            yield Static("They all go down at once; choose the one that goes last — only its "
+                         "action counts.", classes="dialog-text")
+            yield CardRow(self.lasts, selected=0, id="dump-cards")
+            yield Static(id="dump-uno", classes="dialog-text")
+            yield Static("←/→ or 1–9 choose · Enter: dump · n: don't dump"
+                         + (" · u: say UNO" if self.can_uno else ""), classes="dialog-help")
+
+    def on_mount(self) -> None:
+        self._show_uno()
+
+    def _show_uno(self) -> None:
+        text = ""
+        if self.can_uno:
+            text = ("You will say UNO! with the dump." if self.armed
+                    else "This dump leaves you one card: press u to say UNO!")
+        line = self.query_one("#dump-uno", Static)
+        line.update(text)
+        line.display = bool(text)
+
+    @property
+    def row(self) -> CardRow:
+        return self.query_one(CardRow)
+
+    def action_move(self, step: int) -> None:
+        row = self.row
+        row.selected = ((row.selected or 0) + step) % len(self.lasts)
+
+    def action_jump(self, index: int) -> None:
+        if index < len(self.lasts):
+            self.row.selected = index
+
+    def action_uno(self) -> None:
+        if self.can_uno:
+            self.armed = not self.armed
+            self._show_uno()
+
+    def action_dump(self) -> None:
+        card = self.lasts[self.row.selected or 0]
+        text = f"dump {card}" + (" uno" if self.armed else "")
+        self.dismiss(Action.parse(text))
+
+    def action_decline(self) -> None:
+        if self.nodump:
+            self.dismiss(Action.parse("nodump"))
+
+
+class ChallengePrompt(CanLeave, ModalScreen[str]):
+    """A6: challenge the Wild Draw 4, draw 4, or first catch a missed UNO."""
+
+    BINDINGS = [
+        Binding("c", "choose('challenge')", "Challenge", id="wd4.challenge"),
+        Binding("d", "choose('draw')", "Draw 4", id="wd4.draw"),
+        Binding("x", "choose('catch')", "Catch", id="wd4.catch"),
+        _LEAVE,
+    ]
+
+    def __init__(self, view: PlayerView, opponent: str, hint: str = "") -> None:
+        super().__init__()
+        self.view = view
+        self.opponent = opponent
+        self.hint = hint
+
+    def compose(self) -> ComposeResult:
+        colour = COLOUR_NAMES.get(self.view.color or "", "?")
+        guilty = ("any playable card other than a Wild"
+                  if self.view.rules.wd4_guilty == "any_playable"
+                  else "a card of the colour that was active then")
+        with Vertical(classes="dialog"):
+            yield Static(f"{self.opponent} played W+4 and named {colour}.",
+                         classes="dialog-title")
+            yield Static(
+                f"Challenge? {self.opponent} shows you the hand. If it held {guilty}, "
+                f"{self.opponent} draws 4 and you play on. If not, you draw 6 and "
+                f"{self.opponent} plays again.", classes="dialog-text")
+            if self.hint:
+                yield Static(self.hint, classes="dialog-text hint")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Challenge (c)", id="challenge", compact=True)
+                yield Button("Draw 4 (d)", id="draw", compact=True)
+                if "catch" in self.view.legal_actions:
+                    yield Button(f"Catch {self.opponent} without UNO (x)", id="catch",
+                                 compact=True)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "choose" and parameters:
+            return parameters[0] in self.view.legal_actions
+        return True
+
+    def action_choose(self, what: str) -> None:
+        if what in self.view.legal_actions:
+            self.dismiss(what)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_choose(event.button.id or "draw")
+
+
+def _hand_text(cards: Sequence[Card]) -> str:
+    return " ".join(c.text for c in cards) if cards else "—"
+
+
+class RoundOver(ModalScreen[None]):
+    """E1–E3: who went out, the cards left, the points and the new totals."""
+
+    BINDINGS = [Binding("enter,space", "close", "Continue", id="round.continue")]
+
+    def __init__(self, number: int, winner: int | None, data: tuple, names: Sequence[str],
+                 viewer: int | None, target: int) -> None:
+        super().__init__()
+        self.number, self.winner, self.data = number, winner, data
+        self.names, self.viewer, self.target = list(names), viewer, target
+
+    def _who(self, seat: int) -> str:
+        return "You" if seat == self.viewer else self.names[seat]
+
+    def compose(self) -> ComposeResult:
+        hands, points, totals, blocked = self.data
+        if blocked:
+            head = f"Round {self.number} is blocked: each scores their own hand."
+        elif self.winner == self.viewer:
+            head = f"Round {self.number}: you went out!"
+        else:
+            head = f"Round {self.number}: {self.names[self.winner]} went out."
+        body = Text()
+        for seat in range(len(hands)):
+            body.append(f"{self._who(seat)[:12]:<12} ", "bold")
+            body.append(f"+{points[seat]:<4} total {totals[seat]:<4}\n")
+            body.append(f"  cards left: {_hand_text(hands[seat])}\n", "dim")
+        body.append(f"\nThe match ends when someone reaches {self.target}; the lower total wins.")
+        with Vertical(classes="dialog"):
+            yield Static(head, classes="dialog-title")
+            yield Static(body, classes="dialog-text")
+            yield Button("Continue (Enter)", id="continue", compact=True)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+
+class MatchOver(ModalScreen[str]):
+    """E4: the winner and the full score sheet; then a new match, the menu or quit."""
+
+    BINDINGS = [
+        Binding("n", "choose('new')", "New match", id="over.new"),
+        Binding("m", "choose('menu')", "Menu", id="over.menu"),
+        Binding("q", "choose('quit')", "Quit", id="over.quit"),
+    ]
+
+    def __init__(self, view: PlayerView, names: Sequence[str], hot_seat: bool = False) -> None:
+        super().__init__()
+        self.view, self.names, self.hot_seat = view, list(names), hot_seat
+
+    def compose(self) -> ComposeResult:
+        view = self.view
+        scores = view.scores
+        if view.winner is None:
+            head = f"Match over: a draw at {scores[0]}–{scores[1]}."
+        elif view.winner == view.seat and not self.hot_seat:
+            head = f"You win the match, {scores[view.winner]} to {scores[1 - view.winner]}!"
+        else:
+            head = (f"{self.names[view.winner]} wins the match, "
+                    f"{scores[view.winner]} to {scores[1 - view.winner]}.")
+        sheet = Text()
+        a, b = (self.names[0][:10], self.names[1][:10])
+        sheet.append(f"{'Round':<6}{a:>11}{b:>11}\n", "bold")
+        rounds = view.rounds
+        shown = rounds[-10:]
+        if len(rounds) > len(shown):
+            sheet.append(f"  … {len(rounds) - len(shown)} earlier rounds\n", "dim")
+        for i, (winner, points) in enumerate(shown, len(rounds) - len(shown) + 1):
+            marks = ["*" if winner == s else " " for s in (0, 1)]
+            sheet.append(f"{i:<6}{points[0]:>10}{marks[0]}{points[1]:>10}{marks[1]}\n")
+        sheet.append(f"{'Total':<6}{scores[0]:>10} {scores[1]:>10}\n", "bold")
+        sheet.append(f"(* went out · lower total wins · target {view.rules.target})", "dim")
+        with Vertical(classes="dialog"):
+            yield Static(head, classes="dialog-title")
+            yield Static(sheet, classes="dialog-text")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("New match (n)", id="new", compact=True)
+                yield Button("Menu (m)", id="menu", compact=True)
+                yield Button("Quit (q)", id="quit", compact=True)
+
+    def action_choose(self, what: str) -> None:
+        self.dismiss(what)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id or "menu")
+
+
+class ConfirmLeave(ModalScreen[str | None]):
+    """q at the table: quit or go to the menu (the match is saved after every move)."""
+
+    AUTO_FOCUS = "#stay"
+
+    BINDINGS = [
+        Binding("q,y", "choose('quit')", "Quit", id="leave.quit"),
+        Binding("m", "choose('menu')", "Menu", id="leave.menu"),
+        Binding("n,escape", "choose(None)", "Stay", id="leave.stay"),
+    ]
+
+    def __init__(self, saved: bool = True) -> None:
+        super().__init__()
+        self.saved = saved
+
+    def compose(self) -> ComposeResult:
+        note = ("Every move is already saved: resume this match from the menu or with "
+                "'unoduo resume'." if self.saved else "This match is not being saved.")
+        with Vertical(classes="dialog"):
+            yield Static("Leave the table?", classes="dialog-title")
+            yield Static(note, classes="dialog-text")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Quit (q)", id="quit", compact=True)
+                yield Button("Menu (m)", id="menu", compact=True)
+                yield Button("Stay (n)", id="stay", compact=True)
+
+    def action_choose(self, what: str | None) -> None:
+        self.dismiss(what)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None if event.button.id == "stay" else event.button.id)

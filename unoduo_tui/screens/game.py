@@ -1,0 +1,440 @@
+"""The game table: the screen that owns the :class:`GameSession`.
+
+Attributes down: after every move the screen hands each widget a fresh
+``PlayerView`` of the seat it shows.  Messages up: widgets post intent
+(``Hand.CardChosen``); only this screen calls the engine.  Bots think in a worker,
+one move at a time with a short pause, so a human can follow them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import partial
+from typing import Iterable
+
+from textual import work
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from engine import Action, Card, Event, IllegalAction, PlayerView
+from engine import bots as engine_bots
+
+from ..dialogs import ChallengePrompt, ColourPicker, ConfirmLeave, DumpDialog, MatchOver, RoundOver
+from ..session import GameSession, opponent_label
+from ..widgets import Discard, GameLog, Hand, Opponent, ScoreSheet, StatusLine
+from .handoff import HandOff
+
+__all__ = ["GameScreen"]
+
+#: bindings that are only cursor movement: no footer entry, no palette command
+_QUIET = {"move", "jump"}
+
+
+class GameScreen(Screen[None]):
+    """One match at the table (its session is closed when the screen goes)."""
+
+    BINDINGS = [
+        Binding("left,h", "move(-1)", "Select", id="game.left", key_display="←→",
+                tooltip="Select the card to the left"),
+        Binding("right,l", "move(1)", "Select", id="game.right", show=False,
+                tooltip="Select the card to the right"),
+        *[Binding(str(i), f"jump({i - 1})", f"Card {i}", id=f"game.jump{i}", show=False)
+          for i in range(1, 10)],
+        Binding("enter,space", "play", "Play", id="game.play", key_display="⏎",
+                tooltip="Play the selected card"),
+        Binding("k", "keep", "Keep", id="game.keep", tooltip="Draft: keep the card you drew"),
+        Binding("r", "reject", "Reject", id="game.reject",
+                tooltip="Draft: reject the card you drew (you must keep the next)"),
+        Binding("d", "draw", "Draw", id="game.draw", tooltip="Draw (a card, or what you owe)"),
+        Binding("p", "pass", "Pass", id="game.pass",
+                tooltip="Keep the drawn card and end your turn (or pass when nothing is left)"),
+        Binding("u", "uno", "UNO", id="game.uno", tooltip="Say UNO with your next play"),
+        Binding("c", "challenge", "Challenge", id="game.challenge",
+                tooltip="Challenge the Wild Draw 4"),
+        Binding("x", "catch", "Catch", id="game.catch",
+                tooltip="Catch your opponent without UNO: they draw 2"),
+        Binding("question_mark", "help", "Help", id="game.help", key_display="?",
+                tooltip="Every key"),
+        Binding("q", "leave", "Quit", id="game.quit", tooltip="Leave the table (already saved)"),
+    ]
+
+    def __init__(self, session: GameSession) -> None:
+        super().__init__()
+        self.session = session
+        self.viewer: int | None = None if session.hot_seat else session.home
+        self.uno_armed = False
+        self.thinking = False
+        self._deferred = False
+        self._waiting = False  # a dialog or hand-off cover is up: keys wait for it
+        self._last_mine = False
+        self._warned_save = False
+
+    # -- layout ------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Opponent(id="opponent")
+        with Horizontal(id="table"):
+            yield Discard(id="discard")
+            yield GameLog(id="log")
+            yield ScoreSheet(id="scores")
+        yield Hand(id="hand")
+        yield StatusLine(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        names = self.session.names
+        for widget in (self.query_one(Discard), self.query_one(GameLog),
+                       self.query_one(ScoreSheet), self.query_one(StatusLine)):
+            widget.names = names
+        self.query_one("#log").border_title = "Log"
+        self.query_one("#scores").border_title = "Scores"
+        for note in self.session.notes:
+            self.notify(note, title="Save file", severity="warning", timeout=8)
+        self.call_after_refresh(self.advance)
+
+    def on_unmount(self) -> None:
+        self.session.close()
+
+    @property
+    def hand(self) -> Hand:
+        return self.query_one(Hand)
+
+    # -- the flow ----------------------------------------------------------------
+
+    def my_view(self) -> PlayerView | None:
+        return None if self.viewer is None else self.session.view(self.viewer)
+
+    def refresh_table(self) -> None:
+        """Give every widget the viewer's view (nothing at all before a hand-off)."""
+        view = self.my_view()
+        if view is None:
+            return
+        s = self.session
+        other = (view.seat + 1) % 2
+        opponent = self.query_one(Opponent)
+        opponent.name_text = s.names[other]
+        opponent.kind_text = opponent_label(s.kinds[other]) if s.is_bot(other) else ""
+        mine = view.to_act == view.seat and bool(view.legal_actions)
+        hand = self.hand
+        for widget in (opponent, self.query_one(Discard), self.query_one(ScoreSheet), hand):
+            widget.view = view
+        self.query_one(GameLog).show(view)
+        status = self.query_one(StatusLine)
+        status.armed = self.uno_armed
+        status.view = view
+        hand.uno_armed = self.uno_armed
+        if view.phase == "drawn" and view.drawn is not None:
+            hand.select_card(view.drawn)
+        elif mine and not self._last_mine:
+            playable = hand.playable()
+            for i, card in enumerate(hand.cards):
+                if card in playable:
+                    hand.select(i)
+                    break
+        self._last_mine = mine
+        self.refresh_bindings()
+
+    def advance(self) -> None:
+        """Show the state and hand the next decision to whoever makes it."""
+        if getattr(self.app, "too_small", False) or not self.is_attached:
+            self._deferred = True
+            return
+        self._deferred = False
+        s = self.session
+        m = s.match
+        if s.save_error and not self._warned_save:
+            self._warned_save = True
+            self.notify(s.save_error, severity="error", timeout=10)
+        self.refresh_table()
+        if m.over:
+            self._show_match_over()
+            return
+        seat = m.to_act
+        if s.is_bot(seat):
+            self.bot_move(seat)
+            return
+        if seat != self.viewer:
+            self._hand_off(seat)
+            return
+        view = self.my_view()
+        legal = view.legal_actions
+        if m.phase == "colour":
+            self._wait(ColourPicker("The start card is a Wild: name the colour",
+                                    can_cancel=False),
+                       lambda colour: self.do(Action.parse(f"colour {colour}")))
+        elif m.phase == "dump":
+            self._wait(DumpDialog(view, self.uno_armed), self.do)
+        elif m.phase == "wd4" and "challenge" in legal:
+            opp = s.names[(seat + 1) % 2]
+            self._wait(ChallengePrompt(view, opp, self._challenge_hint(view)), self.do)
+
+    def resume_deferred(self) -> None:
+        """Called by the app when the terminal is big enough again."""
+        if self._deferred:
+            self.advance()
+
+    def _wait(self, screen, then) -> None:
+        self._waiting = True
+        self.refresh_bindings()
+
+        def done(result) -> None:
+            self._waiting = False
+            if result is None:
+                self.advance()
+            else:
+                then(result)
+
+        self.app.push_screen(screen, done)
+
+    def _hand_off(self, seat: int) -> None:
+        """Hot-seat: cover the table until the next player is at the keyboard."""
+
+        def uncovered(_: object) -> None:
+            self._waiting = False
+            self.viewer = seat
+            self._last_mine = False
+            self.uno_armed = False
+            self.advance()
+
+        self._waiting = True
+        self.app.push_screen(HandOff(self.session.names[seat]), uncovered)
+
+    def _challenge_hint(self, view: PlayerView) -> str:
+        """The bots' estimate that the W+4 was guilty, once the engine offers one."""
+        estimate = getattr(engine_bots, "wd4_guilty_probability", None)
+        if estimate is None:
+            return ""
+        try:
+            p = float(estimate(view))
+        except Exception:  # the hint is optional; never let it break the prompt
+            return ""
+        return f"Hint: a {p:.0%} chance the W+4 was played illegally."
+
+    def do(self, action: Action | str) -> None:
+        """Apply one decision (human or bot), save it, and move on."""
+        actor = self.session.match.to_act
+        try:
+            events = self.session.apply(action)
+        except IllegalAction as exc:
+            self.app.bell()
+            self.notify(str(exc), severity="warning")
+            self.advance()
+            return
+        if actor == self.viewer and Action.parse(action).kind in ("play", "dump"):
+            self.uno_armed = False
+        self._announce(events)
+        ends = [e for e in events if e.kind == "round_end"]
+        if ends:
+            end = ends[-1]
+            self.refresh_table()
+            viewer = self.viewer if not self.session.hot_seat else None
+            self._waiting = True
+            self.app.push_screen(
+                RoundOver(end.amount, end.seat, end.data, self.session.names, viewer,
+                          self.session.match.rules.target),
+                self._after_round)
+            return
+        self.advance()
+
+    def _after_round(self, _: object) -> None:
+        self._waiting = False
+        self.advance()
+
+    def _announce(self, events: list[Event]) -> None:
+        """Toasts for the moments a player must not miss (the log has everything)."""
+        viewer = self.viewer
+        names = self.session.names
+        for e in events:
+            if e.kind == "catch":
+                who = "You" if e.seat == viewer else names[e.seat]
+                whom = "you" if e.data == viewer else names[e.data]
+                self.notify(f"{who} caught {whom} without UNO: +2 cards.", title="Caught!")
+            elif e.kind == "challenge":
+                by = "You" if e.seat == viewer else names[e.seat]
+                verdict = "guilty — they draw 4" if e.data else "not guilty — challenger draws 6"
+                self.notify(f"{by} challenged the W+4: {verdict}.", title="Challenge")
+            elif e.kind == "reveal" and e.private == viewer and e.cards:
+                self.notify("Their hand: " + " ".join(c.text for c in e.cards),
+                            title="Shown to you", timeout=10)
+
+    def _show_match_over(self) -> None:
+        if self._waiting:
+            return
+        view = self.session.view(self.viewer if self.viewer is not None else 0)
+        self._waiting = True
+        self.app.push_screen(MatchOver(view, self.session.names, self.session.hot_seat),
+                             self._after_match)
+
+    def _after_match(self, choice: str | None) -> None:
+        self._waiting = False
+        if choice == "quit":
+            self.app.exit(0)
+        elif choice == "new":
+            self.app.leave_game(new_match=True)
+        else:
+            self.app.leave_game()
+
+    @work(exclusive=True, group="bot")
+    async def bot_move(self, seat: int) -> None:
+        """A bot's move: a pause a human can follow, then the choice in a thread."""
+        s = self.session
+        view = s.view(seat)
+        self._set_thinking(True)
+        try:
+            pause = getattr(self.app, "bot_pause", 0)
+            if pause:
+                await asyncio.sleep(pause)
+            action = await asyncio.to_thread(s.bots[seat].choose, view)
+        finally:
+            self._set_thinking(False)
+        if s.match.to_act != seat or not self.is_attached:
+            return
+        self.do(action)
+
+    def _set_thinking(self, on: bool) -> None:
+        self.thinking = on
+        try:
+            self.query_one(Opponent).thinking = on
+            self.query_one(StatusLine).thinking = on
+        except Exception:  # the screen is going away
+            pass
+
+    # -- what a key may do now -----------------------------------------------------
+
+    def _legal(self) -> tuple[Action, ...]:
+        s = self.session
+        if self._waiting or self.viewer is None or s.match.to_act != self.viewer:
+            return ()
+        return s.match.legal_actions()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("help", "leave"):
+            return True
+        legal = self._legal()
+        kinds = {a.kind for a in legal}
+        phase = self.session.match.phase
+        if action in ("move", "jump"):
+            return bool(self.hand.cards)
+        if action == "play":
+            return "play" in kinds
+        if action == "keep":
+            return "keep" in kinds
+        if action == "reject":
+            return "reject" in kinds
+        if action == "draw":
+            return "draw" in kinds
+        if action == "pass":
+            return "pass" in kinds
+        if action == "uno":
+            return any(a.uno for a in legal) or (phase == "turn" and self._two_left())
+        if action == "challenge":
+            return "challenge" in kinds
+        if action == "catch":
+            return "catch" in kinds
+        return True
+
+    def _two_left(self) -> bool:
+        view = self.my_view()
+        return view is not None and len(view.hand) == 2
+
+    # -- actions -----------------------------------------------------------------
+
+    def action_move(self, step: int) -> None:
+        hand = self.hand
+        n = len(hand.cards)
+        if n:
+            hand.select((hand.selected + step) % n)
+
+    def action_jump(self, index: int) -> None:
+        if index < len(self.hand.cards):
+            self.hand.select(index)
+
+    def action_play(self) -> None:
+        card = self.hand.selected_card
+        if card is not None:
+            self.play(card)
+
+    def on_hand_card_chosen(self, message: Hand.CardChosen) -> None:
+        message.stop()
+        if self.check_action("play", ()):
+            self.play(message.card)
+
+    def play(self, card: Card) -> None:
+        """Play ``card``: a Wild asks for its colour; UNO is said if armed."""
+        legal = [a for a in self._legal() if a.kind == "play" and a.card is card]
+        if not legal:
+            self.app.bell()
+            view = self.my_view()
+            why = "Only the card you drew can be played now." if view and view.phase == "drawn" \
+                else f"{card} does not fit now."
+            self.notify(why, severity="warning", timeout=3)
+            return
+        armed = self.uno_armed
+
+        def choose(colour: str | None) -> Action:
+            pick = [a for a in legal if a.colour == colour]
+            said = [a for a in pick if a.uno == armed]
+            return (said or pick)[0]
+
+        if card.is_wild:
+            self._wait(ColourPicker(f"Play {card}: name the colour"),
+                       lambda colour: self.do(choose(colour)))
+        else:
+            self.do(choose(None))
+
+    def _simple(self, kind: str) -> None:
+        if kind in self._legal():
+            self.do(Action.parse(kind))
+
+    def action_keep(self) -> None:
+        self._simple("keep")
+
+    def action_reject(self) -> None:
+        self._simple("reject")
+
+    def action_draw(self) -> None:
+        self._simple("draw")
+
+    def action_pass(self) -> None:
+        self._simple("pass")
+
+    def action_challenge(self) -> None:
+        self._simple("challenge")
+
+    def action_catch(self) -> None:
+        self._simple("catch")
+
+    def action_uno(self) -> None:
+        self.uno_armed = not self.uno_armed
+        self.refresh_table()
+        if self.uno_armed:
+            self.notify("UNO! will be said with your next play.", timeout=2)
+
+    def action_help(self) -> None:
+        from .help import HelpScreen
+        self.app.push_screen(HelpScreen())
+
+    def action_leave(self) -> None:
+        def chosen(choice: str | None) -> None:
+            if choice == "quit":
+                self.app.exit(0)
+            elif choice == "menu":
+                self.app.leave_game()
+
+        self.app.push_screen(ConfirmLeave(saved=self.session.handle is not None), chosen)
+
+    # -- the command palette ---------------------------------------------------------
+
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        """A command for every binding valid now (the same declarations as the footer)."""
+        for binding in self.BINDINGS:
+            name = binding.action.split("(")[0]
+            if name in _QUIET:
+                continue
+            if self.check_action(name, ()):
+                help_text = f"{binding.tooltip} ({binding.key_display or binding.key})"
+                yield SystemCommand(f"Game: {binding.description}", help_text,
+                                    partial(self.run_action, binding.action))

@@ -1,0 +1,52 @@
+"""Help: every key."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Markdown
+
+__all__ = ["HelpScreen"]
+
+HELP = """\
+# Keys
+
+| Key | What it does |
+| --- | --- |
+| ← → or h l | select a card in your hand |
+| 1 – 9 | jump to that card |
+| Enter or Space | play the selected card (click a card also plays it) |
+| k / r | draft: keep / reject the card you drew |
+| d | draw (a card on your turn, or what a volley / W+4 makes you draw) |
+| p | keep the card you just drew and end your turn; pass when nothing is left to draw |
+| u | say UNO with your next play (shown on screen until you play) |
+| c | challenge a Wild Draw 4 |
+| x | catch your opponent who forgot to say UNO (they draw 2) |
+| r y g b | in the colour picker: red, yellow, green, blue |
+| n | in the dump dialog: don't dump |
+| ? | this help |
+| Ctrl+P | command palette: every action, themes, the rules |
+| q | leave the table (it asks first; the match is saved after every move) |
+
+Escape only closes screens like this one: it never makes a move.
+The footer shows the keys that do something right now.
+
+For 16-colour terminals and SSH choose the theme **ansi-dark** in the palette.
+Every card shows its colour letter (R Y G B, W for wilds) and its symbol, so the
+game reads the same without colour.
+
+Press **Escape**, **q** or **?** to go back.
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,question_mark", "close", "Back", id="help.back")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-body"):
+            yield Markdown(HELP)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

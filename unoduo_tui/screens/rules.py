@@ -1,0 +1,27 @@
+"""The player-facing rule book, rendered as Markdown with its clause ids."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, MarkdownViewer
+
+__all__ = ["RulesScreen", "rule_book"]
+
+
+def rule_book() -> str:
+    return resources.files("unoduo_tui").joinpath("rules.md").read_text(encoding="utf-8")
+
+
+class RulesScreen(Screen[None]):
+    BINDINGS = [Binding("escape,q", "close", "Back", id="rules.back")]
+
+    def compose(self) -> ComposeResult:
+        yield MarkdownViewer(rule_book(), show_table_of_contents=False, id="rules-text")
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,157 @@
+"""Write ``screenshots/*.svg`` from fixed seeds: ``python -m unoduo_tui.screenshots``.
+
+Each scene is a match from a fixed seed, played by a seeded random chooser until the
+moment worth showing, then opened in the app at 80×24 (no animations, no data dir,
+no bot pauses).  The snapshot tests use the same scenes, so the pictures in the
+README and the tested screens are one and the same.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import sys
+from pathlib import Path
+from typing import Callable
+
+from engine import Match, Rules
+
+from .session import GameSession
+
+__all__ = ["SCENES", "scene_session", "scene_app", "main"]
+
+NAMES = ("Ann", "Bot")
+KINDS = ("human", "bot:random")
+
+
+def _playout(seed: int, stop: Callable[[Match], bool], rules: Rules | None = None,
+             limit: int = 5000) -> Match | None:
+    """Play seat 0 and seat 1 at random (seeded) until ``stop(match)``; ``None`` if never."""
+    m = Match.new(rules or Rules(), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if m.over:
+            return None
+        if stop(m):
+            return m
+        legal = m.legal_actions()
+        # Prefer real moves over drawing so the scenes stay lively.
+        plays = [a for a in legal if a.kind in ("play", "dump", "keep")]
+        m.apply(rng.choice(plays) if plays and rng.random() < 0.8 else rng.choice(legal))
+    return None
+
+
+def _find(stop: Callable[[Match], bool], rules: Rules | None = None) -> Match:
+    for seed in range(1, 400):
+        m = _playout(seed, stop, rules)
+        if m is not None:
+            return m
+    raise RuntimeError("no seed reaches this scene")
+
+
+def _mine(m: Match, phase: str) -> bool:
+    return m.to_act == 0 and m.phase == phase
+
+
+def _draft(m: Match) -> bool:
+    return _mine(m, "draft") and len(m.hand(0)) == 4
+
+
+def _table(m: Match) -> bool:
+    return (_mine(m, "turn") and m.round == 2 and 6 <= len(m.hand(0)) <= 11
+            and len(m.rounds) == 1 and m.exposed is None
+            and sum(a.kind == "play" for a in m.legal_actions()) >= 2)
+
+
+def _volley(m: Match) -> bool:
+    return _mine(m, "volley") and m.pending_draw >= 4 and any(
+        a.kind == "play" for a in m.legal_actions())
+
+
+def _dump(m: Match) -> bool:
+    return _mine(m, "dump") and sum(a.kind == "dump" for a in m.legal_actions()) >= 3
+
+
+def _challenge(m: Match) -> bool:
+    return _mine(m, "wd4") and "challenge" in m.legal_actions() and len(m.hand(0)) >= 4
+
+
+def _going_out(m: Match) -> bool:
+    return (_mine(m, "turn") and len(m.hand(0)) == 1 and m.round >= 2
+            and any(a.kind == "play" and not a.card.is_wild for a in m.legal_actions()))
+
+
+_SMALL = Rules(target=60)
+
+
+def _match_point(m: Match) -> bool:
+    return _going_out(m) and m.scores[1] + sum(c.points for c in m.hand(1)) >= _SMALL.target \
+        and m.scores[1] > m.scores[0]
+
+
+#: scene name → (how to find its match, keys pressed in the app, rules)
+SCENES: dict[str, tuple[Callable[[Match], bool] | None, tuple[str, ...], Rules | None]] = {
+    "main_menu": (None, (), None),
+    "draft": (_draft, (), None),
+    "table": (_table, (), None),
+    "volley": (_volley, (), None),
+    "dump_dialog": (_dump, (), None),
+    "challenge": (_challenge, (), None),
+    "round_over": (_going_out, ("enter",), None),
+    "match_over": (_match_point, ("enter", "enter"), _SMALL),
+}
+
+
+def scene_session(name: str) -> GameSession | None:
+    """The scene's session (``None`` for the menu), unsaved, with a random bot."""
+    stop, _, rules = SCENES[name]
+    if stop is None:
+        return None
+    m = _find(stop, rules)
+    replayed = Match.replay(m.rules, m.actions, seed=m.seed)
+    return GameSession(replayed, NAMES, KINDS)
+
+
+def scene_app(name: str, theme: str = "textual-dark"):
+    """The app showing ``name`` once its keys are pressed (see :data:`SCENES`)."""
+    from .app import UnoDuoApp
+    return UnoDuoApp(None, session=scene_session(name), bot_pause=0, theme=theme)
+
+
+def scene_keys(name: str) -> tuple[str, ...]:
+    return SCENES[name][1]
+
+
+async def _shoot(name: str, theme: str, out: Path) -> Path:
+    app = scene_app(name, theme)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for key in scene_keys(name):
+            await pilot.press(key)
+            await pilot.pause(0.1)
+        await pilot.pause(0.2)
+        app.save_screenshot(filename=f"{name}.svg", path=str(out))
+    return out / f"{name}.svg"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m unoduo_tui.screenshots",
+                                     description="Write the README's screenshots.")
+    parser.add_argument("--out", default="screenshots", help="folder (default: screenshots)")
+    parser.add_argument("--theme", default="textual-dark")
+    parser.add_argument("scenes", nargs="*", help=f"default: all of {', '.join(SCENES)}")
+    args = parser.parse_args(argv)
+    os.environ["TEXTUAL_ANIMATIONS"] = "none"
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name in args.scenes or SCENES:
+        if name not in SCENES:
+            parser.error(f"unknown scene {name!r}")
+        print(asyncio.run(_shoot(name, args.theme, out)))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,183 @@
+"""One match being played at the table: the match, its save handle, the bots, the names.
+
+The game screen owns exactly one :class:`GameSession`; widgets never see it (they are
+given :class:`~engine.view.PlayerView` snapshots).  Every decision goes through
+:meth:`GameSession.apply`, which appends it to the save file at once, so a dropped
+connection costs at most the action in flight.
+
+This module also keeps the new-match screen's remembered choices
+(``settings.json`` in the store's data directory).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from engine import Action, Event, Match, PlayerView, Rules
+from engine import bots as engine_bots
+
+__all__ = ["GameSession", "Settings", "bot_levels", "opponent_label"]
+
+HUMAN = "human"
+
+
+def bot_levels() -> tuple[str, ...]:
+    """The bot levels the engine offers today (never hard-coded here)."""
+    return tuple(engine_bots.LEVELS)
+
+
+def opponent_label(kind: str) -> str:
+    """``"bot:easy"`` → ``"Easy bot"``; ``"human"`` → ``"Human"``."""
+    if kind.startswith("bot:"):
+        return f"{kind[4:].capitalize()} bot"
+    return "Human (hot-seat)" if kind == HUMAN else kind
+
+
+@dataclass
+class GameSession:
+    """A match at the table: ``names``/``kinds`` per seat, the save ``handle`` (or
+    ``None``: unsaved, tests only) and a bot for each ``bot:<level>`` seat."""
+
+    match: Match
+    names: tuple[str, str]
+    kinds: tuple[str, str]
+    handle: Any = None
+    notes: list[str] = field(default_factory=list)
+    think_ms: int | None = None
+    bots: dict[int, Any] = field(default_factory=dict)
+    save_error: str | None = None
+
+    def __post_init__(self) -> None:
+        for seat, kind in enumerate(self.kinds):
+            if kind.startswith("bot:") and seat not in self.bots:
+                seed = (self.match.seed * 2 + seat) & ((1 << 64) - 1)
+                self.bots[seat] = engine_bots.make(kind[4:], seed=seed, think_ms=self.think_ms)
+
+    # -- construction ----------------------------------------------------------------
+
+    @classmethod
+    def start(cls, store: Any, names: Sequence[str], kinds: Sequence[str],
+              rules: Rules | None = None, seed: int | None = None,
+              deck: Sequence | None = None, first: int | None = None,
+              think_ms: int | None = None) -> "GameSession":
+        """A new match, saved through ``store`` (``None``: not saved)."""
+        match = Match.new(rules or Rules(), seed=seed, deck=deck, first=first)
+        handle = None
+        if store is not None:
+            from .store import Seat
+            handle = store.new_match(match, tuple(Seat(n, k) for n, k in zip(names, kinds)))
+        return cls(match, tuple(names), tuple(kinds), handle, think_ms=think_ms)
+
+    @classmethod
+    def resume(cls, store: Any, ref: str, think_ms: int | None = None) -> "GameSession":
+        """Reopen a saved match (``SaveFileError`` / ``LockedError`` pass through)."""
+        loaded = store.open(ref)
+        seats = loaded.seats
+        return cls(loaded.match, tuple(s.name for s in seats), tuple(s.kind for s in seats),
+                   loaded.handle, notes=list(loaded.notes), think_ms=think_ms)
+
+    # -- seats -----------------------------------------------------------------------
+
+    def is_bot(self, seat: int | None) -> bool:
+        return seat is not None and seat in self.bots
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return tuple(s for s in range(len(self.kinds)) if not self.is_bot(s))
+
+    @property
+    def hot_seat(self) -> bool:
+        """Two humans at one keyboard: the table must hide each hand from the other."""
+        return len(self.humans) > 1
+
+    @property
+    def home(self) -> int:
+        """The seat the table shows when there is a single human (or watching bots)."""
+        humans = self.humans
+        return humans[0] if humans else 0
+
+    def view(self, seat: int) -> PlayerView:
+        return self.match.view(seat)
+
+    # -- moves -----------------------------------------------------------------------
+
+    def apply(self, action: Action | str) -> list[Event]:
+        """Apply one decision and append it to the save file at once."""
+        events = self.match.apply(action)
+        self.sync()
+        return events
+
+    def sync(self) -> None:
+        if self.handle is None:
+            return
+        try:
+            self.handle.sync(self.match)
+        except OSError as exc:  # a full disk must not end the game; say so once
+            self.save_error = f"Could not save the match: {exc}"
+
+    def bot_choice(self, seat: int) -> Action:
+        """The bot's decision from its view only (may take a while: run it in a worker)."""
+        return self.bots[seat].choose(self.match.view(seat))
+
+    def close(self) -> None:
+        if self.handle is not None:
+            try:
+                self.handle.close()
+            finally:
+                self.handle = None
+
+
+# -- remembered choices --------------------------------------------------------------
+
+
+@dataclass
+class Settings:
+    """The new-match screen's last choices and the theme, as a small JSON file."""
+
+    opponent: str = "bot:random"
+    name: str = ""
+    opponent_name: str = ""
+    rules: dict[str, Any] = field(default_factory=dict)
+    theme: str = ""
+
+    @staticmethod
+    def path(store: Any) -> Path | None:
+        data_dir = getattr(store, "data_dir", None)
+        return None if data_dir is None else Path(data_dir) / "settings.json"
+
+    @classmethod
+    def load(cls, store: Any) -> "Settings":
+        """The saved settings; defaults when the file is missing or unreadable."""
+        path = cls.path(store)
+        if path is None:
+            return cls()
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return cls()
+        if not isinstance(data, dict):
+            return cls()
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        try:
+            settings = cls(**known)
+        except TypeError:
+            return cls()
+        if not isinstance(settings.rules, dict):
+            settings.rules = {}
+        return settings
+
+    def save(self, store: Any) -> None:
+        path = self.path(store)
+        if path is None:
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(self.__dict__, indent=2, sort_keys=True), encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError:
+            pass  # remembering choices is a nicety, never a reason to fail

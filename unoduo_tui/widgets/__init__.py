@@ -1,0 +1,11 @@
+"""The table's widgets: each renders a PlayerView it is given (attributes down) and
+posts intent messages (messages up); none holds game state."""
+
+from .discard import Discard
+from .gamelog import GameLog
+from .hand import Hand
+from .opponent import Opponent
+from .scoresheet import ScoreSheet
+from .status import StatusLine
+
+__all__ = ["Discard", "GameLog", "Hand", "Opponent", "ScoreSheet", "StatusLine"]

@@ -1,0 +1,68 @@
+"""The middle of the table: the draw pile, the top card drawn large with the active
+colour named, and a pending volley total ("+6 to you").  During the draft the card
+you drew is shown large in place of the draw pile."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+from textual.reactive import reactive
+
+from engine import PlayerView
+from engine.cards import COLOUR_NAMES
+
+from .cards import BIG_W, CardCanvas, big_back, big_card
+
+__all__ = ["Discard"]
+
+
+class Discard(CardCanvas):
+    """Renders the piles of ``view`` (names: ``names``, set by the game screen)."""
+
+    view: reactive[PlayerView | None] = reactive(None, always_update=True)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.names: tuple[str, ...] = ("You", "Opponent")
+
+    def render(self) -> Group:
+        view = self.view
+        if view is None:
+            return Group(Text(""))
+        drafting_mine = view.phase == "draft" and view.to_act == view.seat and view.hand
+        if drafting_mine:
+            drawn = view.hand[-1]
+            left = big_card(drawn, self.card_style(drawn))
+            left_label = "you drew"
+        else:
+            left = big_back(self.card_style(None))
+            left_label = f"{view.draw_size} left"
+        top = view.top
+        if top is not None:
+            right = big_card(top, self.card_style(top), view.color)
+            right_label = "discard" if view.phase != "draft" else "burned"
+        else:
+            right = [Text(" " * BIG_W)] * 7
+            right_label = ""
+        rows = []
+        for a, b in zip(left, right):
+            rows.append(Text(" ") + a + Text(" ") + b)
+        rows.append(Text(" " + left_label.center(BIG_W) + " " + right_label.center(BIG_W),
+                         "dim"))
+        line = Text(" ")
+        if view.phase == "draft":
+            step = min(14, sum(view.hand_sizes))
+            line.append(f"Draft: {step} of 14 cards")
+        elif view.color:
+            line.append("Colour: ")
+            colour_style = self.get_component_rich_style(f"card--{view.color}")
+            line.append(f" {COLOUR_NAMES[view.color].upper()} ", colour_style)
+        elif view.phase == "colour":
+            line.append("Colour: not named yet")
+        rows.append(line)
+        pending = view.pending_draw
+        if pending and view.to_act is not None:
+            who = "you" if view.to_act == view.seat else self.names[view.to_act]
+            kind = "W+4" if view.phase == "wd4" else "volley"
+            rows.append(Text(f" +{pending} to {who} ({kind})", "bold"))
+        return Group(*rows)

@@ -1,0 +1,160 @@
+"""Your hand: small card faces grouped by colour, playable ones filled, the others
+dimmed, the selected one raised in a heavy frame; scrolls sideways for long hands."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.console import Group
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.reactive import reactive
+
+from engine import Card, PlayerView
+
+from .cards import CardCanvas, small_card, small_card_raised, sorted_hand
+
+__all__ = ["Hand"]
+
+_STEP = 6  # card width 5 + a gap
+_MARGIN = 2  # room for the ◀ ▶ scroll marks
+
+
+class Hand(CardCanvas):
+    """Renders ``view.hand`` (set by the game screen); posts :class:`CardChosen` on click."""
+
+    can_focus = False
+
+    view: reactive[PlayerView | None] = reactive(None, always_update=True)
+    selected: reactive[int] = reactive(0)
+    uno_armed: reactive[bool] = reactive(False)
+
+    @dataclass
+    class CardChosen(Message):
+        """A card was clicked (``index`` into :attr:`Hand.cards`)."""
+
+        hand: "Hand"
+        index: int
+        card: Card
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._first = 0
+
+    # -- what is shown -----------------------------------------------------------
+
+    @property
+    def cards(self) -> list[Card]:
+        """The cards shown, in display order (a drafted card under decision is shown on
+        the table instead)."""
+        view = self.view
+        if view is None:
+            return []
+        hand = list(view.hand)
+        if view.phase == "draft" and view.to_act == view.seat and hand:
+            hand.pop()
+        return sorted_hand(hand)
+
+    @property
+    def selected_card(self) -> Card | None:
+        cards = self.cards
+        return cards[self.selected] if 0 <= self.selected < len(cards) else None
+
+    def playable(self) -> set[Card]:
+        view = self.view
+        if view is None:
+            return set()
+        return {a.card for a in view.legal_actions if a.kind == "play"}
+
+    def select(self, index: int) -> None:
+        n = len(self.cards)
+        self.selected = max(0, min(index, n - 1)) if n else 0
+
+    def select_card(self, card: Card) -> None:
+        cards = self.cards
+        if card in cards:
+            self.selected = len(cards) - 1 - cards[::-1].index(card)
+
+    def watch_view(self) -> None:
+        self.select(self.selected)
+
+    # -- drawing -----------------------------------------------------------------
+
+    def _visible(self, n: int) -> int:
+        return max(1, (self.size.width - 2 * _MARGIN + 1) // _STEP)
+
+    def _window(self, n: int) -> tuple[int, int]:
+        shown = self._visible(n)
+        first = min(self._first, max(0, n - shown))
+        if self.selected < first:
+            first = self.selected
+        elif self.selected >= first + shown:
+            first = self.selected - shown + 1
+        self._first = max(0, first)
+        return self._first, min(n, self._first + shown)
+
+    def render(self) -> Group:
+        view = self.view
+        width = self.size.width
+        cards = self.cards
+        title = Text()
+        if view is None:
+            return Group(title)
+        playable = self.playable() if view.to_act == view.seat else set()
+        mine = bool(playable)
+        title.append(f"Your hand · {len(cards)} card{'s' * (len(cards) != 1)}", "bold")
+        if view.phase == "draft":
+            title.append("  (drafting: 7 each)")
+        if self.uno_armed:
+            title.append("   ")
+            title.append(" UNO! armed ", "bold reverse")
+        rows = [Text() for _ in range(5)]
+        n = len(cards)
+        first, last = self._window(n)
+        left = "◀" if first > 0 else " "
+        right = "▶" if last < n else " "
+        for r in rows[:4]:
+            r.append(" " * _MARGIN)
+        for i in range(first, last):
+            card = cards[i]
+            dim = mine and card not in playable
+            style = self.card_style(card, dim=dim)
+            raised = i == self.selected and mine
+            face = small_card_raised(card, style) if raised else small_card(card, style)
+            top = 0 if raised else 1
+            for r in range(4):
+                if top <= r < top + 3:
+                    rows[r].append_text(face[r - top])
+                else:
+                    rows[r].append(" " * 5)
+                rows[r].append(" ")
+            label = str(i + 1) if i < 9 else ""
+            marker = "▲" if i == self.selected and not mine else ""
+            rows[4].append((label or marker).center(_STEP), "dim" if not raised else "bold")
+        rows[2] = Text(left, "bold") + rows[2][1:] if n else rows[2]
+        if right.strip():
+            pad = max(0, width - rows[2].cell_len - 1)
+            rows[2].append(" " * pad)
+            rows[2].append(right, "bold")
+        if not n:
+            rows[2] = Text("  (the cards you keep in the draft come here)" if view.phase == "draft"
+                           else "  (no cards)", "dim")
+        rows[4] = Text(" " * _MARGIN) + rows[4]
+        if n > last - first:
+            rows[4].append(f" {first + 1}–{last} of {n}", "dim")
+        return Group(title, *rows)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.refresh()
+
+    def on_click(self, event: events.Click) -> None:
+        cards = self.cards
+        x = event.x - _MARGIN
+        if x < 0 or not cards:
+            return
+        first, last = self._window(len(cards))
+        index = first + x // _STEP
+        if index < last and x % _STEP < 5:
+            self.selected = index
+            self.post_message(self.CardChosen(self, index, cards[index]))

@@ -1,0 +1,55 @@
+"""The score sheet: one row per round, running totals, the target and how close each
+seat is to it."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from engine import PlayerView
+
+__all__ = ["ScoreSheet"]
+
+
+class ScoreSheet(Widget):
+    """Renders ``view.rounds`` and ``view.scores`` (names: ``names``)."""
+
+    view: reactive[PlayerView | None] = reactive(None, always_update=True)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.names: tuple[str, ...] = ("You", "Opponent")
+
+    def render(self) -> Group:
+        view = self.view
+        if view is None:
+            return Group(Text(""))
+        me, opp = view.seat, (view.seat + 1) % 2
+        short = [("You" if s == me else self.names[s])[:6] for s in (me, opp)]
+        head = Text(f"{'Rd':>2} {short[0]:>6} {short[1]:>6}", "bold")
+        rows = [head]
+        rounds = view.rounds
+        room = max(1, self.size.height - 6)
+        hidden = max(0, len(rounds) - room)
+        if hidden:
+            rows.append(Text(f"   … {hidden} earlier", "dim"))
+            room -= 1
+        for i, (winner, points) in enumerate(rounds[hidden:], hidden + 1):
+            mark = ("*" if winner == me else " ", "*" if winner == opp else " ")
+            rows.append(Text(f"{i:>2} {points[me]:>5}{mark[0]} {points[opp]:>5}{mark[1]}"))
+        if not rounds:
+            rows.append(Text(" no rounds yet", "dim"))
+        totals = view.scores
+        rows.append(Text(f"{'Σ':>2} {totals[me]:>5}  {totals[opp]:>5}", "bold"))
+        target = view.rules.target
+        rows.append(Text(f"* out · lose at {target}", "dim"))
+        bar_w = max(4, self.size.width - 9)
+        for s, label in ((me, short[0]), (opp, short[1])):
+            filled = min(bar_w, round(bar_w * totals[s] / target))
+            line = Text(f"{label[:6]:<6} ")
+            line.append("█" * filled, "bold")
+            line.append("░" * (bar_w - filled), "dim")
+            rows.append(line)
+        return Group(*rows)

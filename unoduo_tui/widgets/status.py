@@ -1,0 +1,79 @@
+"""The status line: exactly what is expected now, and from whom."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from engine import PlayerView
+from engine.cards import COLOUR_NAMES
+
+__all__ = ["StatusLine", "status_text"]
+
+
+def status_text(view: PlayerView, names: tuple[str, ...], armed: bool = False,
+                thinking: bool = False) -> str:
+    """One sentence for the seat ``view.seat``: its options and their keys."""
+    if view.over:
+        if view.winner is None:
+            return "Match over: a draw."
+        return "Match over: " + ("you win!" if view.winner == view.seat
+                                 else f"{names[view.winner]} wins.")
+    seat, actor = view.seat, view.to_act
+    if actor != seat or not view.legal_actions:
+        who = names[actor] if actor is not None else "Nobody"
+        if view.phase == "draft":
+            return f"{who} is drafting…"
+        return f"{who} is thinking…" if thinking else f"Waiting for {who}…"
+    legal = {a.kind for a in view.legal_actions}
+    opp = names[(seat + 1) % 2]
+    catch = f" · catch {opp} without UNO (x)" if "catch" in legal else ""
+    uno = ""
+    if any(a.uno for a in view.legal_actions):
+        uno = " · UNO armed" if armed else " · say UNO (u) with it!"
+    phase = view.phase
+    if phase == "draft":
+        step = sum(view.hand_sizes)
+        return f"Draft {step}/14: keep (k) or reject (r) the {view.hand[-1]} you drew"
+    if phase == "colour":
+        return "The start card is a Wild: name the colour (r/y/g/b)"
+    if phase == "drawn":
+        return f"You drew {view.drawn}: play it (Enter) or keep it (p){uno}"
+    if phase == "volley":
+        if "play" in legal:
+            return f"Facing +{view.pending_draw}: stack a Draw 2 (Enter) or draw (d){uno}{catch}"
+        return f"Facing +{view.pending_draw}: draw (d){catch}"
+    if phase == "wd4":
+        if "challenge" in legal:
+            return f"{opp} played W+4: challenge (c) or draw 4 (d){catch}"
+        return f"Start card W+4: draw 4 (d){catch}"
+    if phase == "dump":
+        colour = COLOUR_NAMES.get(view.dump_colour or "", "")
+        return f"Dump every {colour} card (Enter) or not (n){catch}"
+    # an ordinary turn
+    can_play = "play" in legal
+    if "draw" in legal:
+        base = "Your turn: play a card (Enter) or draw (d)" if can_play else \
+            "Your turn: nothing fits, draw (d)"
+    else:
+        base = "Nothing left to draw: play a card (Enter) or pass (p)" if can_play else \
+            "Nothing left to draw: pass (p)"
+    return base + uno + catch
+
+
+class StatusLine(Widget):
+    """Renders :func:`status_text` for ``view`` (attributes set by the game screen)."""
+
+    view: reactive[PlayerView | None] = reactive(None, always_update=True)
+    armed: reactive[bool] = reactive(False)
+    thinking: reactive[bool] = reactive(False)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.names: tuple[str, ...] = ("You", "Opponent")
+
+    def render(self) -> Text:
+        if self.view is None:
+            return Text("")
+        return Text(" " + status_text(self.view, self.names, self.armed, self.thinking))
