@@ -15,7 +15,6 @@ import argparse
 import json
 import os
 import sys
-import time
 from importlib import resources
 from pathlib import Path
 from typing import Sequence
@@ -88,6 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--matches", type=_positive, default=10)
     sim.add_argument("--seed", type=_seed, default=1)
     sim.add_argument("--target", type=_positive, help="points that end each match (200)")
+    sim.add_argument("--jobs", type=_positive, default=1, help="processes to play in")
+    sim.add_argument("--think-ms", type=_positive, help="the hard bot's time per decision")
     sim.add_argument("--save", metavar="DIR", help="write every match as a save file in DIR")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -223,72 +224,37 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from engine import Match, Rules, bots
+    from engine import Rules, bots
+    from engine.bots.arena import run_arena
 
-    levels = [x.strip() for x in args.bots.split(",")]
+    levels = tuple(x.strip() for x in args.bots.split(","))
     if len(levels) != 2 or any(level not in bots.LEVELS for level in levels):
         _err(f"--bots takes two of {', '.join(bots.LEVELS)}, comma-separated")
         return EXIT_USAGE
     rules = Rules(target=args.target) if args.target else Rules()
-    store = None
+    on_match = None
     if args.save:
-        from .store import Seat, Store
+        from .store import Seat
 
-        store = Store(args.data_dir)
+        store = _store(args)
         folder = Path(args.save).expanduser()
-    wins = [0, 0]
-    draws = 0
-    points = [0, 0]
-    rounds = 0
-    actions = 0
-    start = time.perf_counter()
-    for i in range(args.matches):
-        # duplicate pairs: every other match replays the same deck seed, seats swapped
-        seed = args.seed * 1_000_003 + i // 2
-        swap = i % 2 == 1
-        seat_level = levels[::-1] if swap else levels
-        players = [bots.make(seat_level[s], seed=seed * 2 + s) for s in range(2)]
-        m = Match.new(rules, seed=seed)
-        handle = None
-        if store is not None:
-            handle = store.new_match(m, tuple(Seat(f"{lvl} {s + 1}", f"bot:{lvl}")
-                                              for s, lvl in enumerate(seat_level)),
-                                     durable=False, directory=folder)
-        while not m.over:
-            seat = m.to_act
-            m.apply(players[seat].choose(m.view(seat)))
-            actions += 1
-            if handle is not None:
-                handle.sync(m)
-        if handle is not None:
-            handle.close()
-        rounds += m.round
-        for s in range(2):
-            points[s ^ swap] += m.scores[s]
-        if m.winner is None:
-            draws += 1
-        else:
-            wins[m.winner ^ swap] += 1
-    elapsed = time.perf_counter() - start
-    result = {
-        "bots": levels, "matches": args.matches, "seed": args.seed, "wins": wins,
-        "draws": draws, "mean_points_per_round": [p / max(rounds, 1) for p in points],
-        "rounds": rounds, "actions": actions, "actions_per_second": actions / elapsed,
-        "saved_to": str(Path(args.save).expanduser()) if args.save else None,
-    }
+
+        def on_match(match, seat_levels) -> None:
+            seats = tuple(Seat(f"{level.capitalize()} bot {s + 1}", f"bot:{level}")
+                          for s, level in enumerate(seat_levels))
+            with store.new_match(match, seats, durable=False, directory=folder):
+                pass  # new_match writes the whole log and, the match being over, the footer
+
+    result = run_arena(levels, args.matches, args.seed, jobs=args.jobs, rules=rules,
+                       think_ms=args.think_ms, on_match=on_match)
     if args.json:
-        print(json.dumps(result))
+        out = result.to_dict()
+        out["saved_to"] = str(Path(args.save).expanduser()) if args.save else None
+        print(json.dumps(out))
     else:
-        print(f"{args.matches} matches, {levels[0]} v {levels[1]} (seed {args.seed}, "
-              "duplicate pairs)")
-        for s in range(2):
-            print(f"  {levels[s]:<8} won {wins[s]:>5}   mean {result['mean_points_per_round'][s]:6.1f}"
-                  " points a round")
-        if draws:
-            print(f"  drawn    {draws:>5}")
-        print(f"  {actions} actions in {elapsed:.2f} s ({actions / elapsed:,.0f}/s)")
+        print(result.format())
         if args.save:
-            print(f"  saved to {result['saved_to']}")
+            print(f"saved to {Path(args.save).expanduser()}")
     return EXIT_OK
 
 

@@ -37,8 +37,9 @@ def test_simulate_plays_duplicate_pairs_and_writes_real_save_files(saved, capsys
     assert main(["simulate", "--bots", "random,random", "--matches", "4", "--seed", "2",
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert out["matches"] == 4 and sum(out["wins"]) + out["draws"] == 4
-    assert out["actions"] > 0 and out["actions_per_second"] > 0
+    wins = sum(side["wins"] for side in out["bots"].values())  # "random#1", "random#2"
+    assert out["matches"] == 4 and wins + out["draws"] == 4
+    assert out["saved_to"] is None and out["actions_per_second"] > 0
 
 
 def test_simulate_refuses_unknown_bots(capsys):
