@@ -94,7 +94,6 @@ class UnoDuoApp(App[int]):
         self._theme_ready = True
         if self.handle_signals:
             self._install_signal_handlers()
-        self.push_screen(MenuScreen())
         if self.start_session is not None:
             self.open_game(self.start_session)
         elif self.start == "play":
@@ -110,6 +109,8 @@ class UnoDuoApp(App[int]):
                     ref = str(newest.id)
             if ref is not None:
                 self.resume_match(ref)
+        if not isinstance(self.screen, GameScreen):  # the menu, or a start that failed
+            self.push_screen(MenuScreen())
         self.call_after_refresh(self._check_size)
 
     def _start_play(self) -> None:
@@ -174,12 +175,15 @@ class UnoDuoApp(App[int]):
         return f"Could not resume: {exc}"
 
     def open_game(self, session: GameSession) -> None:
-        """Show the table for ``session`` on top of the menu."""
+        """Show the table for ``session`` (over the menu, when there is one: ``unoduo
+        play`` and ``resume`` start straight at the table, with no menu composed)."""
         self._back_to_menu()
         self.push_screen(GameScreen(session))
 
     def leave_game(self, new_match: bool = False) -> None:
         self._back_to_menu()
+        if not isinstance(self.screen, MenuScreen):
+            self.push_screen(MenuScreen())
         if new_match:
             from .screens.new_match import NewMatchScreen
             self.push_screen(NewMatchScreen())
