@@ -180,6 +180,18 @@ class UnoDuoApp(App[int]):
         self._back_to_menu()
         self.push_screen(GameScreen(session))
 
+    def ask_to_leave(self, saved: bool = True) -> None:
+        """q at the table or in one of its dialogs: quit, go to the menu, or stay."""
+        from .dialogs import ConfirmLeave
+
+        def chosen(choice: str | None) -> None:
+            if choice == "quit":
+                self.exit(0)
+            elif choice == "menu":
+                self.leave_game()
+
+        self.push_screen(ConfirmLeave(saved=saved), chosen)
+
     def leave_game(self, new_match: bool = False) -> None:
         self._back_to_menu()
         if not isinstance(self.screen, MenuScreen):

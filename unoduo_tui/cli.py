@@ -173,14 +173,20 @@ def _list(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _verify(args: argparse.Namespace) -> int:
+def _read_only(args: argparse.Namespace):
+    """(the match named by ``args.match``, opened read-only, or None; the error or None)."""
     from .store import SaveFileError
 
-    store = _store(args)
     try:
-        loaded = store.open(args.match, read_only=True)
+        return _store(args).open(args.match, read_only=True), None
     except SaveFileError as exc:
-        print(f"damaged: {exc}")
+        return None, str(exc)
+
+
+def _verify(args: argparse.Namespace) -> int:
+    loaded, error = _read_only(args)
+    if loaded is None:
+        print(f"damaged: {error}")
         return EXIT_FAIL
     m = loaded.match
     state = ("finished, " + (f"{loaded.seats[m.winner].name} won" if m.winner is not None
@@ -194,13 +200,9 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from .store import SaveFileError
-
-    store = _store(args)
-    try:
-        loaded = store.open(args.match, read_only=True)
-    except SaveFileError as exc:
-        _err(str(exc))
+    loaded, error = _read_only(args)
+    if loaded is None:
+        _err(error)
         return EXIT_FAIL
     header = loaded.header
     out = sys.stdout

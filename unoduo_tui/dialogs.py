@@ -32,13 +32,7 @@ class CanLeave:
     """q in a dialog that waits for a game decision: leave the table (it asks first)."""
 
     def action_leave(self) -> None:
-        def chosen(choice: str | None) -> None:
-            if choice == "quit":
-                self.app.exit(0)
-            elif choice == "menu":
-                self.app.leave_game()
-
-        self.app.push_screen(ConfirmLeave(), chosen)
+        self.app.ask_to_leave()
 
 
 class ColourPicker(CanLeave, ModalScreen[str | None]):

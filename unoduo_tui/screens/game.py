@@ -22,7 +22,7 @@ from textual.widgets import Footer
 from engine import Action, Card, Event, IllegalAction, PlayerView
 from engine import bots as engine_bots
 
-from ..dialogs import ChallengePrompt, ColourPicker, ConfirmLeave, DumpDialog, MatchOver, RoundOver
+from ..dialogs import ChallengePrompt, ColourPicker, DumpDialog, MatchOver, RoundOver
 from ..session import GameSession, opponent_label
 from ..widgets import Discard, GameLog, Hand, Opponent, ScoreSheet, StatusLine
 from .handoff import HandOff
@@ -418,13 +418,7 @@ class GameScreen(Screen[None]):
         self.app.push_screen(HelpScreen())
 
     def action_leave(self) -> None:
-        def chosen(choice: str | None) -> None:
-            if choice == "quit":
-                self.app.exit(0)
-            elif choice == "menu":
-                self.app.leave_game()
-
-        self.app.push_screen(ConfirmLeave(saved=self.session.handle is not None), chosen)
+        self.app.ask_to_leave(saved=self.session.handle is not None)
 
     # -- the command palette ---------------------------------------------------------
 
