@@ -51,9 +51,8 @@ class Turn:
 
     def _legal_drawn(self: "Match") -> tuple:
         """T2: only the drawn card may be played, or kept with ``pass``."""
-        hand = self._hands[self._to_act]
-        table = PLAYS_UNO if len(hand) == 2 else PLAYS
-        return (*table[self._drawn.code], A_PASS)
+        table = _DRAWN_UNO if len(self._hands[self._to_act]) == 2 else _DRAWN
+        return table[self._drawn.code]
 
     def _legal_volley(self: "Match") -> tuple:
         """A1: stack a Draw 2 or draw the total; S8: a start Draw 2 is only drawn."""
@@ -253,6 +252,9 @@ _PLAYABLE = {
 }
 _DRAW2 = _mask(c for c in ALL_CARDS if c.rank == "+2")
 _TURN_CACHE: dict[int, tuple] = {}
+#: the legal actions after drawing a playable card (T2), per card code
+_DRAWN = [(*plays, A_PASS) for plays in PLAYS]
+_DRAWN_UNO = [(*plays, A_PASS) for plays in PLAYS_UNO]
 
 
 def _actions_for(mask: int, uno: bool, last) -> tuple:
