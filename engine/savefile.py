@@ -4,7 +4,7 @@ Bytes in, bytes out — no files here (the store in ``unoduo_tui.store`` does th
 disk).  A save file is the match's log, never a state dump; loading it replays
 the log through :meth:`Match.replay`, so nothing in a file is trusted.
 
-Layout (format 1)::
+Layout (format 2; format 1 is the same without undo records)::
 
     magic      b"UNODUO" + version byte + b"\\n"           (8 bytes)
     record*    length  2 bytes, big-endian (1..MAX_BODY)
@@ -20,6 +20,8 @@ Bodies: the first record is the header (a map); then one record per log entry:
 ``[code]`` for a decision (``Action.code``), ``[-1, cards…]`` a cut, ``[-2, seat]``
 the given first seat, ``[-3, cards…]`` a shuffle (card codes, top first); and
 once the match is over, ``[-9, {"winner", "scores", "rounds"}]``, the footer.
+Format 2 adds ``[-4, n]``: practice undo — the log goes back to its first ``n``
+entries (the file itself is never rewritten; loading applies it).
 A decision costs 9 bytes (10 for codes ≥ 128) including framing.
 
 A torn tail (a record cut short by a crash, or zero-filled by a power loss) is
@@ -44,16 +46,23 @@ from .match import Match
 from .rules import Rules
 
 __all__ = [
-    "FORMAT_VERSION", "MAGIC", "SaveFileError", "Header", "Footer", "Decoded", "Encoder",
+    "FORMAT_VERSION", "MAGIC", "magic", "SaveFileError", "Header", "Footer", "Decoded", "Encoder",
     "decode", "entry_body", "load", "last_tag",
 ]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 _MAGIC_STEM = b"UNODUO"
-MAGIC = _MAGIC_STEM + bytes([FORMAT_VERSION]) + b"\n"
+
+
+def magic(version: int = FORMAT_VERSION) -> bytes:
+    """The first bytes of a file of format ``version`` (the chain starts from them)."""
+    return _MAGIC_STEM + bytes([version]) + b"\n"
+
+
+MAGIC = magic()
 MAX_BODY = 4096  # a shuffle is ~117 bytes, a header a few hundred
 _TAG = 4
-_CUT, _FIRST, _SHUFFLE, _FOOTER = -1, -2, -3, -9
+_CUT, _FIRST, _SHUFFLE, _UNDO, _FOOTER = -1, -2, -3, -4, -9
 _CHANCE_CODES = {"cut": _CUT, "first": _FIRST, "shuffle": _SHUFFLE}
 _MAX_NAME = 64
 
@@ -159,6 +168,7 @@ class Decoded:
     good_length: int  # bytes of whole, valid records (where a torn tail starts)
     torn_bytes: int  # bytes after good_length: a record cut short (0: none)
     zero_tail: bool  # the torn bytes are all zeros (power loss on some filesystems)
+    undos: int = 0  # undo records applied (format 2): the match was practice
 
 
 def _is_int(value: object) -> bool:
@@ -202,8 +212,9 @@ class Encoder:
         return head + body + self.tag
 
     def start(self, header: Header) -> bytes:
-        self.tag = MAGIC
-        return MAGIC + self._record(header.to_body())
+        """The magic of the header's format version, then the header record."""
+        self.tag = magic(header.format_version)
+        return self.tag + self._record(header.to_body())
 
     def entry(self, entry: "Action | Chance") -> bytes:
         return self._record(entry_body(entry))
@@ -213,6 +224,12 @@ class Encoder:
 
     def footer(self, footer: Footer) -> bytes:
         return self._record(footer.to_body())
+
+    def undo(self, length: int) -> bytes:
+        """Format 2: the log goes back to its first ``length`` entries."""
+        if not _is_int(length) or length < 0:
+            raise ValueError(f"an undo goes back to a log length, not {length!r}")
+        return self._record([_UNDO, length])
 
 
 def _reject_ext(code: int, data: bytes) -> None:
@@ -269,10 +286,11 @@ def decode(data: bytes, name: str = "save file") -> Decoded:
     if version < 1:
         raise SaveFileError(f"{name}: unknown format version {version}")
     pos = len(MAGIC)
-    tag = MAGIC
+    tag = data[:len(MAGIC)]  # the chain starts from the file's own magic (its version)
     header: Header | None = None
     entries: list = []
     footer: Footer | None = None
+    undos = 0
     record = 0
     end = len(data)
     while pos < end:
@@ -282,16 +300,17 @@ def decode(data: bytes, name: str = "save file") -> Decoded:
                                 record)
         # the length and its check byte
         if data[pos] == 0 and not any(data[pos:]):
-            return Decoded(header, entries, footer, start, end - start, True)
+            return Decoded(header, entries, footer, start, end - start, True, undos)
         if pos + 3 > end:
-            return Decoded(header, entries, footer, start, end - start, False)
+            return Decoded(header, entries, footer, start, end - start, False, undos)
         head = data[pos:pos + 3]
         n = head[0] << 8 | head[1]
         if head[0] ^ head[1] ^ 0x5A != head[2] or not 1 <= n <= MAX_BODY:
             raise SaveFileError(f"{name}: record {record} is damaged (bad length)", record)
         pos += 3
         if pos + n + _TAG > end:
-            return Decoded(header, entries, footer, start, end - start, not any(data[start:]))
+            return Decoded(header, entries, footer, start, end - start, not any(data[start:]),
+                           undos)
         body = data[pos:pos + n]
         pos += n
         expect = _tag(tag, head, body)
@@ -307,18 +326,25 @@ def decode(data: bytes, name: str = "save file") -> Decoded:
                 header = Header.from_body(obj)
             elif isinstance(obj, list) and obj and obj[0] == _FOOTER:
                 footer = Footer.from_body(obj)
+            elif isinstance(obj, list) and obj and obj[0] == _UNDO:
+                if version < 2:
+                    raise ValueError("an undo record in a format-1 file")
+                if len(obj) != 2 or not _is_int(obj[1]) or not 0 <= obj[1] <= len(entries):
+                    raise ValueError("an undo to a log length the file does not have")
+                del entries[obj[1]:]
+                undos += 1
             else:
                 entries.append(_entry_from(obj))
         except (ValueError, TypeError, msgpack.UnpackException, RecursionError,
                 OverflowError) as exc:  # ExtraData, StackError, FormatError are ValueErrors
             raise SaveFileError(f"{name}: record {record}: {exc}", record) from None
         record += 1
-    return Decoded(header, entries, footer, pos, 0, False)
+    return Decoded(header, entries, footer, pos, 0, False, undos)
 
 
 def last_tag(data: bytes, length: int) -> bytes:
     """The chain tag after the first ``length`` bytes of a decoded file."""
-    return data[length - _TAG:length] if length > len(MAGIC) else MAGIC
+    return data[length - _TAG:length] if length > len(MAGIC) else data[:len(MAGIC)]
 
 
 def load(data: bytes, name: str = "save file") -> tuple[Decoded, Match]:

@@ -19,6 +19,7 @@ from engine import Rules
 
 from .screens.game import GameScreen
 from .screens.menu import MenuScreen
+from .screens.replay import ReplayScreen
 from .screens.too_small import MIN_SIZE, TooSmall
 from .session import HUMAN, GameSession, Settings, bot_levels
 
@@ -52,14 +53,14 @@ class UnoDuoApp(App[int]):
 
     def __init__(self, store: Any = None, start: str = "menu", *, vs: str | None = None,
                  seed: int | None = None, target: int | None = None, name: str | None = None,
-                 resume: str | None = None, bot_pause: float = 0.6,
+                 resume: str | None = None, replay: Any = None, bot_pause: float = 0.6,
                  think_ms: int | None = None, theme: str | None = None,
                  session: GameSession | None = None, handle_signals: bool = False) -> None:
         super().__init__()
         self.store = store
         self.start = start
         self.start_options = {"vs": vs, "seed": seed, "target": target, "name": name,
-                              "resume": resume}
+                              "resume": resume, "replay": replay}
         self.bot_pause = bot_pause
         self.think_ms = think_ms
         self.start_session = session
@@ -109,7 +110,9 @@ class UnoDuoApp(App[int]):
                     ref = str(newest.id)
             if ref is not None:
                 self.resume_match(ref)
-        if not isinstance(self.screen, GameScreen):  # the menu, or a start that failed
+        elif self.start == "replay" and self.start_options["replay"] is not None:
+            self.open_replay(self.start_options["replay"])
+        if not isinstance(self.screen, (GameScreen, ReplayScreen)):  # the menu, or a failed start
             self.push_screen(MenuScreen())
         self.call_after_refresh(self._check_size)
 
@@ -165,6 +168,17 @@ class UnoDuoApp(App[int]):
             self.notify(self._open_error(exc), severity="error", timeout=10)
             return
         self.open_game(session)
+
+    def open_replay(self, ref: Any) -> None:
+        """Watch a saved match again, read-only (over whatever is showing); ``ref`` is
+        a match id or path, or an already loaded match (the screenshots)."""
+        try:
+            screen = (ReplayScreen.open(self.store, ref) if isinstance(ref, (str, os.PathLike))
+                      else ReplayScreen(ref))
+        except Exception as exc:
+            self.notify(f"Could not open the replay: {exc}", severity="error", timeout=10)
+            return
+        self.push_screen(screen)
 
     @staticmethod
     def _open_error(exc: Exception) -> str:
@@ -243,18 +257,19 @@ class UnoDuoApp(App[int]):
 
 
 def run_app(store: Any, start: str = "menu", *, vs: str | None = None, seed: int | None = None,
-            target: int | None = None, name: str | None = None, resume: str | None = None
-            ) -> int:
+            target: int | None = None, name: str | None = None, resume: str | None = None,
+            replay: str | None = None) -> int:
     """Run the full-screen app; returns the process exit code.
 
     ``start``: ``"menu"``, ``"play"`` (a new match vs ``vs``: a bot level or
     ``"human"``) or ``"resume"`` (``resume``: a match id or path; ``None``: the
-    newest unfinished match).
+    newest unfinished match) or ``"replay"`` (``replay``: a match id or path, watched
+    read-only).
     """
-    if start not in ("menu", "play", "resume"):
-        raise ValueError(f"start must be 'menu', 'play' or 'resume', not {start!r}")
+    if start not in ("menu", "play", "resume", "replay"):
+        raise ValueError(f"start must be 'menu', 'play', 'resume' or 'replay', not {start!r}")
     app = UnoDuoApp(store, start, vs=vs, seed=seed, target=target, name=name, resume=resume,
-                    handle_signals=True)
+                    replay=replay, handle_signals=True)
     result = app.run()
     if app.return_code not in (None, 0):
         return app.return_code

@@ -4,6 +4,7 @@
     unoduo play [--vs LEVEL]    a new match         unoduo verify X   check a save file
     unoduo resume [ID|PATH]     carry on            unoduo export X --json
     unoduo rules                the rule book       unoduo simulate --bots a,b --matches N
+    unoduo replay X             watch a match again unoduo transcript X
 
 Non-interactive commands never import Textual; interactive ones refuse a
 ``TERM=dumb`` terminal in plain text before Textual starts.
@@ -92,6 +93,14 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--save", metavar="DIR", help="write every match as a save file in DIR")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
 
+    transcript = sub.add_parser("transcript", parents=[common],
+                                help="a match as plain sentences, action by action")
+    transcript.add_argument("match", metavar="ID|PATH")
+
+    replay = sub.add_parser("replay", parents=[common],
+                            help="watch a saved match again, step by step (read-only)")
+    replay.add_argument("match", metavar="ID|PATH")
+
     sub.add_parser("rules", parents=[common], help="print the rule book")
     return parser
 
@@ -147,6 +156,8 @@ def _interactive(args: argparse.Namespace) -> int:
                        name=args.name)
     if args.command == "resume":
         return run_app(store, "resume", resume=args.match)
+    if args.command == "replay":
+        return run_app(store, "replay", replay=args.match)
     return run_app(store, "menu")
 
 
@@ -260,6 +271,100 @@ def _simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _seat_label(seat) -> str:
+    if seat.is_bot:
+        return f"{seat.name} ({seat.level} bot)"
+    return f"{seat.name} (human)"
+
+
+def _result_line(m, names: Sequence[str]) -> str:
+    totals = "–".join(map(str, m.scores))
+    rounds = f"{m.round} round{'s' * (m.round != 1)}"
+    if not m.over:
+        who = names[m.to_act] if m.to_act is not None else "?"
+        return f"Result: not finished — round {m.round}, {totals}, {who} to act."
+    if m.winner is None:
+        return f"Result: a draw at {totals} after {rounds}."
+    return f"Result: {names[m.winner]} won, {totals}, after {rounds}."
+
+
+def transcript_text(loaded) -> str:
+    """A loaded match as text: header, then per round the draft, one numbered line per
+    decision (its events as sentences, nothing hidden), the round's scores; the result."""
+    from engine.events import describe
+    from engine.replay import ReplayCursor
+
+    header = loaded.header
+    seats = loaded.seats
+    names = tuple(s.name for s in seats)
+    final = loaded.match
+    created = header.created
+    try:
+        from datetime import datetime
+        created = datetime.fromisoformat(created).strftime("%Y-%m-%d %H:%M UTC")
+    except ValueError:
+        pass
+    out = ["UNO Duo — match transcript",
+           f"Match {header.match_id}, started {created}",
+           "Players: " + ", ".join(f"seat {i + 1} {_seat_label(s)}" for i, s in enumerate(seats)),
+           f"Rules: {header.rules.describe()}",
+           f"Seed: {header.seed}",
+           _result_line(final, names), ""]
+    undos = getattr(loaded, "undos", 0)
+    if undos:
+        out.insert(-1, f"Practice: {undos} undo{'s' * (undos != 1)} (the lines below are "
+                       "the moves that stand)")
+    rejected: dict[int, list[str]] = {}
+
+    def say(e) -> str:
+        return describe(e, names, None)
+
+    def section(events, m, number: int | None) -> None:
+        line: list[str] = []
+
+        def flush() -> None:
+            nonlocal number
+            if line:
+                out.append((f"{number:>5}. " if number else "       ") + " ".join(line))
+                line.clear()
+                number = None  # what follows a round's end is not a new decision
+
+        for e in events:
+            k = e.kind
+            if k == "reject":
+                rejected.setdefault(e.seat, []).append(str(e.cards[0]))
+            if k == "round":
+                flush()
+                rejected.clear()
+                out.extend(["", f"== {say(e)}"])
+            elif k in ("under", "start", "round_end", "match_end", "cut", "first"):
+                flush()
+                if k == "start":
+                    for s, name in enumerate(names):
+                        kept = " ".join(str(c) for c in m.hand(s))
+                        rej = " ".join(rejected.get(s, ())) or "none"
+                        out.append(f"       Draft: {name} kept {kept}; rejected {rej}")
+                out.append(("       " if k not in ("cut", "first") else "") + say(e))
+            else:
+                line.append(say(e))
+        flush()
+
+    cursor = ReplayCursor(header.rules, final.actions, header.seed)
+    for i in range(cursor.count + 1):
+        section(cursor.events_of(i), cursor.goto(i), i or None)
+    out.extend(["", _result_line(final, names)])
+    return "\n".join(out) + "\n"
+
+
+def _transcript(args: argparse.Namespace) -> int:
+    loaded, error = _read_only(args)
+    if loaded is None:
+        _err(error)
+        return EXIT_FAIL
+    sys.stdout.write(transcript_text(loaded))
+    return EXIT_OK
+
+
 def _rules(args: argparse.Namespace) -> int:
     sys.stdout.write(rule_book())
     return EXIT_OK
@@ -268,6 +373,7 @@ def _rules(args: argparse.Namespace) -> int:
 _COMMANDS = {
     "menu": _interactive, "play": _interactive, "resume": _interactive, "list": _list,
     "verify": _verify, "export": _export, "simulate": _simulate, "rules": _rules,
+    "transcript": _transcript, "replay": _interactive,
 }
 
 

@@ -262,11 +262,27 @@ class MatchOver(ModalScreen[str]):
         Binding("n", "choose('new')", "New match", id="over.new"),
         Binding("m", "choose('menu')", "Menu", id="over.menu"),
         Binding("q", "choose('quit')", "Quit", id="over.quit"),
+        Binding("w", "watch", "Watch replay", id="over.replay"),
     ]
 
     def __init__(self, view: PlayerView, names: Sequence[str], hot_seat: bool = False) -> None:
         super().__init__()
         self.view, self.names, self.hot_seat = view, list(names), hot_seat
+        self.replay_ref: str | None = None  # the save file, when the match has one
+
+    def _saved_ref(self) -> str | None:
+        """The save file of the match at the table below (None: an unsaved match)."""
+        for screen in reversed(self.app.screen_stack):
+            handle = getattr(getattr(screen, "session", None), "handle", None)
+            path = getattr(handle, "path", None)
+            if path is not None:
+                return str(path)
+        return None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "watch":
+            return True if self.replay_ref else None
+        return True
 
     def compose(self) -> ComposeResult:
         view = self.view
@@ -290,19 +306,33 @@ class MatchOver(ModalScreen[str]):
             sheet.append(f"{i:<6}{points[0]:>10}{marks[0]}{points[1]:>10}{marks[1]}\n")
         sheet.append(f"{'Total':<6}{scores[0]:>10} {scores[1]:>10}\n", "bold")
         sheet.append(f"(* went out · lower total wins · target {view.rules.target})", "dim")
+        self.replay_ref = self._saved_ref()
         with Vertical(classes="dialog"):
             yield Static(head, classes="dialog-title")
             yield Static(sheet, classes="dialog-text")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("New match (n)", id="new", compact=True)
+                if self.replay_ref:
+                    yield Button("Watch replay (w)", id="watch", compact=True)
                 yield Button("Menu (m)", id="menu", compact=True)
                 yield Button("Quit (q)", id="quit", compact=True)
 
     def action_choose(self, what: str) -> None:
         self.dismiss(what)
 
+    def action_watch(self) -> None:
+        """To the menu (the table closes its save file), then the replay over it."""
+        ref, app = self.replay_ref, self.app
+        if ref is None:
+            return
+        self.dismiss("menu")
+        app.call_later(app.open_replay, ref)
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
+        if event.button.id == "watch":
+            self.action_watch()
+            return
         self.dismiss(event.button.id or "menu")
 
 

@@ -101,7 +101,11 @@ SCENES: dict[str, tuple[Callable[[Match], bool] | None, tuple[str, ...], Rules |
     "challenge": (_challenge, (), None),
     "round_over": (_going_out, ("enter",), None),
     "match_over": (_match_point, ("enter", "enter"), _SMALL),
+    "replay": (_match_point, ("home", "v", "right"), _SMALL),
 }
+
+#: scenes shown in the replay viewer (the match played to its end, then watched)
+REPLAYS = {"replay"}
 
 
 def scene_session(name: str) -> GameSession | None:
@@ -117,7 +121,27 @@ def scene_session(name: str) -> GameSession | None:
 def scene_app(name: str, theme: str = "textual-dark"):
     """The app showing ``name`` once its keys are pressed (see :data:`SCENES`)."""
     from .app import UnoDuoApp
+    if name in REPLAYS:
+        return UnoDuoApp(None, "replay", replay=scene_replay(name), bot_pause=0, theme=theme)
     return UnoDuoApp(None, session=scene_session(name), bot_pause=0, theme=theme)
+
+
+def scene_replay(name: str):
+    """The scene's match played to its end by random choices, as a loaded save file
+    (fixed id and date; nothing is written)."""
+    from engine import __version__
+    from engine.savefile import Header
+
+    from .store import Loaded
+
+    stop, _, rules = SCENES[name]
+    m = _find(stop, rules)
+    rng = random.Random(7)
+    while not m.over:
+        m.apply(rng.choice(m.legal_actions()))
+    header = Header("20260101-120000-replay", m.rules, m.seed,
+                    tuple(zip(NAMES, KINDS)), "2026-01-01T12:00:00+00:00", __version__)
+    return Loaded(m, header, Path("replay.unoduo"), None)
 
 
 def scene_keys(name: str) -> tuple[str, ...]:

@@ -50,12 +50,21 @@ class GameSession:
     think_ms: int | None = None
     bots: dict[int, Any] = field(default_factory=dict)
     save_error: str | None = None
+    undos: int = 0  # practice undos so far (the file records each one)
+    redo_stack: list[Action] = field(default_factory=list)  # decisions z took back, in order
 
     def __post_init__(self) -> None:
+        self._make_bots()
+
+    def _make_bots(self, fresh: bool = False) -> None:
+        """A bot for each ``bot:<level>`` seat (``fresh``: replace the ones made here,
+        so an undo also takes back what they had learnt)."""
+        made = self.__dict__.setdefault("_made_bots", set())
         for seat, kind in enumerate(self.kinds):
-            if kind.startswith("bot:") and seat not in self.bots:
+            if kind.startswith("bot:") and (seat not in self.bots or (fresh and seat in made)):
                 seed = (self.match.seed * 2 + seat) & ((1 << 64) - 1)
                 self.bots[seat] = engine_bots.make(kind[4:], seed=seed, think_ms=self.think_ms)
+                made.add(seat)
 
     # -- construction ----------------------------------------------------------------
 
@@ -78,7 +87,8 @@ class GameSession:
         loaded = store.open(ref)
         seats = loaded.seats
         return cls(loaded.match, tuple(s.name for s in seats), tuple(s.kind for s in seats),
-                   loaded.handle, notes=list(loaded.notes), think_ms=think_ms)
+                   loaded.handle, notes=list(loaded.notes), think_ms=think_ms,
+                   undos=loaded.undos)
 
     # -- seats -----------------------------------------------------------------------
 
@@ -106,10 +116,80 @@ class GameSession:
     # -- moves -----------------------------------------------------------------------
 
     def apply(self, action: Action | str) -> list[Event]:
-        """Apply one decision and append it to the save file at once."""
+        """Apply one decision and append it to the save file at once (a human's new
+        decision ends what ``y`` could redo)."""
+        actor = self.match.to_act
         events = self.match.apply(action)
+        if not self.is_bot(actor):
+            self.redo_stack.clear()
         self.sync()
         return events
+
+    # -- practice undo ----------------------------------------------------------------
+
+    @property
+    def undo_allowed(self) -> bool:
+        """Practice undo: one human against bots, in a file that can record it."""
+        if len(self.humans) != 1 or len(self.bots) == 0:
+            return False
+        return self.handle is None or self.handle.can_undo
+
+    def undo_point(self) -> int | None:
+        """The log length before the human's previous decision (None: nothing to undo)."""
+        if not self.undo_allowed or self.match.over:
+            return None
+        m0 = self.match
+        key = (id(m0), m0.log_length)
+        cached = self.__dict__.get("_undo_cache")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        total, point = m0.log_length, None
+        try:
+            for m in Match.replay_steps(m0.rules, m0.actions, m0.seed):
+                if m.log_length >= total:
+                    break
+                if m.to_act is not None and not self.is_bot(m.to_act):
+                    point = m.log_length
+        except ValueError:  # a position set up by hand (tests): no log to go back along
+            point = None
+        self.__dict__["_undo_cache"] = (key, point)
+        return point
+
+    def undo(self) -> bool:
+        """Back to before the human's previous decision (the bots' replies go with it).
+        The save file gets an "undo to action N" record; chance stays as recorded."""
+        point = self.undo_point()
+        if point is None:
+            return False
+        m0 = self.match
+        undone = [e for e in m0.actions_from(point) if not e.is_chance]
+        self.match = Match.replay(m0.rules, m0.actions[:point], seed=m0.seed)
+        self.redo_stack[:0] = undone
+        self.undos += 1
+        self._make_bots(fresh=True)  # a bot's memory of the undone moves goes with them
+        if self.handle is not None:
+            try:
+                self.handle.undo(self.match)
+            except OSError as exc:
+                self.save_error = f"Could not save the undo: {exc}"
+        return True
+
+    def redo(self) -> bool:
+        """Replay the human's next undone decision and the bots' replies to it."""
+        if not self.redo_stack:
+            return False
+        m = self.match
+        first = True
+        while self.redo_stack and (first or self.is_bot(m.to_act)):
+            try:
+                m.apply(self.redo_stack[0])
+            except ValueError:  # cannot happen with chance as recorded; never wedge
+                self.redo_stack.clear()
+                break
+            self.redo_stack.pop(0)
+            first = False
+        self.sync()
+        return not first
 
     def sync(self) -> None:
         if self.handle is None:

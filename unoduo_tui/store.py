@@ -72,6 +72,7 @@ class Summary:
     actions: int
     winner: int | None = None
     problem: str | None = None
+    undos: int = 0  # practice undos recorded in the file (format 2)
 
 
 def data_dir(explicit: str | os.PathLike | None = None) -> Path:
@@ -169,6 +170,26 @@ class SaveHandle:
                 os.fdatasync(self._fd)
         self._written += len(new)
 
+    @property
+    def can_undo(self) -> bool:
+        """Undo records need format 2 (a format-1 file carries on as format 1)."""
+        return self.header.format_version >= 2 and not self._finished
+
+    def undo(self, match: Match) -> None:
+        """Append "the log goes back to ``match``'s length" (practice undo): the file
+        is never rewritten, so a crash mid-undo loses at most this record."""
+        if self._fd < 0:
+            raise SaveFileError(f"{self.path}: the save file is closed")
+        if not self.can_undo:
+            raise SaveFileError(f"{self.path}: this save file cannot record an undo")
+        length = match.log_length
+        if length > self._written:
+            raise ValueError("an undo goes back, never forward")
+        _write_all(self._fd, self._encoder.undo(length))
+        if self._durable:
+            os.fdatasync(self._fd)
+        self._written = length
+
     def close(self) -> None:
         if self._fd >= 0:
             if not self._durable:
@@ -200,6 +221,7 @@ class Loaded:
     path: Path
     handle: SaveHandle | None
     notes: list[str] = field(default_factory=list)
+    undos: int = 0  # practice undos the file records
 
     @property
     def seats(self) -> tuple[Seat, ...]:
@@ -300,7 +322,7 @@ class Store:
         if not decoded.entries:
             notes.append("the match had not started; it starts now from its saved seed")
         if read_only:
-            return Loaded(match, decoded.header, path, None, notes)
+            return Loaded(match, decoded.header, path, None, notes, decoded.undos)
         fd = _open_private(path, os.O_WRONLY | os.O_APPEND)
         if decoded.torn_bytes:
             os.ftruncate(fd, decoded.good_length)
@@ -308,7 +330,7 @@ class Store:
         handle = SaveHandle(path, fd, lock, encoder, len(decoded.entries), decoded.header,
                             finished=decoded.footer is not None)
         handle.sync(match)  # the start's chance outcomes of a header-only file; a lost footer
-        return Loaded(match, decoded.header, path, handle, notes)
+        return Loaded(match, decoded.header, path, handle, notes, decoded.undos)
 
     def summaries(self) -> list[Summary]:
         """Every saved match, newest first (finished ones are read, not replayed)."""
@@ -333,12 +355,12 @@ class Store:
             if decoded.footer is not None:
                 f = decoded.footer
                 return Summary(header.match_id, path, created, seats, f.rounds, f.scores,
-                               "finished", len(decoded.entries), f.winner)
+                               "finished", len(decoded.entries), f.winner, undos=decoded.undos)
             decoded, match = load(data, str(path))
             status = "finished" if match.over else "in progress"
             return Summary(header.match_id, path, created, seats, match.round, match.scores,
                            status, len(decoded.entries), match.winner,
-                           "torn tail" if decoded.torn_bytes else None)
+                           "torn tail" if decoded.torn_bytes else None, decoded.undos)
         except (SaveFileError, OSError) as exc:
             return Summary(match_id, path, None, (), 0, (), "damaged", 0, None, str(exc))
 

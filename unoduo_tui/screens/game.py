@@ -56,6 +56,10 @@ class GameScreen(Screen[None]):
                 tooltip="Challenge the Wild Draw 4"),
         Binding("x", "catch", "Catch", id="game.catch",
                 tooltip="Catch your opponent without UNO: they draw 2"),
+        Binding("z", "undo", "Undo", id="game.undo", show=False,
+                tooltip="Practice: take back your last decision (and the bot's replies)"),
+        Binding("y", "redo", "Redo", id="game.redo", show=False,
+                tooltip="Practice: redo what you took back"),
         Binding("question_mark", "help", "Help", id="game.help", key_display="?",
                 tooltip="Every key"),
         Binding("q", "leave", "Quit", id="game.quit", tooltip="Leave the table (already saved)"),
@@ -314,6 +318,14 @@ class GameScreen(Screen[None]):
         if action in ("help", "leave"):
             return True
         legal = self._legal()
+        if action in ("undo", "redo"):
+            s = self.session
+            if not s.undo_allowed:
+                return False
+            if not legal:
+                return None
+            return True if (s.redo_stack if action == "redo" else s.undo_point() is not None) \
+                else None
         kinds = {a.kind for a in legal}
         phase = self.session.match.phase
         if action in ("move", "jump"):
@@ -406,6 +418,21 @@ class GameScreen(Screen[None]):
 
     def action_catch(self) -> None:
         self._simple("catch")
+
+    def action_undo(self) -> None:
+        if self.check_action("undo", ()) and self.session.undo():
+            self._rewound(f"Undone (practice: {self.session.undos} "
+                          f"undo{'s' * (self.session.undos != 1)}). y redoes.")
+
+    def action_redo(self) -> None:
+        if self.check_action("redo", ()) and self.session.redo():
+            self._rewound("Redone.")
+
+    def _rewound(self, note: str) -> None:
+        self.uno_armed = False
+        self._last_mine = False
+        self.notify(note, timeout=3)
+        self.advance()
 
     def action_uno(self) -> None:
         self.uno_armed = not self.uno_armed

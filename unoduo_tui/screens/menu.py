@@ -23,7 +23,16 @@ def summary_line(summary) -> str:
     """One saved match in a line: seats, round, scores."""
     seats = " vs ".join(s.name for s in summary.seats)
     scores = "–".join(str(x) for x in summary.scores)
-    return f"{seats} · round {summary.round} · {scores}"
+    line = f"{seats} · round {summary.round} · {scores}"
+    undos = getattr(summary, "undos", 0)
+    if undos:
+        line += f" · {practice_mark(undos)}"
+    return line
+
+
+def practice_mark(undos: int) -> str:
+    """How a match where undo was used is marked (list, replay, transcript)."""
+    return f"practice ({undos} undo{'s' * (undos != 1)})"
 
 
 class MenuScreen(Screen[None]):
@@ -66,7 +75,7 @@ class MenuScreen(Screen[None]):
         options += [
             Option("New match", id="new"),
             Option("Saved matches…", id="saved"),
-            Option("Replays  (coming with the replay viewer)", id="replays", disabled=True),
+            Option("Replays…", id="replays"),
             Option("Rules", id="rules"),
             Option("Help", id="help"),
             Option("Quit", id="quit"),
@@ -89,6 +98,9 @@ class MenuScreen(Screen[None]):
         elif what == "saved":
             from .saved import SavedScreen
             app.push_screen(SavedScreen())
+        elif what == "replays":
+            from .replay import ReplayListScreen
+            app.push_screen(ReplayListScreen())
         elif what == "rules":
             from .rules import RulesScreen
             app.push_screen(RulesScreen())

@@ -24,6 +24,7 @@ class Discard(CardCanvas):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.names: tuple[str, ...] = ("You", "Opponent")
+        self.say_you = True  #: False in the replay viewer: every seat by its name
 
     def render(self) -> Group:
         view = self.view
@@ -33,7 +34,7 @@ class Discard(CardCanvas):
         if drafting_mine:
             drawn = view.hand[-1]
             left = big_card(drawn, self.card_style(drawn))
-            left_label = "you drew"
+            left_label = "you drew" if self.say_you else "drawn"
         else:
             left = big_back(self.card_style(None))
             left_label = f"{view.draw_size} left"
@@ -62,7 +63,8 @@ class Discard(CardCanvas):
         rows.append(line)
         pending = view.pending_draw
         if pending and view.to_act is not None:
-            who = "you" if view.to_act == view.seat else self.names[view.to_act]
+            who = ("you" if view.to_act == view.seat and self.say_you
+                   else self.names[view.to_act])
             kind = "W+4" if view.phase == "wd4" else "volley"
             rows.append(Text(f" +{pending} to {who} ({kind})", "bold"))
         return Group(*rows)

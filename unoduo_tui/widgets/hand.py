@@ -41,6 +41,9 @@ class Hand(CardCanvas):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._first = 0
+        #: the replay viewer: whose hand (title) and no playable / selected marks
+        self.owner: str | None = None
+        self.read_only = False
 
     # -- what is shown -----------------------------------------------------------
 
@@ -101,12 +104,13 @@ class Hand(CardCanvas):
         title = Text()
         if view is None:
             return Group(title)
-        playable = self.playable() if view.to_act == view.seat else set()
+        playable = self.playable() if view.to_act == view.seat and not self.read_only else set()
         mine = bool(playable)
-        title.append(f"Your hand · {len(cards)} card{'s' * (len(cards) != 1)}", "bold")
+        whose = f"{self.owner}'s hand" if self.owner else "Your hand"
+        title.append(f"{whose} · {len(cards)} card{'s' * (len(cards) != 1)}", "bold")
         if view.phase == "draft":
             title.append("  (drafting: 7 each)")
-        if self.uno_armed:
+        if self.uno_armed and not self.read_only:
             title.append("   ")
             title.append(" UNO! armed ", "bold reverse")
         rows = [Text() for _ in range(5)]
@@ -130,7 +134,7 @@ class Hand(CardCanvas):
                     rows[r].append(" " * 5)
                 rows[r].append(" ")
             label = str(i + 1) if i < 9 else ""
-            marker = "▲" if i == self.selected and not mine else ""
+            marker = "▲" if i == self.selected and not mine and not self.read_only else ""
             rows[4].append((label or marker).center(_STEP), "dim" if not raised else "bold")
         rows[2] = Text(left, "bold") + rows[2][1:] if n else rows[2]
         if right.strip():

@@ -21,13 +21,14 @@ class ScoreSheet(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.names: tuple[str, ...] = ("You", "Opponent")
+        self.say_you = True  #: False in the replay viewer: every seat by its name
 
     def render(self) -> Group:
         view = self.view
         if view is None:
             return Group(Text(""))
         me, opp = view.seat, (view.seat + 1) % 2
-        short = [("You" if s == me else self.names[s])[:6] for s in (me, opp)]
+        short = [("You" if s == me and self.say_you else self.names[s])[:6] for s in (me, opp)]
         head = Text(f"{'Rd':>2} {short[0]:>6} {short[1]:>6}", "bold")
         rows = [head]
         rounds = view.rounds

@@ -1,0 +1,169 @@
+"""The replay cursor: every position is Match.replay of the log prefix, both ways."""
+
+import random
+
+import pytest
+
+from engine import Match, Rules, bots
+from engine.replay import ALL, MOMENTS, OmniscientView, ReplayCursor
+
+
+def played(seed: int, target: int = 200, limit: int | None = None) -> Match:
+    m = Match.new(Rules(target=target), seed=seed)
+    players = [bots.make("random", seed=seed), bots.make("random", seed=seed + 1)]
+    n = 0
+    while not m.over and (limit is None or n < limit):
+        seat = m.to_act
+        m.apply(players[seat].choose(m.view(seat)))
+        n += 1
+    return m
+
+
+def state(m: Match) -> tuple:
+    return (m.actions, [m.hand(s) for s in range(2)], m.draw_pile, m.discard_pile, m.scores,
+            m.round, m.phase, m.to_act, m.color, m.over, m.winner, m.events,
+            m.legal_actions())
+
+
+def prefix(cursor: ReplayCursor, log: list, pos: int) -> Match:
+    return Match.replay(cursor.rules, log[:cursor.log_length(pos)], seed=0)
+
+
+@pytest.fixture(scope="module")
+def match() -> Match:
+    return played(3)
+
+
+def test_every_position_equals_replay_of_the_log_prefix(match):
+    log = match.actions
+    cursor = ReplayCursor.of(match, every=7)
+    assert cursor.count == sum(1 for e in log if not e.is_chance)
+    every = [*range(min(cursor.count, 200) + 1), *range(200, cursor.count + 1, 23), cursor.count]
+    for pos in every:
+        assert state(cursor.goto(pos)) == state(prefix(cursor, log, pos))
+
+
+def test_the_cursor_starts_at_the_end_and_the_match_is_untouched(match):
+    before = state(match)
+    cursor = ReplayCursor.of(match)
+    assert cursor.position == cursor.count
+    assert state(cursor.match) == before
+    cursor.goto(0)
+    assert state(match) == before
+
+
+def test_stepping_back_and_forth_agrees_with_replay(match):
+    log = match.actions
+    cursor = ReplayCursor.of(match, every=10)
+    rng = random.Random(5)
+    for _ in range(150):
+        cursor.step(rng.choice((-1, 1, -13, 25, -1, 1)))
+        assert state(cursor.match) == state(prefix(cursor, log, cursor.position))
+    assert cursor.goto(-5) is cursor.match and cursor.position == 0
+    cursor.goto(10**9)
+    assert cursor.position == cursor.count
+
+
+def test_goto_copy_does_not_move_the_cursor(match):
+    cursor = ReplayCursor.of(match, every=10)
+    cursor.goto(15)
+    copy = cursor.goto_copy(40)
+    assert cursor.position == 15
+    assert state(copy) == state(prefix(cursor, match.actions, 40))
+
+
+def test_turns_change_the_seat_to_act(match):
+    cursor = ReplayCursor.of(match)
+    cursor.goto(30)
+    seat = cursor.match.to_act
+    cursor.next_turn()
+    assert cursor.match.to_act != seat or cursor.position == cursor.count
+    assert all(cursor.match.to_act is not None for _ in [0])
+    here = cursor.position
+    cursor.prev_turn()
+    assert cursor.position < here
+
+
+def test_rounds_jump_to_round_starts(match):
+    cursor = ReplayCursor.of(match)
+    cursor.start()
+    assert cursor.match.round == 1
+    cursor.next_round()
+    if cursor.position < cursor.count:
+        assert cursor.match.round == 2 and cursor.match.phase == "draft"
+        assert cursor.round_at(cursor.position - 1) == 1
+        cursor.step(3)
+        cursor.prev_round()
+        assert cursor.match.round == 2 and cursor.round_at(cursor.position - 1) == 1
+        cursor.prev_round()
+        assert cursor.position == 0
+
+
+def test_moments_are_found_both_ways(match):
+    cursor = ReplayCursor.of(match)
+    assert cursor.moments("round"), "a whole match has round ends"
+    for kind in MOMENTS:
+        marks = cursor.moments(kind)
+        cursor.start()
+        seen = []
+        while cursor.next_moment(kind) is not None:
+            seen.append(cursor.position)
+        assert tuple(seen) == marks
+        back = []
+        while cursor.prev_moment(kind) is not None:
+            back.append(cursor.position)
+        assert tuple(reversed(back)) == marks[:-1] if marks else back == []
+    for pos in cursor.moments("round"):
+        assert any(e.kind == "round_end" for e in cursor.events_between(pos - 1, pos))
+    for pos in cursor.moments("dump"):
+        assert cursor.decision(pos).kind == "dump"
+    for pos in cursor.moments("catch"):
+        assert cursor.decision(pos).kind == "catch"
+    for pos in cursor.moments("challenge"):
+        assert cursor.decision(pos).kind == "challenge"
+    for pos in cursor.moments("volley"):
+        d = cursor.decision(pos)
+        assert d.kind == "play" and d.card.rank == "+2"
+    with pytest.raises(ValueError):
+        cursor.moments("nap")
+
+
+def test_several_matches_have_every_kind_of_moment():
+    found = set()
+    for seed in range(1, 8):
+        cursor = ReplayCursor.of(played(seed))
+        found |= {k for k in MOMENTS if cursor.moments(k)}
+    assert found == set(MOMENTS)
+
+
+def test_the_omniscient_view_lists_both_hands_and_the_pile(match):
+    cursor = ReplayCursor.of(match)
+    cursor.goto(40)
+    m = cursor.match
+    view = cursor.view(ALL)
+    assert isinstance(view, OmniscientView) and view.seat is None
+    assert view.hands == (tuple(m.hand(0)), tuple(m.hand(1)))
+    assert view.draw_pile == m.draw_pile and view.events == tuple(m.events)
+
+
+def test_a_seat_perspective_is_that_seats_player_view(match):
+    cursor = ReplayCursor.of(match)
+    for pos in (5, 20, 60):
+        cursor.goto(pos)
+        for seat in (0, 1):
+            view = cursor.view(seat)
+            assert view.seat == seat and view.hand == tuple(cursor.match.hand(seat))
+            assert not hasattr(view, "hands") and not hasattr(view, "draw_pile")
+            other = 1 - seat
+            for e in view.events:
+                if e.private == other:
+                    assert e.cards == ()
+    with pytest.raises(ValueError):
+        cursor.view("seat 1")
+
+
+def test_an_unfinished_log_replays_to_where_it_stopped():
+    m = played(4, limit=37)
+    cursor = ReplayCursor.of(m)
+    assert cursor.count == 37 and not cursor.final.over
+    assert state(cursor.final) == state(m)

@@ -1,0 +1,265 @@
+"""The replay viewer at 80×24: every key moves to the position Match.replay of the log
+prefix gives, the widgets show that position, and a seat's perspective never shows the
+other seat's hand (an unfinished match opens locked in its human's perspective)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Match, Rules, bots
+from engine.replay import ALL
+from tests.tui.conftest import SIZE, make_app, screen_text
+from unoduo_tui.dialogs import MatchOver
+from unoduo_tui.screens.menu import MenuScreen
+from unoduo_tui.screens.replay import GoToAction, ReplayListScreen, ReplayScreen
+from unoduo_tui.store import Seat, Store
+from unoduo_tui.widgets import Discard, GameLog, Hand, Opponent, ScoreSheet
+
+
+def save(store: Store, seed: int = 3, target: int = 100, limit: int | None = None,
+         seats=(("Ann", "human"), ("Rando", "bot:random"))) -> str:
+    m = Match.new(Rules(target=target), seed=seed)
+    players = [bots.make("random", seed=seed), bots.make("random", seed=seed + 1)]
+    n = 0
+    while not m.over and (limit is None or n < limit):
+        seat = m.to_act
+        m.apply(players[seat].choose(m.view(seat)))
+        n += 1
+    with store.new_match(m, tuple(Seat(*s) for s in seats)) as handle:
+        return handle.id
+
+
+def replay_app(store: Store, ref: str):
+    return make_app(store, start="replay", replay=ref)
+
+
+def expected(screen: ReplayScreen) -> Match:
+    cursor = screen.cursor
+    log = screen.loaded.match.actions
+    return Match.replay(cursor.rules, log[:cursor.log_length()], seed=0)
+
+
+def check_shown(screen: ReplayScreen) -> None:
+    """The widgets show exactly Match.replay of the prefix, from the perspective."""
+    m = expected(screen)
+    c = screen.cursor.match
+    assert c.actions == m.actions and c.events == m.events
+    seat = screen.bottom
+    hand = screen.query_one(Hand).view
+    assert hand.seat == seat and hand.hand == tuple(m.hand(seat))
+    assert screen.query_one(Discard).view.top == m.top
+    assert screen.query_one(ScoreSheet).view.scores == m.scores
+    status = str(screen.query_one("#replay-status").render())
+    assert f"{screen.cursor.position}/{screen.cursor.count}" in status
+
+
+@pytest.fixture
+def store(tmp_path) -> Store:
+    return Store(tmp_path)
+
+
+async def test_replay_opens_at_the_end_of_a_finished_match_with_all_hands(store):
+    ref = save(store)
+    app = replay_app(store, ref)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert screen.cursor.position == screen.cursor.count
+        assert screen.perspective == ALL and screen.locked is None
+        assert screen.cursor.match.over
+        check_shown(screen)
+
+
+@pytest.mark.parametrize("keys", [
+    ("home", "right", "right", "right"),
+    ("left", "left"),
+    ("home", "shift+right", "shift+right"),
+    ("home", "pagedown"),
+    ("pagedown", "pageup", "pageup"),
+    ("home", "end", "left"),
+    ("home", "v"), ("home", "o"), ("home", "c"), ("home", "x"), ("home", "e"),
+    ("V",), ("E", "E"), ("home", "e", "e", "E"),
+    ("home", "shift+right", "shift+left"),
+])
+async def test_every_key_moves_to_the_replayed_position(store, keys):
+    ref = save(store, seed=3)
+    app = replay_app(store, ref)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        positions = []
+        for key in keys:
+            await pilot.press(key)
+            await pilot.pause()
+            positions.append(screen.cursor.position)
+            check_shown(screen)
+        cursor = screen.cursor
+        if keys[:2] == ("home", "right"):
+            assert positions == [0, 1, 2, 3]
+        if keys == ("home", "pagedown"):
+            assert cursor.match.round == 2 and cursor.match.phase == "draft"
+        if keys[-1] in ("v", "o", "c", "x", "e") and keys[0] == "home":
+            kind = {"v": "volley", "o": "dump", "c": "challenge", "x": "catch",
+                    "e": "round"}[keys[-1]]
+            marks = cursor.moments(kind)
+            assert cursor.position == (marks[0] if marks else 0)
+
+
+async def test_g_goes_to_an_action_number(store):
+    ref = save(store)
+    app = replay_app(store, ref)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(app.screen, GoToAction)
+        await pilot.press("4", "2", "enter")
+        await pilot.pause()
+        assert app.screen is screen and screen.cursor.position == 42
+        check_shown(screen)
+
+
+async def test_space_autoplays_and_plus_speeds_it_up(store):
+    ref = save(store)
+    app = replay_app(store, ref)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("home", "space", "plus", "plus", "plus")
+        assert screen.speed == 5
+        await pilot.pause(0.5)
+        assert screen.cursor.position > 0
+        await pilot.press("space")
+        here = screen.cursor.position
+        await pilot.pause(0.3)
+        assert screen.cursor.position == here
+        await pilot.press("minus")
+        check_shown(screen)
+
+
+async def test_perspectives_never_show_the_other_seats_hand(store):
+    ref = save(store)
+    app = replay_app(store, ref)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("home", *["right"] * 60)
+        await pilot.pause()
+        m = expected(screen)
+        assert screen.query_one("#others").display
+        for seat in (0, 1):
+            await pilot.press("p")
+            await pilot.pause()
+            assert screen.perspective == seat
+            other = 1 - seat
+            for widget in (Hand, Discard, ScoreSheet, Opponent):
+                view = screen.query_one(widget).view
+                assert view.seat == seat and not hasattr(view, "hands")
+            assert screen.query_one(GameLog)._seat == seat
+            assert not screen.query_one("#others").display
+            assert screen.query_one(Opponent).display
+            assert screen.query_one(Hand).view.hand == tuple(m.hand(seat))
+            text = screen_text(app)
+            assert "next " not in text.splitlines()[-2]  # no draw-pile preview
+            for e in screen.query_one(Hand).view.events:
+                if e.private == other:
+                    assert e.cards == ()
+        await pilot.press("p")
+        assert screen.perspective == ALL
+
+
+async def test_an_unfinished_match_opens_only_in_its_humans_perspective(store):
+    ref = save(store, seed=4, limit=60, seats=(("Rando", "bot:random"), ("Ann", "human")))
+    app = replay_app(store, ref)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert screen.locked == 1 and screen.perspective == 1
+        await pilot.press("p")
+        assert screen.perspective == 1
+        for key in ("home", "right", "right", "pagedown", "end", "left"):
+            await pilot.press(key)
+            await pilot.pause()
+            check_shown(screen)
+            m = expected(screen)
+            rando = {c.text for c in m.hand(0)} - {c.text for c in m.hand(1)}
+            top = screen_text(app).splitlines()[0]
+            assert not any(f" {code}" in top for code in rando)
+            assert screen.query_one(Opponent).view.seat == 1
+        assert "(unfinished)" in str(screen.query_one("#replay-status").render())
+
+
+async def test_an_unfinished_hot_seat_match_is_refused(store):
+    ref = save(store, limit=40, seats=(("Ann", "human"), ("Bea", "human")))
+    app = replay_app(store, ref)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert not isinstance(app.screen, ReplayScreen)
+        assert isinstance(app.screen, MenuScreen)
+
+
+async def test_q_leaves_the_replay_and_the_app_when_it_was_started_alone(store):
+    ref = save(store)
+    app = replay_app(store, ref)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_the_menu_lists_replays_and_opens_one(store):
+    save(store)
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        from textual.widgets import OptionList
+        options = menu.query_one(OptionList)
+        index = next(i for i in range(options.option_count)
+                     if options.get_option_at_index(i).id == "replays")
+        assert not options.get_option_at_index(index).disabled
+        menu.action_pick("replays")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayListScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayListScreen)
+
+
+async def test_match_over_offers_to_watch_the_replay(store):
+    from unoduo_tui.session import GameSession
+
+    session = GameSession.start(store, ("Ann", "Rando"), ("human", "bot:random"),
+                                Rules(target=100), seed=3)
+    m = session.match
+    players = [bots.make("random", seed=1), bots.make("random", seed=2)]
+    while not m.over:
+        seat = m.to_act
+        m.apply(players[seat].choose(m.view(seat)))
+    session.sync()
+    app = make_app(store, session=session)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(20):
+            await pilot.pause()
+            if isinstance(app.screen, MatchOver):
+                break
+        assert isinstance(app.screen, MatchOver)
+        await pilot.press("w")
+        for _ in range(5):
+            await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        assert app.screen.cursor.match.over
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+
+
+def test_unoduo_replay_refuses_a_dumb_terminal(store, monkeypatch, capsys):
+    from unoduo_tui.cli import main
+
+    ref = save(store)
+    monkeypatch.setenv("TERM", "dumb")
+    assert main(["replay", ref, "--data-dir", str(store.data_dir)]) == 2
+    assert "full-screen terminal" in capsys.readouterr().err

@@ -1,0 +1,182 @@
+"""Practice undo (z) and redo (y) against a bot: the log goes back to before your
+previous decision, chance stays as recorded, the save file gets an undo record (never
+a rewrite), and kill-and-resume lands on the same position."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from engine import Match, Rules
+from tests.tui.conftest import SIZE, game, make_app, settle
+from unoduo_tui.screens.menu import summary_line
+from unoduo_tui.screens.replay import ReplayScreen
+from unoduo_tui.session import GameSession
+from unoduo_tui.store import Store
+
+DATA = Path(__file__).parent.parent / "data"
+
+
+def start(store, seed: int = 5, kinds=("human", "bot:random")) -> GameSession:
+    return GameSession.start(store, ("Ann", "Rando"), kinds, Rules(target=100), seed=seed)
+
+
+def step(s: GameSession) -> None:
+    """One decision: the bot's own choice, or the human's first legal action."""
+    m = s.match
+    seat = m.to_act
+    s.apply(s.bot_choice(seat) if s.is_bot(seat) else m.legal_actions()[0])
+
+
+def to_human(s: GameSession) -> None:
+    while not s.match.over and s.is_bot(s.match.to_act):
+        step(s)
+
+
+def human_moves(s: GameSession, n: int) -> None:
+    for _ in range(n):
+        to_human(s)
+        step(s)
+    to_human(s)
+
+
+def state(m: Match) -> tuple:
+    return (m.actions, m.hand(0), m.hand(1), m.draw_pile, m.discard_pile, m.scores,
+            m.round, m.phase, m.to_act, m.events)
+
+
+def kill(s: GameSession) -> None:
+    """What a dropped connection leaves: the file as written, the lock gone with the
+    process (the fd is closed without any final write)."""
+    handle = s.handle
+    os.close(handle._fd)
+    handle._fd = -1
+    handle._lock.release()
+    s.handle = None
+
+
+@pytest.fixture
+def store(tmp_path) -> Store:
+    return Store(tmp_path)
+
+
+def test_undo_goes_back_to_before_your_previous_decision_and_redo_returns(store):
+    s = start(store)
+    human_moves(s, 20)
+    before = state(s.match)
+    point = s.undo_point()
+    assert s.undo()
+    assert s.match.log_length == point and s.match.to_act == 0
+    assert state(s.match) == state(Match.replay(s.match.rules, before[0][:point],
+                                                seed=s.match.seed))
+    assert s.redo_stack and s.redo_stack[0] in s.match.legal_actions()
+    assert s.redo()
+    assert state(s.match) == before and not s.redo_stack
+    s.close()
+
+
+def test_chance_stays_as_recorded_after_an_undo(store):
+    s = start(store)
+    human_moves(s, 25)
+    before = state(s.match)
+    undone = list(s.redo_stack)
+    for _ in range(3):
+        s.undo()
+    redo = list(s.redo_stack)
+    assert len(redo) > len(undone)
+    for decision in redo:  # the same decisions made again, not via y: the same cards come
+        s.apply(decision)
+    assert state(s.match) == before and not s.redo_stack
+    s.close()
+
+
+def test_a_new_decision_ends_redo(store):
+    s = start(store)
+    human_moves(s, 10)
+    s.undo()
+    assert s.redo_stack
+    step(s)
+    assert not s.redo_stack and not s.redo()
+    s.close()
+
+
+def test_undo_crosses_a_round_end_and_survives_kill_and_resume(store):
+    s = start(store, seed=8)
+    while s.match.round == 1:
+        human_moves(s, 1)
+    assert s.match.round == 2
+    while s.match.round == 2:
+        assert s.undo()
+    assert s.match.round == 1 and s.undos >= 1
+    s.redo()
+    human_moves(s, 3)
+    s.undo()
+    expected, undos = state(s.match), s.undos
+    match_id = s.handle.id
+    kill(s)
+    resumed = GameSession.resume(store, match_id)
+    try:
+        assert state(resumed.match) == expected and resumed.undos == undos
+        human_moves(resumed, 2)
+        assert resumed.undo()
+        written = state(resumed.match)
+    finally:
+        resumed.close()
+    again = store.open(match_id, read_only=True)
+    assert state(again.match) == written and again.undos == undos + 1
+    summary = next(x for x in store.summaries() if x.id == match_id)
+    assert summary.undos == undos + 1
+    assert f"practice ({undos + 1} undos)" in summary_line(summary)
+    from unoduo_tui.cli import transcript_text
+    assert f"Practice: {undos + 1} undos" in transcript_text(again)
+
+
+def test_undo_is_off_for_hot_seat_and_for_format_1_files(store, tmp_path):
+    hot = start(store, kinds=("human", "human"))
+    human_moves(hot, 0)
+    hot.apply(hot.match.legal_actions()[0])
+    assert not hot.undo_allowed and hot.undo_point() is None and not hot.undo()
+    hot.close()
+    store.matches_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copy(DATA / "format1_sample.unoduo", store.matches_dir / "old.unoduo")
+    old = GameSession.resume(store, "old")
+    try:
+        assert not old.undo_allowed and not old.undo()
+    finally:
+        old.close()
+
+
+async def test_z_and_y_at_the_table(store):
+    s = start(store, seed=6)
+    human_moves(s, 12)
+    app = make_app(store, session=s)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        g = game(app)
+        before = state(g.session.match)
+        await pilot.press("z")
+        await settle(pilot)
+        assert g.session.undos == 1 and g.session.match.log_length < len(before[0])
+        assert g.session.match.to_act == 0
+        await pilot.press("y")
+        await settle(pilot)
+        assert state(g.session.match) == before
+        assert not g.check_action("redo", ())
+
+
+async def test_an_unfinished_practice_match_replays_with_all_hands(store):
+    s = start(store, seed=6)
+    human_moves(s, 12)
+    s.undo()
+    match_id = s.handle.id
+    s.close()
+    app = make_app(store, start="replay", replay=match_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert screen.locked is None and screen.undos == 1
+        assert "practice (1 undo)" in str(screen.query_one("#replay-status").render())
