@@ -180,6 +180,8 @@ def _list(args: argparse.Namespace) -> int:
             status += " (draw)"
         if s.problem and s.status == "damaged":
             status += f": {s.problem.split(': ', 1)[-1]}"
+        if s.undos:
+            status += f", practice ({s.undos} undo{'s' * (s.undos != 1)})"
         print(f"{s.id:<23} {started:<16} {players[:24]:<24} {s.round:>5} {scores:>9}  {status}")
     return EXIT_OK
 

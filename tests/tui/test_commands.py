@@ -95,3 +95,15 @@ def test_headless_commands_never_import_textual(tmp_path):
             "print('textual' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_list_marks_a_practice_match(tmp_path, capsys):
+    store = Store(tmp_path)
+    m = Match.new(seed=6)
+    with store.new_match(m, (Seat("Ann", "human"), Seat("Bot", "bot:random"))) as handle:
+        before = m.log_length
+        m.apply("keep")
+        handle.sync(m)
+        handle.undo(Match.replay(m.rules, m.actions[:before], seed=m.seed))
+    assert main(["list", "--data-dir", str(tmp_path)]) == 0
+    assert "practice (1 undo)" in capsys.readouterr().out
