@@ -201,9 +201,25 @@ class ReplayCursor:
         start = self._events_at[pos - 1] if pos > 0 else 0
         return self._events[start:self._events_at[pos]]
 
+    def event_count(self, pos: int | None = None) -> int:
+        """Events so far at position ``pos`` (default: here): the index of the first
+        event of decision ``pos + 1`` (any seat's view lists the same events)."""
+        return self._events_at[self._pos if pos is None else pos]
+
+    def position_of_event(self, index: int) -> int:
+        """The position just after the decision whose events include event ``index``
+        (0 for the setup's events)."""
+        return max(0, min(self.count, bisect_right(self._events_at, index)))
+
     def log_length(self, pos: int | None = None) -> int:
         """Log entries (decisions and chance) consumed by position ``pos``."""
         return self._log_at[self._pos if pos is None else pos]
+
+    def log_prefix(self, pos: int | None = None) -> list:
+        """The log up to position ``pos`` (default: here): its decisions and the chance
+        outcomes that followed them — ``Match.replay`` of it (same seed) is the match there,
+        and a new match started from it (a what-if branch) carries on from there."""
+        return self._log[:self.log_length(pos)]
 
     def round_at(self, pos: int) -> int:
         return self._round[pos]

@@ -180,6 +180,29 @@ class UnoDuoApp(App[int]):
             return
         self.push_screen(screen)
 
+    def branch_match(self, loaded: Any, log_prefix: list, decisions: int, level: str,
+                     seat: int) -> None:
+        """A what-if branch of the saved match ``loaded``: a new practice match from its
+        log up to ``decisions`` decisions, you in ``seat`` against a ``level`` bot."""
+        header = loaded.header
+        seats = loaded.seats
+        human = next((s.name for s in seats if not s.is_bot), "")
+        kind = f"bot:{level}"
+        from .screens.new_match import default_names
+        me, bot_name = default_names(kind, human)
+        names = (me, bot_name) if seat == 0 else (bot_name, me)
+        kinds = (HUMAN, kind) if seat == 0 else (kind, HUMAN)
+        try:
+            session = GameSession.branch(self.store, header.rules, log_prefix, header.seed,
+                                         names, kinds, (header.match_id, decisions),
+                                         think_ms=self.think_ms)
+        except Exception as exc:
+            self.notify(f"Could not start the branch: {exc}", severity="error", timeout=10)
+            return
+        self.open_game(session)
+        self.notify(f"A what-if branch of {header.match_id} from action {decisions}: "
+                    "a practice match (z undoes).", title="What if", timeout=5)
+
     @staticmethod
     def _open_error(exc: Exception) -> str:
         pid, host = getattr(exc, "pid", None), getattr(exc, "host", None)

@@ -182,6 +182,8 @@ def _list(args: argparse.Namespace) -> int:
             status += f": {s.problem.split(': ', 1)[-1]}"
         if s.undos:
             status += f", practice ({s.undos} undo{'s' * (s.undos != 1)})"
+        if s.parent:
+            status += f", branch of {s.parent[0]} @ {s.parent[1]}"
         print(f"{s.id:<23} {started:<16} {players[:24]:<24} {s.round:>5} {scores:>9}  {status}")
     return EXIT_OK
 

@@ -22,7 +22,7 @@ from engine.cards import COLOUR_NAMES, COLOURS
 from .widgets.cardrow import CardRow
 
 __all__ = ["ColourPicker", "DumpDialog", "ChallengePrompt", "RoundOver", "MatchOver",
-           "ConfirmLeave"]
+           "ConfirmLeave", "BranchDialog"]
 
 
 _LEAVE = Binding("q", "leave", "Quit", id="dialog.quit")
@@ -368,3 +368,80 @@ class ConfirmLeave(ModalScreen[str | None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss(None if event.button.id == "stay" else event.button.id)
+
+
+class BranchDialog(ModalScreen["tuple[str, int] | None"]):
+    """``b`` in a replay: the bot level to play against and the seat to take, for a
+    what-if branch from the position shown; ``(level, seat)`` or ``None``.
+
+    ``seat_fixed``: the only seat allowed (an unfinished match's human keeps theirs)."""
+
+    BINDINGS = [
+        Binding("enter", "start", "Start", id="branch.start"),
+        Binding("left,up", "level(-1)", "Easier", id="branch.easier", show=False),
+        Binding("right,down", "level(1)", "Harder", id="branch.harder", show=False),
+        Binding("s", "seat", "Seat", id="branch.seat"),
+        Binding("escape", "cancel", "Cancel", id="branch.cancel"),
+    ]
+
+    def __init__(self, levels: Sequence[str], names: Sequence[str], position: int,
+                 seat: int = 0, seat_fixed: int | None = None, level: str | None = None) -> None:
+        super().__init__()
+        self.levels = tuple(levels)
+        self.names = tuple(names)
+        self.position = position
+        self.seat_fixed = seat_fixed
+        self.seat = seat if seat_fixed is None else seat_fixed
+        self.level = self.levels.index(level) if level in self.levels else 0
+
+    def compose(self) -> ComposeResult:
+        keys = f"1–{len(self.levels)}" if len(self.levels) > 1 else "1"
+        with Vertical(classes="dialog"):
+            yield Static(f"What if? A new practice match from action {self.position}",
+                         classes="dialog-title")
+            yield Static(id="branch-choice", classes="dialog-text")
+            yield Static(f"{keys} or ←→ bot · s seat · Enter start · Esc back"
+                         if self.seat_fixed is None else
+                         f"{keys} or ←→ bot · Enter start · Esc back", classes="dialog-help")
+
+    def on_mount(self) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        text = Text()
+        text.append("Opponent: ", "bold")
+        for i, level in enumerate(self.levels):
+            text.append(f" {i + 1} {level} ", "reverse bold" if i == self.level else "")
+        text.append("\nYou play: ", "bold")
+        text.append(f"seat {self.seat + 1} ({self.names[self.seat]}'s cards)")
+        if self.seat_fixed is not None:
+            text.append("\n(the match is unfinished: you keep your own seat)", "dim")
+        self.query_one("#branch-choice", Static).update(text)
+
+    def on_key(self, event) -> None:
+        if event.character and event.character.isdigit():
+            i = int(event.character) - 1
+            if 0 <= i < len(self.levels):
+                event.stop()
+                self.level = i
+                self._show()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "seat":
+            return True if self.seat_fixed is None else None
+        return True
+
+    def action_level(self, delta: int) -> None:
+        self.level = (self.level + delta) % len(self.levels)
+        self._show()
+
+    def action_seat(self) -> None:
+        if self.seat_fixed is None:
+            self.seat = (self.seat + 1) % len(self.names)
+            self._show()
+
+    def action_start(self) -> None:
+        self.dismiss((self.levels[self.level], self.seat))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -82,6 +82,24 @@ class GameSession:
         return cls(match, tuple(names), tuple(kinds), handle, think_ms=think_ms)
 
     @classmethod
+    def branch(cls, store: Any, rules: Rules, log_prefix: Sequence, seed: int,
+               names: Sequence[str], kinds: Sequence[str], parent: tuple[str, int],
+               think_ms: int | None = None) -> "GameSession":
+        """A what-if branch: a new match that replays ``log_prefix`` (a saved match's log
+        up to a position, with the same ``seed``), so it starts exactly where that match
+        stood, saved as a new file whose header names ``parent`` (its id and the number
+        of decisions taken over).  The parent's file is never touched."""
+        match = Match.replay(rules, log_prefix, seed=seed)
+        if match.over:
+            raise ValueError("the match is over at that point: there is nothing to play")
+        handle = None
+        if store is not None:
+            from .store import Seat
+            handle = store.new_match(match, tuple(Seat(n, k) for n, k in zip(names, kinds)),
+                                     extra={"parent": [parent[0], int(parent[1])]})
+        return cls(match, tuple(names), tuple(kinds), handle, think_ms=think_ms)
+
+    @classmethod
     def resume(cls, store: Any, ref: str, think_ms: int | None = None) -> "GameSession":
         """Reopen a saved match (``SaveFileError`` / ``LockedError`` pass through)."""
         loaded = store.open(ref)

@@ -30,7 +30,7 @@ from engine import Match, __version__
 from engine.savefile import Encoder, Footer, Header, SaveFileError, decode, last_tag, load
 
 __all__ = ["Store", "Seat", "SaveHandle", "Loaded", "Summary", "SaveFileError", "LockedError",
-           "data_dir"]
+           "data_dir", "parent_of"]
 
 SUFFIX = ".unoduo"
 _DIR_MODE, _FILE_MODE = 0o700, 0o600
@@ -73,6 +73,7 @@ class Summary:
     winner: int | None = None
     problem: str | None = None
     undos: int = 0  # practice undos recorded in the file (format 2)
+    parent: tuple[str, int] | None = None  # a what-if branch: (parent id, its decisions)
 
 
 def data_dir(explicit: str | os.PathLike | None = None) -> Path:
@@ -352,20 +353,32 @@ class Store:
                 raise SaveFileError(f"{path}: the match never started")
             seats = tuple(Seat(*s) for s in header.seats)
             created = _parse_time(header.created)
+            parent = parent_of(header)
             if decoded.footer is not None:
                 f = decoded.footer
                 return Summary(header.match_id, path, created, seats, f.rounds, f.scores,
-                               "finished", len(decoded.entries), f.winner, undos=decoded.undos)
+                               "finished", len(decoded.entries), f.winner, undos=decoded.undos,
+                               parent=parent)
             decoded, match = load(data, str(path))
             status = "finished" if match.over else "in progress"
             return Summary(header.match_id, path, created, seats, match.round, match.scores,
                            status, len(decoded.entries), match.winner,
-                           "torn tail" if decoded.torn_bytes else None, decoded.undos)
+                           "torn tail" if decoded.torn_bytes else None, decoded.undos, parent)
         except (SaveFileError, OSError) as exc:
             return Summary(match_id, path, None, (), 0, (), "damaged", 0, None, str(exc))
 
     def newest_unfinished(self) -> Summary | None:
         return next((s for s in self.summaries() if s.status == "in progress"), None)
+
+
+def parent_of(header: Header) -> tuple[str, int] | None:
+    """A what-if branch's parent, from its header: (parent id, decisions taken over);
+    ``None`` for a match started afresh (or an unreadable ``parent`` field)."""
+    raw = (header.extra or {}).get("parent")
+    if (isinstance(raw, (list, tuple)) and len(raw) == 2 and isinstance(raw[0], str)
+            and isinstance(raw[1], int) and not isinstance(raw[1], bool)):
+        return raw[0], raw[1]
+    return None
 
 
 def _parse_time(text: str) -> datetime | None:

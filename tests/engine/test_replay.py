@@ -167,3 +167,25 @@ def test_an_unfinished_log_replays_to_where_it_stopped():
     cursor = ReplayCursor.of(m)
     assert cursor.count == 37 and not cursor.final.over
     assert state(cursor.final) == state(m)
+
+
+def test_a_log_prefix_carries_on_from_its_position_with_the_same_seed(match):
+    """What-if branches: Match.replay of log_prefix(pos) with the match's seed is the
+    match there, and it plays on (chance after the prefix comes from the same seed)."""
+    cursor = ReplayCursor.of(match, every=9)
+    for pos in (0, 1, 17, cursor.count // 2, cursor.count - 1):
+        there = cursor.goto_copy(pos)
+        branch = Match.replay(cursor.rules, cursor.log_prefix(pos), seed=match.seed)
+        assert state(branch) == state(there)
+        assert cursor.event_count(pos) == len(there.events)
+        branch.apply(branch.legal_actions()[-1])
+    cursor.goto(40)
+    assert cursor.log_prefix() == match.actions[:cursor.log_length(40)]
+
+
+def test_each_event_belongs_to_the_decision_that_made_it(match):
+    cursor = ReplayCursor.of(match, every=9)
+    assert all(cursor.position_of_event(i) == 0 for i in range(cursor.event_count(0)))
+    for pos in range(1, cursor.count + 1, 7):
+        for i in range(cursor.event_count(pos - 1), cursor.event_count(pos)):
+            assert cursor.position_of_event(i) == pos

@@ -11,7 +11,7 @@ from engine.replay import ALL
 from tests.tui.conftest import SIZE, make_app, screen_text
 from unoduo_tui.dialogs import MatchOver
 from unoduo_tui.screens.menu import MenuScreen
-from unoduo_tui.screens.replay import GoToAction, ReplayListScreen, ReplayScreen
+from unoduo_tui.screens.replay import MOMENT_KEYS, GoToAction, ReplayListScreen, ReplayScreen
 from unoduo_tui.store import Seat, Store
 from unoduo_tui.widgets import Discard, GameLog, Hand, Opponent, ScoreSheet
 
@@ -263,3 +263,127 @@ def test_unoduo_replay_refuses_a_dumb_terminal(store, monkeypatch, capsys):
     monkeypatch.setenv("TERM", "dumb")
     assert main(["replay", ref, "--data-dir", str(store.data_dir)]) == 2
     assert "full-screen terminal" in capsys.readouterr().err
+
+
+async def test_saved_matches_replays_a_finished_one_and_marks_practice(store):
+    from textual.widgets import DataTable
+
+    from unoduo_tui.screens.saved import SavedScreen
+    from unoduo_tui.session import GameSession
+
+    save(store)
+    s = GameSession.start(store, ("Ann", "Rando"), ("human", "bot:random"), seed=6)
+    while s.match.to_act == 1 or s.undo_point() is None:
+        s.apply(s.match.legal_actions()[0])
+    assert s.undo()
+    s.close()
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.screen.action_pick("saved")
+        await pilot.pause()
+        saved = app.screen
+        assert isinstance(saved, SavedScreen)
+        assert "practice (1 undo)" in screen_text(app)
+        finished = next(i for i, x in enumerate(saved.summaries) if x.status == "finished")
+        saved.query_one(DataTable).move_cursor(row=finished)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen) and app.screen.cursor.match.over
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.screen is saved
+
+
+def test_the_help_lists_every_replay_key_and_undo():
+    from unoduo_tui.screens.help import HELP
+
+    assert "| z / y |" in HELP
+    for key in ("Shift+→", "PgDn", "Home / End", "| g |", "| b |", "| p |"):
+        assert key in HELP
+    for key, _, _, _ in MOMENT_KEYS:
+        assert f"| {key} / {key.upper()} |" in HELP
+
+
+async def test_spoiler_free_hides_the_length_the_future_and_the_final_scores(store):
+    ref = save(store)
+    app = replay_app(store, ref)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        count = screen.cursor.count
+        final = screen.cursor.match.scores
+        await pilot.press("s")
+        await pilot.pause()
+        assert screen.spoiler_free and screen.cursor.position == 0  # away from the end
+        assert screen.query_one(ScoreSheet).view.scores != final or final == (0, 0)
+        await pilot.press("pagedown")
+        await pilot.pause()
+        pos = screen.cursor.position
+        status = str(screen.query_one("#replay-status").render())
+        assert f"/{count}" not in status and "spoiler-free" in status
+        timeline = str(screen.query_one("#timeline").render())
+        assert timeline.rstrip().endswith("?")
+        future = {mark for _, kind, mark, _ in MOMENT_KEYS for p in screen.cursor.moments(kind)
+                  if p > pos}
+        past = {mark for _, kind, mark, _ in MOMENT_KEYS for p in screen.cursor.moments(kind)
+                if p <= pos}
+        for mark in future - past - {"─"}:
+            assert mark not in timeline
+        assert screen.check_action("moment", ("volley", 1))  # never says what lies ahead
+        await pilot.press("s")
+        await pilot.pause()
+        assert not screen.spoiler_free and screen.cursor.position == pos
+        assert f"{pos}/{count}" in str(screen.query_one("#replay-status").render())
+        check_shown(screen)
+
+
+async def test_the_log_highlights_the_current_action_and_only_it(store):
+    from engine import describe
+
+    ref = save(store)
+    app = replay_app(store, ref)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        log = screen.query_one(GameLog)
+        for keys in (("home",), ("right",), ("right", "right"), ("pagedown",), ("left",)):
+            await pilot.press(*keys)
+            await pilot.pause()
+            cursor = screen.cursor
+            pos = cursor.position
+            if pos == 0:
+                assert log._current is None
+                continue
+            assert log._current == cursor.event_count(pos - 1)
+            mine = [describe(e, screen.names, None) for e in cursor.events_of(pos)
+                    if e.kind != "first"]
+            lit = [strip.text.rstrip() for strip in log.lines
+                   if any(seg.style and seg.style.reverse for seg in strip)]
+            assert lit and " ".join(lit).split() == " ".join(mine).split()
+
+
+async def test_clicking_a_log_line_goes_to_the_action_it_tells(store):
+    ref = save(store)
+    app = replay_app(store, ref)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        log = screen.query_one(GameLog)
+        assert log._line_event is not None and len(log._line_event) == len(log.lines)
+        screen.cursor.goto(60)
+        screen.show()
+        await pilot.pause()
+        mapping = log._line_event
+        assert mapping is not None and len(mapping) == len(log.lines)
+        top = int(log.scroll_offset.y)
+        line = top + 1  # the second line on screen: an earlier action
+        clicked = mapping[line]
+        assert clicked < log._current
+        await pilot.click("#log", offset=(3, 1 + line - top))  # 1: the border
+        await pilot.pause()
+        pos = screen.cursor.position
+        assert pos < 60 and pos == screen.cursor.position_of_event(clicked)
+        assert screen.cursor.event_count(pos - 1) <= clicked < screen.cursor.event_count(pos)
+        assert log._current == screen.cursor.event_count(pos - 1)
+        check_shown(screen)

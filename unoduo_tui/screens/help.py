@@ -26,9 +26,30 @@ HELP = """\
 | x | catch your opponent who forgot to say UNO (they draw 2) |
 | r y g b | in the colour picker: red, yellow, green, blue |
 | n | in the dump dialog: don't dump |
+| z / y | against bots: undo to your previous decision / redo (marks it "practice") |
 | ? | this help |
 | Ctrl+P | command palette: every action, themes, the rules |
 | q | leave the table (it asks first; the match is saved after every move) |
+
+## In a replay
+
+| Key | What it does |
+| --- | --- |
+| → / ← | one action forward / back |
+| Shift+→ / Shift+← | one turn forward / back |
+| PgDn / PgUp | one round forward / back |
+| Home / End | the start / the last action |
+| g | go to an action number |
+| Space | autoplay (again: pause); + / − faster / slower |
+| v / V | next / previous Draw 2 volley |
+| o / O | next / previous Reverse dump |
+| c / C | next / previous Wild Draw 4 challenge |
+| x / X | next / previous UNO catch |
+| e / E | next / previous round end |
+| p | all hands / seat 1's view / seat 2's view (finished or practice matches) |
+| s | spoiler-free: hide the match's length, its future moments and the final scores |
+| b | what if: a new practice match from this position, against a bot |
+| q | close the replay |
 
 Escape only closes screens like this one: it never makes a move.
 The footer shows the keys that do something right now.

@@ -27,7 +27,15 @@ def summary_line(summary) -> str:
     undos = getattr(summary, "undos", 0)
     if undos:
         line += f" · {practice_mark(undos)}"
+    parent = getattr(summary, "parent", None)
+    if parent:
+        line += f" · {lineage(parent)}"
     return line
+
+
+def lineage(parent: tuple[str, int]) -> str:
+    """How a what-if branch names where it came from (list, saved matches, replays)."""
+    return f"branch of {parent[0]} @ {parent[1]}"
 
 
 def practice_mark(undos: int) -> str:

@@ -24,6 +24,9 @@ from textual.widgets import DataTable, Footer, Input, Static
 
 from engine.replay import ALL, MOMENTS, ReplayCursor
 
+from ..dialogs import BranchDialog
+from ..session import bot_levels
+from ..store import parent_of
 from ..widgets import Discard, GameLog, Hand, Opponent, ScoreSheet
 from .menu import practice_mark, summary_line
 
@@ -128,12 +131,16 @@ class ReplayScreen(Screen[None]):
                     tooltip=f"Back to the previous {label} ({key.upper()})"))],
         Binding("p", "perspective", "View", id="replay.perspective",
                 tooltip="All hands / seat 1's view / seat 2's view"),
+        Binding("s", "spoilers", "Spoiler-free", id="replay.spoilers", show=False,
+                tooltip="Hide the match's length, its future moments and the final scores"),
+        Binding("b", "branch", "What if", id="replay.branch", show=False,
+                tooltip="A new practice match from this position, against a bot"),
         Binding("question_mark", "help", "Help", id="replay.help", key_display="?",
                 tooltip="Every key"),
         Binding("q,escape", "close", "Close", id="replay.close", tooltip="Leave the replay"),
     ]
 
-    def __init__(self, loaded, *, every: int = 200) -> None:
+    def __init__(self, loaded, *, every: int = 200, lock: bool = False) -> None:
         super().__init__()
         header = loaded.header
         seats = loaded.seats
@@ -146,11 +153,13 @@ class ReplayScreen(Screen[None]):
         #: the one seat an unfinished match may be seen from (None: any perspective)
         self.locked: int | None = None
         self.undos = getattr(loaded, "undos", 0)
-        if not self.finished and humans and not self.undos:  # practice: nothing to hide
+        if not self.finished and humans and (lock or not self.undos):  # practice: no secrets
             self.locked = humans[0]
         self.perspective: int | str = ALL if self.locked is None else self.locked
         self.speed = 2
         self._timer = None
+        #: hide what lies ahead: the length, the future moments, the final scores
+        self.spoiler_free = False
 
     @classmethod
     def open(cls, store, ref: str) -> "ReplayScreen":
@@ -160,7 +169,19 @@ class ReplayScreen(Screen[None]):
         if not loaded.match.over and len(humans) > 1:
             raise ValueError("this hot-seat match is still being played: finish it first "
                              "(a replay would show one player the other's hand)")
-        return cls(loaded)
+        return cls(loaded, lock=cls._parent_unfinished(store, loaded))
+
+    @staticmethod
+    def _parent_unfinished(store, loaded) -> bool:
+        """A branch of a match still being played shows what that match hides (the
+        opponent's hand, the draw pile) even once practised: keep it locked too."""
+        parent = parent_of(loaded.header)
+        if parent is None or loaded.match.over:
+            return False
+        try:
+            return store.summary(store.resolve(parent[0])).status != "finished"
+        except Exception:  # the parent is gone or unreadable: assume the worst
+            return True
 
     # -- layout ------------------------------------------------------------------
 
@@ -192,6 +213,14 @@ class ReplayScreen(Screen[None]):
             self.notify("This match is not finished: you see it as "
                         f"{self.names[self.locked]} saw it.", title="Replay", timeout=5)
         self.show()
+        self.call_after_refresh(self.show)  # once the log knows its width: lines to events
+
+    def on_game_log_event_clicked(self, message: GameLog.EventClicked) -> None:
+        """A click on a line of the log: go to the action that line tells."""
+        message.stop()
+        self._stop()
+        self.cursor.goto(self.cursor.position_of_event(message.index))
+        self._moved()
 
     def on_unmount(self) -> None:
         self._stop()
@@ -235,7 +264,9 @@ class ReplayScreen(Screen[None]):
         hand.view = mine
         self.query_one(Discard).view = mine
         self.query_one(ScoreSheet).view = mine
-        self.query_one(GameLog).show(everything if everything is not None else mine)
+        pos = cursor.position
+        self.query_one(GameLog).show(everything if everything is not None else mine,
+                                     current=cursor.event_count(pos - 1) if pos else None)
         self.query_one("#timeline", Static).update(self.timeline())
         self.query_one("#replay-status", Static).update(self.status(everything))
         self.refresh_bindings()
@@ -243,7 +274,7 @@ class ReplayScreen(Screen[None]):
     def status(self, everything) -> Text:
         cursor = self.cursor
         pos, m = cursor.position, cursor.match
-        text = Text(f" {pos}/{cursor.count}", "bold")
+        text = Text(f" {pos}" if self.spoiler_free else f" {pos}/{cursor.count}", "bold")
         text.append(f" · round {m.round}")
         decision = cursor.decision()
         if decision is not None:
@@ -259,6 +290,8 @@ class ReplayScreen(Screen[None]):
             text.append(" (unfinished)")
         if self.undos:
             text.append(f" · {practice_mark(self.undos)}")
+        if self.spoiler_free:
+            text.append(" · spoiler-free")
         if self._timer is not None:
             text.append(f" · ▶ {SPEEDS[self.speed]:g}/s")
         return text
@@ -268,9 +301,14 @@ class ReplayScreen(Screen[None]):
         cursor = self.cursor
         width = max(10, self.size.width - 2)
         count = max(1, cursor.count)
+        if self.spoiler_free:  # only the past, to scale; the future is a "?"
+            width -= 2
+            count = max(1, cursor.position)
         cells = ["─"] * width
         for _, kind, mark, _ in MOMENT_KEYS:
             for pos in cursor.moments(kind):
+                if self.spoiler_free and pos > cursor.position:
+                    continue
                 col = min(width - 1, (pos - 1) * width // count)
                 if cells[col] == "─" or mark == "|":
                     cells[col] = mark
@@ -278,7 +316,7 @@ class ReplayScreen(Screen[None]):
         text = Text("▕")
         for i, cell in enumerate(cells):
             text.append(cell, "reverse bold" if i == here else ("bold" if cell != "─" else ""))
-        text.append("▏")
+        text.append(" ?" if self.spoiler_free else "▏")
         return text
 
     # -- what a key may do now -------------------------------------------------------
@@ -290,6 +328,8 @@ class ReplayScreen(Screen[None]):
         if action in ("step", "turn", "round", "moment"):
             if action == "moment":
                 kind, direction = parameters
+                if self.spoiler_free and direction > 0:
+                    return True  # whether one lies ahead is a spoiler: try and see
                 marks = cursor.moments(kind)
                 ok = any(p > pos for p in marks) if direction > 0 else any(p < pos for p in marks)
                 return True if ok else None
@@ -298,6 +338,8 @@ class ReplayScreen(Screen[None]):
             return True if (pos < count if parameters[0] else pos > 0) else None
         if action == "perspective":
             return True if self.locked is None else None
+        if action == "branch":  # not from a game still in play: it would show its pile
+            return True if not cursor.match.over and self.locked is None else None
         if action == "speed":
             return True if self._timer is not None else None
         return True
@@ -376,9 +418,49 @@ class ReplayScreen(Screen[None]):
         self.perspective = order[(order.index(self.perspective) + 1) % len(order)]
         self.show()
 
+    def action_spoilers(self) -> None:
+        """``s``: spoiler-free on / off.  Turning it on at the end of a finished match
+        (where the viewer opens) goes back to the start: the end is what it hides."""
+        self.spoiler_free = not self.spoiler_free
+        if self.spoiler_free and self.finished and self.cursor.position == self.cursor.count:
+            self._stop()
+            self.cursor.start()
+        self.show()
+
+    def action_branch(self) -> None:
+        """``b``: a new practice match from exactly this position (the parent's file is
+        never touched); an unfinished match's human keeps their own seat."""
+        cursor = self.cursor
+        if cursor.match.over:
+            self.notify("The match is over here: step back to branch from an earlier point.",
+                        severity="warning", timeout=4)
+            return
+        if self.locked is not None:
+            # a branch replays the recorded deck: drawing in it would show the live
+            # game's draw pile, which its player must not see
+            self.notify("This match is still being played: finish it (or practise it with "
+                        "undo) before branching from it.", severity="warning", timeout=5)
+            return
+        self._stop()
+        pos = cursor.position
+        prefix = cursor.log_prefix(pos)
+        humans = [i for i, k in enumerate(self.kinds) if not k.startswith("bot:")]
+        seat = self.locked if self.locked is not None else (humans[0] if humans else 0)
+        bots_now = [k[4:] for k in self.kinds if k.startswith("bot:")]
+
+        def chosen(choice: tuple[str, int] | None) -> None:
+            if choice is not None:
+                level, seat = choice
+                self.app.branch_match(self.loaded, prefix, pos, level, seat)
+
+        self.app.push_screen(BranchDialog(bot_levels(), self.names, pos, seat=seat,
+                                          seat_fixed=self.locked,
+                                          level=bots_now[0] if bots_now else None), chosen)
+
     def action_help(self) -> None:
         keys = ("→/← one action · shift+→/← one turn · PgDn/PgUp one round · Home/End\n"
                 "g go to action N · space autoplay, +/− speed · p all hands / seat views\n"
+                "s spoiler-free · b what if: a new practice match from here\n"
                 + " · ".join(f"{k}/{k.upper()} {label}" for k, _, _, label in MOMENT_KEYS)
                 + "\nq close")
         self.notify(keys, title="Replay keys", timeout=12)

@@ -1,4 +1,7 @@
-"""Saved matches: pick an unfinished one to resume."""
+"""Saved matches: resume an unfinished one, watch a finished one again.
+
+Each line says what the file records: "practice (N undos)" when undo was used and
+"branch of <id> @ N" for a what-if branch (see :func:`~.menu.summary_line`)."""
 
 from __future__ import annotations
 
@@ -16,7 +19,8 @@ class SavedScreen(Screen[None]):
     BINDINGS = [Binding("escape,q", "close", "Back", id="saved.back")]
 
     def compose(self) -> ComposeResult:
-        yield Static("Saved matches — Enter resumes an unfinished one", id="saved-title")
+        yield Static("Saved matches — Enter resumes an unfinished one, replays a finished one",
+                     id="saved-title")
         yield DataTable(id="saved-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
@@ -41,7 +45,7 @@ class SavedScreen(Screen[None]):
         if summary.status == "in progress":
             self.app.resume_match(str(summary.id))
         elif summary.status == "finished":
-            self.notify("That match is finished; the replay viewer will show it.", timeout=4)
+            self.app.open_replay(str(summary.path))
         else:
             self.notify(f"That save file is damaged: {summary.path}", severity="warning")
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.text import Text
+from textual import events
+from textual.message import Message
 from textual.widgets import RichLog
 
 from engine import PlayerView, describe
@@ -10,11 +14,22 @@ from engine import PlayerView, describe
 __all__ = ["GameLog"]
 
 _KEEP = 200  # lines rewritten when the viewer changes (hot-seat) or a match is resumed
+_KEEP_HIGHLIGHTED = 80  # a replay rewrites them each step: ~7 ms, not ~20
 _QUIET = {"first"}
 
 
 class GameLog(RichLog):
-    """Shows ``view.events`` described for ``view.seat`` with ``names``."""
+    """Shows ``view.events`` described for ``view.seat`` with ``names``.
+
+    With a highlight (replays) it also knows which event each line tells, and a click
+    on a line posts :class:`GameLog.EventClicked`."""
+
+    @dataclass
+    class EventClicked(Message):
+        """A line of the log was clicked: ``index`` is its event's index in the view."""
+
+        log: "GameLog"
+        index: int
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, wrap=True, markup=False, max_lines=400, auto_scroll=True,
@@ -22,21 +37,47 @@ class GameLog(RichLog):
         self.names: tuple[str, ...] = ("You", "Opponent")
         self._seat: int | None = None
         self._shown = 0
+        self._current: int | None = None  # the first highlighted event (replays)
+        self._line_event: list[int] | None = None  # each line's event (None: not known)
 
-    def show(self, view: PlayerView) -> None:
+    def show(self, view: PlayerView, current: int | None = None) -> None:
+        """Add the events not shown yet.  ``current`` (replays): the index of the first
+        event of the action under the cursor — its lines are highlighted, so the log is
+        rewritten (its last ``_KEEP_HIGHLIGHTED`` lines) whenever the highlight moves."""
         events = view.events
-        if view.seat != self._seat or len(events) < self._shown:
+        highlighted = self._current
+        if (view.seat != self._seat or len(events) < self._shown
+                or (current is not None or highlighted is not None)
+                and ((current, len(events)) != (highlighted, self._shown)
+                     or self._line_event is None and self._size_known)):
             self.clear()
+            self._line_event = [] if self._size_known else None
             self._seat = view.seat
-            self._shown = max(0, len(events) - _KEEP)
-        for event in events[self._shown:]:
+            self._shown = max(0, len(events) - (_KEEP if current is None else _KEEP_HIGHLIGHTED))
+        self._current = current
+        for i, event in enumerate(events[self._shown:], self._shown):
             if event.kind in _QUIET:
                 continue
             text = describe(event, self.names, view.seat)
             if event.kind in ("round", "round_end", "match_end"):
-                self.write(Text(text, "bold"))
+                line = Text(text, "bold")
             elif event.kind in ("catch", "challenge") or event.uno:
-                self.write(Text(text, "italic"))
+                line = Text(text, "italic")
             else:
-                self.write(Text(text))
+                line = Text(text)
+            if current is not None and i >= current:
+                line.stylize("reverse")
+            before = len(self.lines)
+            self.write(line)
+            if self._line_event is not None:
+                self._line_event.extend([i] * (len(self.lines) - before))
         self._shown = len(events)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        mapping = self._line_event
+        if offset is None or mapping is None or self._current is None:
+            return
+        line = offset.y + int(self.scroll_offset.y)
+        if 0 <= line < len(mapping) and len(mapping) == len(self.lines):
+            self.post_message(self.EventClicked(self, mapping[line]))
