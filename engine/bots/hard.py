@@ -5,10 +5,11 @@ For each decision worth searching, it repeatedly
 1. samples a *world* from :class:`~engine.bots.belief.Belief`: the opponent's
    hidden cards and the unknown part of the draw pile (the known parts — the draft
    discards at the bottom, S4, a turned-over refill, T3 — stay where they are);
-2. sets up that world as a :class:`~engine.match.Match` (``Match.from_position``),
-   and for every candidate action plays it and then the rest of the round with the
-   normal policy for both seats (the same world for every candidate, so their
-   difference is not noise from the deal);
+2. sets up that world as a lean :class:`~engine.bots.lean.Position` (the same
+   rules as :class:`~engine.match.Match` without events, tested against it), and for
+   every candidate action plays it and then the rest of the round with the normal
+   policy for both seats (the same world for every candidate, so their difference
+   is not noise from the deal);
 3. scores the round's end by *match equity* — the chance of winning the match
    from the new totals (E2, E4) — so points matter, not just going out.
 
@@ -24,12 +25,12 @@ from __future__ import annotations
 import math
 import time
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from ..actions import Action
-from ..match import Match
 from ..rng import Rng
 from .belief import Belief
+from .lean import Position, RoundEnd, play_out
 from .normal import NormalBot, best_colour, policy
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -41,7 +42,6 @@ __all__ = ["HardBot", "suggest", "match_equity"]
 #: normal vs normal, measured with the arena): the equity table's round model
 ROUND_POINTS_MEAN = 33.0
 _STEP = 5  # the equity table's grid, in points
-_ROLLOUT_LIMIT = 600  # decisions: far beyond a real round; a guard only
 
 
 @lru_cache(maxsize=8)
@@ -75,24 +75,10 @@ def match_equity(mine: int, theirs: int, target: int) -> float:
     return _equity_table(target)[mine // _STEP][theirs // _STEP]
 
 
-def rollout(m: Match, me: int, start: int) -> float:
-    """Play round ``start`` out with the normal policy for both seats; ``me``'s equity."""
-    rules = m.rules
-    for _ in range(_ROLLOUT_LIMIT):
-        if m.round != start or m.over:
-            break
-        legal = m.legal_actions()
-        if len(legal) == 1:
-            m.apply(legal[0])
-            continue
-        seat = m.to_act
-        top = m.top
-        m.apply(policy(m.hand(seat), legal, m.phase, top, m.color, len(m.hand(1 - seat)),
-                       top.colour))
-    if m.over:
-        return 1.0 if m.winner == me else (0.5 if m.winner is None else 0.0)
-    scores = m.scores
-    return match_equity(scores[me], scores[1 - me], rules.target)
+def rollout_value(end: RoundEnd, scores: Sequence[int], me: int, target: int) -> float:
+    """``me``'s match equity after a rolled-out round ``end`` from totals ``scores``."""
+    points = end.points
+    return match_equity(scores[me] + points[me], scores[1 - me] + points[1 - me], target)
 
 
 def candidates(view: "PlayerView") -> list[Action]:
@@ -153,6 +139,7 @@ class HardBot(NormalBot):
         deadline = None if self.think_ms is None else started + self.think_ms / 1000.0 - 0.002
         limit = self.simulations if self.simulations is not None else 1 << 30
         totals = [0.0] * len(options)
+        seat, scores, target = view.seat, view.scores, view.rules.target
         worlds = 0
         per_rollout = 0.0
         while worlds < limit:
@@ -164,9 +151,8 @@ class HardBot(NormalBot):
                     if now + 2 * per_rollout > deadline:
                         break
                 tick = time.perf_counter()
-                m = world.clone()
-                m.apply(action)
-                sums.append(rollout(m, view.seat, view.round))
+                end = play_out(world.copy(), action)
+                sums.append(rollout_value(end, scores, seat, target))
                 per_rollout = max(per_rollout * 0.9, time.perf_counter() - tick)
             if len(sums) < len(options):
                 break
@@ -175,17 +161,18 @@ class HardBot(NormalBot):
         self.last_worlds = worlds
         return [t / worlds for t in totals] if worlds else None
 
-    def _world(self, view: "PlayerView", belief: Belief) -> Match:
-        """One determinization of the hidden cards, as a match at this position."""
+    def _world(self, view: "PlayerView", belief: Belief) -> Position:
+        """One determinization of the hidden cards: this position, every card known."""
         seat = view.seat
         opp_hand, pile = belief.sample(self._rng)
         hands = [list(view.hand), opp_hand] if seat == 0 else [opp_hand, list(view.hand)]
-        return Match.from_position(
-            view.rules, hands=hands, draw_pile=pile, discard_pile=belief.discard,
-            to_act=seat, phase=view.phase, colour=view.color, p1=view.p1, round=view.round,
-            scores=view.scores, pending=view.pending_draw, by=1 - seat, drawn=view.drawn,
+        rules = view.rules
+        return Position(
+            hands, pile[::-1], belief.discard, seat, view.phase, view.color, view.scores,
+            rules.target, pending=view.pending_draw, by=1 - seat, drawn=view.drawn,
             dump_colour=view.dump_colour, dump_start=not belief.played, exposed=view.exposed,
-            blocked=belief.blocked, seed=self._rng.next64())
+            blocked=belief.blocked, any_playable=rules.wd4_guilty == "any_playable",
+            shuffle_rng=self._rng if rules.refill == "shuffle" else None)
 
 
 def suggest(view: "PlayerView", think_ms: int = 300, seed: int = 0) -> Action:
