@@ -7,6 +7,9 @@ Prints, for random-vs-random play, each the median of ``--runs`` runs:
 - *bots*: the same with ``bots.make("random")`` choosing from ``view(seat)``, as
   the app and the arena play;
 - *replay*: ``Match.replay`` of the logs just played, in decisions/s;
+- *rollouts*: the hard bot's rollouts (the rest of a round, normal policy for both
+  seats) from mid-round positions, in the lean simulator and, for comparison,
+  with ``Match`` + ``policy`` as the first hard bot did;
 - when ``rlcard`` is importable, RLCard's ``UnoGame`` with random actions in the
   same run, and our engine's actions/s divided by its steps/s.
 
@@ -74,6 +77,50 @@ def replay_run(logs: list) -> float:
     return decisions / (time.perf_counter() - start)
 
 
+def _positions(seed: int, count: int = 200) -> list:
+    """Mid-round positions from normal-vs-normal matches (every 5th decision)."""
+    out: list = []
+    players = [bots.make("normal", seed=seed), bots.make("normal", seed=seed + 1)]
+    game = 0
+    while len(out) < count:
+        m = Match.new(Rules(), seed=seed * 7_919 + game)
+        game += 1
+        n = 0
+        while not m.over and len(out) < count:
+            if m.phase == "turn" and n % 5 == 0:
+                out.append(m.clone())
+            seat = m.to_act
+            m.apply(players[seat].choose(m.view(seat)))
+            n += 1
+    return out
+
+
+def rollout_run(seconds: float, seed: int) -> tuple[float, float]:
+    """(lean rollouts/s, Match + policy rollouts/s) from the same positions."""
+    from .bots.lean import Position, play_out
+    from .bots.normal import policy
+
+    matches = _positions(seed)
+    lean = [Position.from_match(m) for m in matches]
+    done, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for p in lean:
+            play_out(p.copy())
+        done += len(lean)
+    lean_rate = done / (time.perf_counter() - start)
+    done, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for original in matches:
+            m = original.clone()
+            first = m.round
+            while m.round == first and not m.over:
+                seat = m.to_act
+                m.apply(policy(m.hand(seat), m.legal_actions(), m.phase, m.top, m.color,
+                               len(m.hand(1 - seat)), m._dump_colour))
+        done += len(matches)
+    return lean_rate, done / (time.perf_counter() - start)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -81,13 +128,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     runs = max(1, args.runs)
 
-    engine, bot, replay = [], [], []
+    engine, bot, replay, rollouts = [], [], [], []
     for run in range(runs):
         matches_s, actions_s, logs = engine_run(args.seconds, seed=run + 1)
         engine.append((matches_s, actions_s, sum(len([e for e in log if not e.is_chance])
                                                     for log in logs) / len(logs)))
         bot.append(bots_run(args.seconds, seed=run + 1))
         replay.append(replay_run(logs))
+        rollouts.append(rollout_run(args.seconds, seed=run + 1))
     med = statistics.median
     actions = med(a for _, a, _ in engine)
     print(f"python {platform.python_version()} on {platform.machine()}; median of {runs} runs "
@@ -97,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bots    via views                      {med(bot):12,.0f} actions/s")
     print(f"replay  Match.replay                   {med(replay):12,.0f} actions/s "
           f"({med(replay) / actions:.2f}x live play)")
+    lean_rate = med(a for a, _ in rollouts)
+    print(f"hard    rollouts, lean simulator       {lean_rate:12,.0f} rollouts/s "
+          f"({lean_rate / med(b for _, b in rollouts):.1f}x Match + policy)")
     if bench_rlcard.available():
         theirs = bench_rlcard.median_rate(runs=runs, seconds=args.seconds)
         print(f"rlcard  UnoGame random               {theirs:12,.0f} steps/s")

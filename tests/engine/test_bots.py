@@ -279,3 +279,21 @@ def test_hard_with_a_small_fixed_budget_beats_normal():
     d = result.to_dict()["bots"]
     assert d["hard"]["mean_points_per_round"] < d["normal"]["mean_points_per_round"], result.format()
     assert d["hard"]["wins"] >= 2, result.format()
+
+
+def test_a_belief_moved_to_another_match_starts_again():
+    """One bot instance may play match after match: its belief follows the match, even
+    when the new match already has more events than the old one had when last read."""
+    from engine.bots import Belief
+
+    def advance(m, steps):
+        for _ in range(steps):
+            m.apply(m.legal_actions()[0])
+        return m
+
+    first, second = advance(Match.new(seed=1), 40), advance(Match.new(seed=2), 120)
+    moved = Belief(0, Rules())
+    moved.update(first.view(0))
+    moved.update(second.view(0))
+    fresh = Belief(0, Rules()).update(second.view(0))
+    assert (moved.unseen, moved.discard, moved.mine) == (fresh.unseen, fresh.discard, fresh.mine)
