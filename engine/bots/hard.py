@@ -100,18 +100,44 @@ def candidates(view: "PlayerView") -> list[Action]:
     return out
 
 
+#: worlds between two pruning checks, and the margin (standard errors of the paired
+#: difference to the leader) below which an option stops being searched
+_BATCH = 32
+_PRUNE_Z = 3.0
+
+
+def _survivors(values: list[list[float]], active: list[int]) -> list[int]:
+    """The options of ``active`` not clearly worse than the leader, paired by world."""
+    means = {i: sum(values[i]) / len(values[i]) for i in active}
+    lead = max(active, key=means.__getitem__)
+    keep = []
+    for i in active:
+        if i == lead:
+            keep.append(i)
+            continue
+        a, b = values[lead], values[i]
+        k = len(b)
+        diffs = [x - y for x, y in zip(a, b)]  # every active option saw every world
+        mean = sum(diffs) / k
+        var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+        if mean <= _PRUNE_Z * math.sqrt(var / k):
+            keep.append(i)
+    return keep
+
+
 class HardBot(NormalBot):
     """Determinized search (see the module docstring)."""
 
     name = "hard"
 
     def __init__(self, seed: int = 0, think_ms: int | None = None,
-                 simulations: int | None = None) -> None:
+                 simulations: int | None = None, prune: bool = True) -> None:
         super().__init__(seed)
         if think_ms is None and simulations is None:
             think_ms = 500
         self.think_ms = think_ms
         self.simulations = simulations
+        self.prune = prune
         self._rng = Rng(seed, 0x4A2D)
         self.last_worlds = 0  # worlds sampled for the last decision (for benchmarks)
 
@@ -134,32 +160,46 @@ class HardBot(NormalBot):
         return options[max(range(len(options)), key=values.__getitem__)]
 
     def _search(self, view: "PlayerView", options: list[Action], started: float):
+        """Mean equity of each option over sampled worlds (``None``: no time for one).
+
+        Every :data:`_BATCH` worlds, an option whose paired difference to the leader
+        is below zero by more than :data:`_PRUNE_Z` standard errors stops being
+        played out (its mean stays as it was), so the budget goes to the options
+        still in doubt; when one is left the search stops early."""
         belief = self.belief(view)
         # a margin for picking the answer and for a rollout longer than the last ones
         deadline = None if self.think_ms is None else started + self.think_ms / 1000.0 - 0.002
         limit = self.simulations if self.simulations is not None else 1 << 30
-        totals = [0.0] * len(options)
+        n = len(options)
+        values: list[list[float]] = [[] for _ in options]  # per option, per world
+        active = list(range(n))
         seat, scores, target = view.seat, view.scores, view.rules.target
         worlds = 0
         per_rollout = 0.0
-        while worlds < limit:
+        while worlds < limit and len(active) > 1:
             world = self._world(view, belief)
             sums = []
-            for action in options:
+            for i in active:
                 if deadline is not None:
                     now = time.perf_counter()
                     if now + 2 * per_rollout > deadline:
                         break
                 tick = time.perf_counter()
-                end = play_out(world.copy(), action)
+                end = play_out(world.copy(), options[i])
                 sums.append(rollout_value(end, scores, seat, target))
                 per_rollout = max(per_rollout * 0.9, time.perf_counter() - tick)
-            if len(sums) < len(options):
+            if len(sums) < len(active):
                 break
-            totals = [t + s for t, s in zip(totals, sums)]
+            for i, v in zip(active, sums):
+                values[i].append(v)
             worlds += 1
+            if self.prune and worlds % _BATCH == 0:
+                active = _survivors(values, active)
         self.last_worlds = worlds
-        return [t / worlds for t in totals] if worlds else None
+        if not worlds:
+            return None
+        live = set(active)  # a pruned option is never the answer
+        return [sum(v) / len(v) if i in live else -math.inf for i, v in enumerate(values)]
 
     def _world(self, view: "PlayerView", belief: Belief) -> Position:
         """One determinization of the hidden cards: this position, every card known."""

@@ -297,3 +297,12 @@ def test_a_belief_moved_to_another_match_starts_again():
     moved.update(second.view(0))
     fresh = Belief(0, Rules()).update(second.view(0))
     assert (moved.unseen, moved.discard, moved.mine) == (fresh.unseen, fresh.discard, fresh.mine)
+
+
+def test_hard_search_drops_an_option_clearly_worse_in_the_same_worlds():
+    from engine.bots.hard import _survivors
+    rng = Rng(9, 1)
+    base = [rng.below(1000) / 1000 for _ in range(64)]
+    values = [base, [v - 0.05 for v in base],  # worse in every world: dropped
+              [v + (0.01 if k % 2 else -0.01) for k, v in enumerate(base)]]  # a tie: kept
+    assert _survivors(values, [0, 1, 2]) == [0, 2]
