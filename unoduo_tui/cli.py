@@ -5,6 +5,7 @@
     unoduo resume [ID|PATH]     carry on            unoduo export X --json
     unoduo rules                the rule book       unoduo simulate --bots a,b --matches N
     unoduo replay X             watch a match again unoduo transcript X
+    unoduo replay --spoiler-free X   … from the start, its length and result hidden
 
 Non-interactive commands never import Textual; interactive ones refuse a
 ``TERM=dumb`` terminal in plain text before Textual starts.
@@ -51,12 +52,18 @@ def _positive(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--data-dir", metavar="PATH",
-                        help="where saved matches live (default: $UNODUO_DATA_DIR or the "
-                             "user data dir)")
+    def data_dir_option(default) -> argparse.ArgumentParser:
+        options = argparse.ArgumentParser(add_help=False)
+        options.add_argument("--data-dir", metavar="PATH", default=default,
+                             help="where saved matches live (default: $UNODUO_DATA_DIR or "
+                                  "the user data dir)")
+        return options
+
+    # `unoduo --data-dir X list` and `unoduo list --data-dir X` both work: a command's
+    # own --data-dir must not put back the default over one given before the command
+    top, common = data_dir_option(None), data_dir_option(argparse.SUPPRESS)
     parser = argparse.ArgumentParser(
-        prog="unoduo", parents=[common],
+        prog="unoduo", parents=[top],
         description="UNO Duo in your terminal. With no command: the main menu.")
     parser.add_argument("--version", action="version", version=f"unoduo {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -71,7 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("match", nargs="?", metavar="ID|PATH",
                         help="default: the newest unfinished match")
 
-    sub.add_parser("list", parents=[common], help="list saved matches")
+    listing = sub.add_parser("list", parents=[common], help="list saved matches")
+    listing.add_argument("--spoiler-free", action="store_true",
+                         help="finished matches without their round, scores or winner")
 
     verify = sub.add_parser("verify", parents=[common],
                             help="check a save file: framing, chain, legality")
@@ -100,6 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", parents=[common],
                             help="watch a saved match again, step by step (read-only)")
     replay.add_argument("match", metavar="ID|PATH")
+    replay.add_argument("--spoiler-free", action="store_true",
+                        help="start at the beginning, with the match's length, its moments "
+                             "to come and its result hidden (s toggles it)")
 
     sub.add_parser("rules", parents=[common], help="print the rule book")
     return parser
@@ -157,13 +169,18 @@ def _interactive(args: argparse.Namespace) -> int:
     if args.command == "resume":
         return run_app(store, "resume", resume=args.match)
     if args.command == "replay":
-        return run_app(store, "replay", replay=args.match)
+        from .screens.replay import ReplayRef
+
+        return run_app(store, "replay",
+                       replay=ReplayRef(args.match, spoiler_free=args.spoiler_free))
     return run_app(store, "menu")
 
 
 # -- headless ------------------------------------------------------------------------
 
 def _list(args: argparse.Namespace) -> int:
+    from .store import short_id
+
     rows = _store(args).summaries()
     if not rows:
         print("No saved matches yet. Start one with 'unoduo play'.")
@@ -173,8 +190,11 @@ def _list(args: argparse.Namespace) -> int:
         started = s.created.astimezone().strftime("%Y-%m-%d %H:%M") if s.created else "?"
         players = " v ".join(seat.name for seat in s.seats) or "?"
         scores = "–".join(map(str, s.scores)) if s.scores else "-"
+        rounds = str(s.round)
         status = s.status
-        if s.status == "finished" and s.winner is not None and s.seats:
+        if args.spoiler_free and s.status == "finished":  # who won, and how long it ran
+            rounds = scores = "?"
+        elif s.status == "finished" and s.winner is not None and s.seats:
             status += f" ({s.seats[s.winner].name} won)"
         elif s.status == "finished":
             status += " (draw)"
@@ -183,8 +203,8 @@ def _list(args: argparse.Namespace) -> int:
         if s.undos:
             status += f", practice ({s.undos} undo{'s' * (s.undos != 1)})"
         if s.parent:
-            status += f", branch of {s.parent[0]} @ {s.parent[1]}"
-        print(f"{s.id:<23} {started:<16} {players[:24]:<24} {s.round:>5} {scores:>9}  {status}")
+            status += f", branch of {short_id(s.parent[0])} @ {s.parent[1]}"
+        print(f"{s.id:<23} {started:<16} {players[:24]:<24} {rounds:>5} {scores:>9}  {status}")
     return EXIT_OK
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import re
 import secrets
 import socket
 from dataclasses import dataclass, field
@@ -30,9 +31,11 @@ from engine import Match, __version__
 from engine.savefile import Encoder, Footer, Header, SaveFileError, decode, last_tag, load
 
 __all__ = ["Store", "Seat", "SaveHandle", "Loaded", "Summary", "SaveFileError", "LockedError",
-           "data_dir", "parent_of"]
+           "data_dir", "parent_of", "short_id"]
 
 SUFFIX = ".unoduo"
+#: the random end of a match id (``20261129-233001-caebc7``): :func:`short_id`
+_SHORT = re.compile(r"[0-9a-f]{6}")
 _DIR_MODE, _FILE_MODE = 0o700, 0o600
 
 
@@ -271,7 +274,8 @@ class Store:
     # -- reading ---------------------------------------------------------------------
 
     def resolve(self, ref: "str | os.PathLike") -> Path:
-        """A match id (or a unique start of one) or a path, to the save file's path."""
+        """A match id (or a unique start of one, or its :func:`short_id`) or a path, to
+        the save file's path."""
         text = os.fspath(ref)
         path = Path(text).expanduser()
         if path.is_file():
@@ -280,7 +284,9 @@ class Store:
             exact = self.matches_dir / (text + SUFFIX)
             if exact.is_file():
                 return exact
-            hits = sorted(p for p in self.matches_dir.glob(f"{text}*{SUFFIX}"))
+            hits = sorted(set(self.matches_dir.glob(f"{text}*{SUFFIX}"))
+                          | (set(self.matches_dir.glob(f"*-{text}{SUFFIX}"))
+                             if _SHORT.fullmatch(text) else set()))
             if len(hits) == 1:
                 return hits[0]
             if len(hits) > 1:
@@ -379,6 +385,14 @@ def parent_of(header: Header) -> tuple[str, int] | None:
             and isinstance(raw[1], int) and not isinstance(raw[1], bool)):
         return raw[0], raw[1]
     return None
+
+
+def short_id(match_id: str) -> str:
+    """The short form of a match id that lists and labels show: its random end
+    (``caebc7`` for ``20261129-233001-caebc7``), which :meth:`Store.resolve` accepts;
+    an id of another shape is returned whole."""
+    tail = match_id.rsplit("-", 1)[-1]
+    return tail if tail != match_id and _SHORT.fullmatch(tail) else match_id
 
 
 def _parse_time(text: str) -> datetime | None:

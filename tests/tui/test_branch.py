@@ -11,10 +11,10 @@ from tests.tui.test_replay import save, store  # noqa: F401  (the fixture)
 from unoduo_tui.cli import main
 from unoduo_tui.dialogs import BranchDialog
 from unoduo_tui.screens.game import GameScreen
-from unoduo_tui.screens.menu import summary_line
+from unoduo_tui.screens.menu import summary_line, summary_lines
 from unoduo_tui.screens.replay import ReplayScreen
 from unoduo_tui.session import GameSession
-from unoduo_tui.store import Store, parent_of
+from unoduo_tui.store import Store, parent_of, short_id
 
 
 def observable(m: Match) -> tuple:
@@ -86,7 +86,8 @@ async def test_b_branches_from_the_shown_position_and_opens_the_table(store):  #
         branch_id = s.handle.id
     assert parent_path.read_bytes() == parent
     summary = next(x for x in store.summaries() if x.id == branch_id)
-    assert summary.parent == (ref, pos) and f"branch of {ref} @ {pos}" in summary_line(summary)
+    assert summary.parent == (ref, pos)
+    assert f"branch of {short_id(ref)} @ {pos}" in summary_line(summary)
 
 
 async def test_a_match_still_in_play_cannot_be_branched(store):  # noqa: F811
@@ -140,7 +141,7 @@ def test_unoduo_list_shows_the_lineage(store, capsys):  # noqa: F811
                                  ("human", "bot:easy"), (ref, 17))
     session.close()
     assert main(["list", "--data-dir", str(store.data_dir)]) == 0
-    assert f"branch of {ref} @ 17" in capsys.readouterr().out
+    assert f"branch of {short_id(ref)} @ 17" in capsys.readouterr().out
 
 
 def test_a_header_without_a_readable_parent_is_no_branch(tmp_path):
@@ -148,3 +149,80 @@ def test_a_header_without_a_readable_parent_is_no_branch(tmp_path):
     ref = save(store)
     assert store.summaries()[0].parent is None
     assert parent_of(store.open(ref, read_only=True).header) is None
+
+
+def long_named_branch(store: Store, undos: int = 0) -> tuple[str, str, int]:
+    """A finished match and a practice branch of it, between long names: (parent id,
+    branch id, the action it branched at)."""
+    ref = save(store, seed=3, seats=(("Alexandra the Great", "human"),
+                                     ("Maximilian the Tireless", "bot:random")))
+    loaded = store.open(ref, read_only=True)
+    pos = 57
+    session = GameSession.branch(store, loaded.header.rules,
+                                 ReplayScreen(loaded).cursor.log_prefix(pos), loaded.header.seed,
+                                 ("Alexandra the Great", "Maximilian the Tireless"),
+                                 ("human", "bot:easy"), (ref, pos))
+    for _ in range(undos):
+        while session.match.to_act == 1 or session.undo_point() is None:
+            session.apply(session.match.legal_actions()[0])
+        assert session.undo()
+    branch = session.handle.id
+    session.close()
+    return ref, branch, pos
+
+
+def whole_on_a_line(text: str, label: str) -> bool:
+    return any(label in line for line in text.splitlines())
+
+
+async def test_the_lineage_label_is_whole_at_80_columns_everywhere(store):  # noqa: F811
+    from unoduo_tui.screens.menu import MenuScreen
+    from tests.tui.conftest import screen_text
+
+    ref, branch, pos = long_named_branch(store, undos=2)
+    label = f"branch of {short_id(ref)} @ {pos}"
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        text = screen_text(app)
+        assert whole_on_a_line(text, label)  # the Resume line, its marks on a second line
+        assert whole_on_a_line(text, "Resume   Alexandra")
+        for where in ("saved", "replays"):
+            app.screen.action_pick(where)
+            await pilot.pause()
+            text = screen_text(app)
+            assert whole_on_a_line(text, label), text
+            assert "practice (2 undos)" in text or "practice" in text
+            assert max(len(line.rstrip()) for line in text.splitlines()) <= 80
+            await pilot.press("escape")
+            await pilot.pause()
+    app = make_app(store, start="replay", replay=branch)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        header = screen_text(app).splitlines()[0]
+        assert header.strip() == f"What if: {label}"
+        status = str(screen.query_one("#replay-status").render())
+        assert status.rstrip().endswith("practice") and len(status) <= 80
+
+
+def test_summary_lines_keep_the_lineage_whole_and_cut_the_names(store):  # noqa: F811
+    ref, branch, pos = long_named_branch(store, undos=1)
+    summary = next(s for s in store.summaries() if s.id == branch)
+    label = f"branch of {short_id(ref)} @ {pos}"
+    assert summary_lines(summary, 200) == [summary_line(summary)]
+    for width in (24, 30, 38, 47, 60):
+        lines = summary_lines(summary, width)
+        assert all(len(line) <= width for line in lines)
+        assert lines[-1].endswith(label)
+        assert "…" in lines[0] and lines[0].endswith(" · ".join(
+            ["round " + str(summary.round), "–".join(map(str, summary.scores))]))
+
+
+def test_a_short_id_opens_the_match_it_names(store):  # noqa: F811
+    ref = save(store, seed=3)
+    assert len(short_id(ref)) == 6 and ref.endswith("-" + short_id(ref))
+    assert store.resolve(short_id(ref)) == store.resolve(ref)
+    assert short_id("broken") == "broken"

@@ -11,7 +11,8 @@ from engine.replay import ALL
 from tests.tui.conftest import SIZE, make_app, screen_text
 from unoduo_tui.dialogs import MatchOver
 from unoduo_tui.screens.menu import MenuScreen
-from unoduo_tui.screens.replay import MOMENT_KEYS, GoToAction, ReplayListScreen, ReplayScreen
+from unoduo_tui.screens.replay import (MOMENT_KEYS, GoToAction, ReplayListScreen, ReplayLog,
+                                        ReplayScreen)
 from unoduo_tui.store import Seat, Store
 from unoduo_tui.widgets import Discard, GameLog, Hand, Opponent, ScoreSheet
 
@@ -338,6 +339,12 @@ async def test_spoiler_free_hides_the_length_the_future_and_the_final_scores(sto
         check_shown(screen)
 
 
+def drawn(log) -> list:
+    """Every line of the log as it is drawn (the highlight is drawn, not written)."""
+    top = int(log.scroll_offset.y)
+    return [log.render_line(row - top) for row in range(len(log.lines))]
+
+
 async def test_the_log_highlights_the_current_action_and_only_it(store):
     from engine import describe
 
@@ -358,7 +365,7 @@ async def test_the_log_highlights_the_current_action_and_only_it(store):
             assert log._current == cursor.event_count(pos - 1)
             mine = [describe(e, screen.names, None) for e in cursor.events_of(pos)
                     if e.kind != "first"]
-            lit = [strip.text.rstrip() for strip in log.lines
+            lit = [strip.text.rstrip() for strip in drawn(log)
                    if any(seg.style and seg.style.reverse for seg in strip)]
             assert lit and " ".join(lit).split() == " ".join(mine).split()
 
@@ -386,4 +393,207 @@ async def test_clicking_a_log_line_goes_to_the_action_it_tells(store):
         assert pos < 60 and pos == screen.cursor.position_of_event(clicked)
         assert screen.cursor.event_count(pos - 1) <= clicked < screen.cursor.event_count(pos)
         assert log._current == screen.cursor.event_count(pos - 1)
+        check_shown(screen)
+
+
+async def test_l_then_up_and_enter_pick_a_log_line_and_go_to_its_action(store):
+    ref = save(store)
+    app = replay_app(store, ref)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        log = screen.query_one(ReplayLog)
+        screen.cursor.goto(60)
+        screen.show()
+        await pilot.pause()
+        assert not log.has_focus
+        await pilot.press("l")
+        await pilot.pause()
+        assert log.has_focus and log.picked == log._line_event[-1]  # the newest line
+        await pilot.press("up", "up", "up", "down", "up", "up")
+        await pilot.pause()
+        picked = log.picked
+        assert picked < log._current  # a line of an earlier action
+        rows = log._rows(picked)
+        assert rows and all(log._line_event[r] == picked for r in rows)
+        top = int(log.scroll_offset.y)
+        assert top <= rows[0] and rows[-1] < top + log.scrollable_content_region.height
+        strip = log.render_line(rows[0] - top)  # drawn picked: not reversed, underlined
+        assert any(seg.style and seg.style.underline for seg in strip)
+        await pilot.press("enter")
+        await pilot.pause()
+        pos = screen.cursor.position
+        assert pos < 60 and pos == screen.cursor.position_of_event(picked)
+        assert screen.cursor.event_count(pos - 1) <= picked < screen.cursor.event_count(pos)
+        check_shown(screen)  # the position is Match.replay of the log's prefix
+        assert log.has_focus and log.picked == picked  # still there: pick on from here
+        await pilot.press("left")  # ← → still step while the log has the keys
+        await pilot.pause()
+        assert screen.cursor.position == pos - 1 and log.has_focus
+        check_shown(screen)
+        await pilot.press("escape")  # hands the keys back; closes nothing
+        await pilot.pause()
+        assert app.screen is screen and not log.has_focus and not log.can_focus
+        before = screen.cursor.position
+        await pilot.press("up", "enter")  # ↑ alone starts picking, one line up
+        await pilot.pause()
+        assert log.has_focus and screen.cursor.position <= before
+        check_shown(screen)
+        await pilot.press("tab")
+        await pilot.pause()
+        assert not log.has_focus
+
+
+async def test_the_log_cannot_be_picked_before_the_first_action(store):
+    ref = save(store)
+    app = replay_app(store, ref)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("home")
+        await pilot.pause()
+        screen = app.screen
+        assert screen.check_action("log", ()) is None  # shown disabled in the footer
+        await pilot.press("l")
+        await pilot.pause()
+        assert not screen.query_one(ReplayLog).has_focus
+
+
+def test_the_log_keys_are_in_the_help_and_the_footer():
+    from unoduo_tui.screens.help import HELP
+
+    assert "| l or Tab (or ↑) |" in HELP and "go to the action the picked line" in HELP
+    keys = {b.id: b for b in ReplayLog.BINDINGS}
+    assert keys["replay.log.up"].show and keys["replay.log.jump"].show
+    assert keys["replay.log.done"].show and "escape" in keys["replay.log.done"].key
+    assert any(b.id == "replay.log" and b.show for b in ReplayScreen.BINDINGS)
+
+
+def spoiler_free_text_is_clean(app, final, count: int) -> None:
+    """Nothing on screen gives the end away: no final scores, no winner, no length."""
+    text = screen_text(app)
+    screen = app.screen
+    names = screen.names
+    assert "–".join(map(str, final.scores)) not in text
+    assert "Match over" not in text and " wins" not in text and " won" not in text
+    if final.winner is not None:
+        assert f"{names[final.winner]} wins" not in text
+    assert f"/{count}" not in text
+    assert screen.query_one(ScoreSheet).view.scores != final.scores
+
+
+async def test_a_replay_opened_spoiler_free_starts_at_the_start_and_shows_no_result(store):
+    from unoduo_tui.screens.replay import ReplayRef
+
+    ref = save(store)
+    final = store.open(ref, read_only=True).match
+    assert final.over
+    app = make_app(store, start="replay", replay=ReplayRef(ref, spoiler_free=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen) and screen.spoiler_free
+        assert screen.cursor.position == 0
+        count = screen.cursor.count
+        spoiler_free_text_is_clean(app, final, count)
+        await pilot.press("pagedown", "right", "right")
+        await pilot.pause()
+        assert screen.cursor.position < count
+        spoiler_free_text_is_clean(app, final, count)
+        assert "spoiler-free" in str(screen.query_one("#replay-status").render())
+
+
+@pytest.mark.parametrize("where", ["replays", "saved"])
+async def test_s_in_the_lists_hides_the_results_and_enter_watches_spoiler_free(store, where):
+    from textual.widgets import DataTable
+
+    from unoduo_tui.screens.saved import SavedScreen
+
+    ref = save(store)
+    final = store.open(ref, read_only=True).match
+    result = "–".join(map(str, final.scores))
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.screen.action_pick(where)
+        await pilot.pause()
+        listing = app.screen
+        assert isinstance(listing, ReplayListScreen if where == "replays" else SavedScreen)
+        assert result in screen_text(app)
+        await pilot.press("s")
+        await pilot.pause()
+        text = screen_text(app)
+        assert listing.spoiler_free and "spoiler-free" in text
+        assert result not in text and f"round {final.round}" not in text
+        assert listing.query_one(DataTable).get_row_at(0)[3] == "—"  # nor its length
+        listing.query_one(DataTable).move_cursor(row=0)
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen) and screen.spoiler_free
+        assert screen.cursor.position == 0
+        spoiler_free_text_is_clean(app, final, screen.cursor.count)
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.screen is listing
+        await pilot.press("s")  # and back: the results again, Enter opens at the end
+        await pilot.pause()
+        assert result in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not app.screen.spoiler_free and app.screen.cursor.match.over
+
+
+async def test_the_log_tells_exactly_the_events_so_far_however_the_cursor_moves(store):
+    # a step writes (or drops) only its own lines: after any mix of moves the log
+    # still reads as the events up to the cursor, each line mapped to its event
+    from engine import describe
+
+    ref = save(store)
+    app = replay_app(store, ref)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        log = screen.query_one(ReplayLog)
+        moves = [("home",), ("right",) * 7, ("left",) * 3, ("pagedown",), ("left",) * 40,
+                 ("right",) * 90, ("p",), ("left",) * 2, ("p", "p"), ("end",), ("left",) * 5,
+                 ("E",), ("right",) * 3]
+        for keys in moves:
+            await pilot.press(*keys)
+            await pilot.pause()
+            cursor = screen.cursor
+            pos = cursor.position
+            if pos == 0:
+                continue
+            mapping = log._line_event
+            assert mapping is not None and len(mapping) == len(log.lines)
+            assert mapping == sorted(mapping)
+            events = (cursor.view(ALL) if screen.perspective == ALL
+                      else cursor.view(screen.perspective)).events
+            assert len(events) == cursor.event_count(pos) and log._shown == len(events)
+            first = mapping[0]
+            told = [describe(e, screen.names, log._seat) for e in events[first:]
+                    if e.kind != "first"]
+            shown = " ".join(strip.text for strip in log.lines)
+            assert shown.split() == " ".join(told).split()
+            assert log._current == cursor.event_count(pos - 1)
+            assert len(log.lines) <= 400
+
+
+async def test_the_log_wraps_its_lines_again_when_the_terminal_is_resized(store):
+    ref = save(store)
+    app = replay_app(store, ref)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        log = screen.query_one(ReplayLog)
+        await pilot.press("home", *["right"] * 30)
+        await pilot.pause()
+        narrow = log.scrollable_content_region.width
+        await pilot.resize_terminal(120, 30)
+        for _ in range(3):
+            await pilot.pause()
+        wide = log.scrollable_content_region.width
+        assert wide > narrow and log._width == wide
+        assert all(strip.cell_length <= wide for strip in log.lines)
+        assert any(strip.cell_length > narrow for strip in log.lines)
+        assert len(log._line_event) == len(log.lines)
         check_shown(screen)

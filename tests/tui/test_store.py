@@ -235,3 +235,19 @@ def test_listing_newest_first_with_status(store):
     assert [r.id for r in rows if r.created][:2] == [ids[1], ids[0]]
     assert store.newest_unfinished().id == ids[0]
     assert store.resolve(ids[0][:18] + ids[0][18:]) == by_id[ids[0]].path
+
+
+def test_a_short_id_resolves_and_an_ambiguous_one_is_refused(store):
+    from unoduo_tui.store import short_id
+
+    m = Match.new(Rules(target=60), seed=41)
+    with store.new_match(m, SEATS) as handle:
+        ref = handle.id
+    short = short_id(ref)
+    assert ref == f"{ref[:15]}-{short}" and len(short) == 6
+    assert store.resolve(short) == handle.path
+    twin = store.matches_dir / f"20000101-000000-{short}.unoduo"
+    twin.write_bytes(handle.path.read_bytes())
+    with pytest.raises(SaveFileError, match="matches 2 saved matches"):
+        store.resolve(short)
+    assert store.resolve(ref) == handle.path

@@ -47,9 +47,16 @@ HELP = """\
 | x / X | next / previous UNO catch |
 | e / E | next / previous round end |
 | p | all hands / seat 1's view / seat 2's view (finished or practice matches) |
+| l or Tab (or ↑) | pick a line of the log: ↑ / ↓ (PgUp / PgDn, Home / End) move |
+| Enter | (picking) go to the action the picked line tells; Escape, Tab or l: done |
+| click a log line | go to the action it tells |
 | s | spoiler-free: hide the match's length, its future moments and the final scores |
 | b | what if: a new practice match from this position, against a bot |
 | q | close the replay |
+
+`unoduo replay --spoiler-free` opens a match spoiler-free, at its start.
+In *Saved matches* and *Replays*, **s** lists the finished matches without their
+rounds, scores or length, and Enter then watches one spoiler-free from its start.
 
 Escape only closes screens like this one: it never makes a move.
 The footer shows the keys that do something right now.

@@ -7,19 +7,31 @@ for "all hands", the engine's explicit :class:`~engine.replay.OmniscientView`.
 An unfinished match opens locked in its human's perspective: the opponent's hand
 and the draw pile stay hidden, so a replay is never a way to peek at a game still
 being played.
+
+The log is a list to pick from: a click on a line, or ``l`` (Tab, ↑) then ↑ / ↓ and
+Enter, goes to the action that line tells.  Spoiler-free (``s``, ``unoduo replay
+--spoiler-free``, ``s`` in the lists) hides the match's length, its future moments
+and its result, and opens at the start.
 """
 
 from __future__ import annotations
 
 import ast
+import os
+from bisect import bisect_left
+from dataclasses import dataclass
 from functools import partial
 from typing import Iterable
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
+from textual.strip import Strip
 from textual.widgets import DataTable, Footer, Input, Static
 
 from engine.replay import ALL, MOMENTS, ReplayCursor
@@ -28,9 +40,11 @@ from ..dialogs import BranchDialog
 from ..session import bot_levels
 from ..store import parent_of
 from ..widgets import Discard, GameLog, Hand, Opponent, ScoreSheet
-from .menu import practice_mark, summary_line
+from .menu import fit, lineage, practice_mark
+from .saved import MatchTable
 
-__all__ = ["ReplayScreen", "ReplayListScreen", "GoToAction", "SPEEDS", "MOMENT_KEYS"]
+__all__ = ["ReplayScreen", "ReplayListScreen", "ReplayLog", "ReplayRef", "GoToAction",
+           "SPEEDS", "MOMENT_KEYS"]
 
 #: autoplay speeds, in actions a second
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
@@ -40,8 +54,228 @@ MOMENT_KEYS = (("v", "volley", "2", "Draw 2 volley"), ("o", "dump", "R", "Revers
                ("c", "challenge", "!", "W+4 challenge"), ("x", "catch", "x", "UNO catch"),
                ("e", "round", "|", "round end"))
 
+#: the replay's log: events written afresh after a long jump; the rows it may grow to
+#: by stepping (under RichLog's ``max_lines``, whose trimming the line-to-event map
+#: does not follow); the rows a step back may leave before it rewrites
+REWRITE, MAX_ROWS, MIN_ROWS = 80, 320, 24
+
 #: bindings that are only cursor movement: no palette entry
 _QUIET = {"step", "turn", "round"}
+_QUIET_IDS = {"replay.log_up"}  # the palette's "Log" entry does what ↑ does, and more
+
+
+@dataclass(frozen=True)
+class ReplayRef(os.PathLike):
+    """A saved match to watch (its id or path) and how: ``spoiler_free`` opens it at
+    the start with its length and result hidden.  A path-like, so it goes wherever a
+    match's id or path does (``UnoDuoApp(replay=…)``, ``app.open_replay``)."""
+
+    ref: str
+    spoiler_free: bool = False
+
+    def __fspath__(self) -> str:
+        return self.ref
+
+
+class ReplayLog(GameLog, inherit_bindings=False):
+    """The replay's log, with a line picked by keyboard: focused (``l``, Tab or ↑ on
+    the replay), ↑ / ↓ (PgUp / PgDn, Home / End) pick a line and Enter goes to the
+    action it tells — as a click on it does (:class:`GameLog.EventClicked`).  Escape,
+    Tab or ``l`` hand the keys back to the replay.
+
+    Only these keys are bound: ← → and the rest still move the replay while the log
+    has focus (the picked line stays while it is shown).
+
+    A step must stay instant on a long match, so the current action's highlight (and
+    the picked line) are drawn as the lines are, never written into them: a step
+    forward writes only that action's lines, a step back drops them, and only a long
+    jump rewrites the last :data:`REWRITE` events."""
+
+    COMPONENT_CLASSES = {"replay-log--picked"}
+
+    DEFAULT_CSS = """
+    ReplayLog > .replay-log--picked { background: $accent; color: $text; text-style: bold; }
+    ReplayScreen ReplayLog:focus { border: round $accent; border-title-color: $accent; }
+    """
+
+    BINDINGS = [
+        Binding("up", "pick(-1)", "Line", id="replay.log.up", key_display="↑↓",
+                tooltip="The line before"),
+        Binding("down", "pick(1)", "Next line", id="replay.log.down", show=False,
+                tooltip="The line after"),
+        Binding("pageup", "pick(-8)", "Earlier lines", id="replay.log.page_up", show=False),
+        Binding("pagedown", "pick(8)", "Later lines", id="replay.log.page_down",
+                show=False),
+        Binding("home", "pick_edge(0)", "First line", id="replay.log.first", show=False),
+        Binding("end", "pick_edge(1)", "Last line", id="replay.log.last", show=False),
+        Binding("enter", "jump", "Go there", id="replay.log.jump", key_display="⏎",
+                tooltip="Go to the action this line tells"),
+        Binding("escape,tab,l", "done", "Done", id="replay.log.done", key_display="esc",
+                tooltip="Back to the replay's keys"),
+    ]
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._first = 0  # the first event written since the last rewrite
+        self._width = 0  # the width its lines were wrapped to
+        self._view = None  # the view last shown
+        self.can_focus = False  # until picked: its keys would take ↑ ↓ Home End
+        #: the picked line's event (an index into the view's events), while focused
+        self.picked: int | None = None
+
+    # -- which lines ---------------------------------------------------------------
+
+    def _events(self) -> list[int]:
+        """The events the log shows, in order (one per sentence, however wrapped);
+        empty when its lines are not mapped (before the first action, or unsized)."""
+        mapping = self._line_event
+        if mapping is None or self._current is None or len(mapping) != len(self.lines):
+            return []
+        return list(dict.fromkeys(mapping))
+
+    def _rows(self, event: int) -> range:
+        mapping = self._line_event or []
+        rows = [i for i, e in enumerate(mapping) if e == event]
+        return range(rows[0], rows[-1] + 1) if rows else range(0)
+
+    @property
+    def can_pick(self) -> bool:
+        return bool(self._events())
+
+    # -- picking -------------------------------------------------------------------
+
+    def start_picking(self, delta: int = 0) -> bool:
+        """Take the keys, the newest line picked (then ``delta`` lines away); False
+        when there is nothing to pick."""
+        events = self._events()
+        if not events:
+            return False
+        self.can_focus = True
+        self.focus()
+        if self.picked not in events:
+            self.picked = events[-1]
+        self.action_pick(delta)
+        self._reveal()
+        return True
+
+    def action_pick(self, delta: int) -> None:
+        events = self._events()
+        if not events:
+            return
+        here = events.index(self.picked) if self.picked in events else len(events) - 1
+        there = max(0, min(len(events) - 1, here + delta))
+        if delta and there == here:
+            self.app.bell()
+        self._pick(events[there])
+
+    def action_pick_edge(self, last: int) -> None:
+        events = self._events()
+        if events:
+            self._pick(events[-1 if last else 0])
+
+    def _pick(self, event: int) -> None:
+        self.picked = event
+        self._reveal()
+        self.refresh()
+
+    def _reveal(self) -> None:
+        """Scroll the picked line into sight."""
+        rows = self._rows(self.picked) if self.picked is not None else range(0)
+        if not rows:
+            return
+        top = int(self.scroll_offset.y)
+        height = max(1, self.scrollable_content_region.height)
+        if rows[0] < top:
+            self.scroll_to(y=rows[0], animate=False)
+        elif rows[-1] >= top + height:
+            self.scroll_to(y=min(rows[0], rows[-1] - height + 1), animate=False)
+
+    def action_jump(self) -> None:
+        if self.picked is not None and self.picked in self._events():
+            self.post_message(self.EventClicked(self, self.picked))
+
+    def action_done(self) -> None:
+        self.screen.set_focus(None)
+        self.can_focus = False
+        self.refresh()
+
+    # -- drawing -------------------------------------------------------------------
+
+    def show(self, view, current: int | None = None) -> None:
+        """The events up to the cursor, the current action's from index ``current``
+        on highlighted (see the class doc: only what changed is written)."""
+        self._view = view
+        events = view.events
+        count = len(events)
+        mapping = self._line_event
+        width = self.scrollable_content_region.width
+        steady = (self._size_known and mapping is not None and view.seat == self._seat
+                  and len(mapping) == len(self.lines) and width == self._width
+                  and count - self._shown <= REWRITE and len(self.lines) <= MAX_ROWS)
+        if steady and count < self._shown:  # back: drop the lines of what is undone
+            keep = bisect_left(mapping, count)
+            if keep >= MIN_ROWS or self._first == 0:
+                del self.lines[keep:], mapping[keep:]
+                self._shown = count
+                self.virtual_size = Size(self.virtual_size.width, len(self.lines))
+                self.scroll_end(animate=False, immediate=False, x_axis=False)
+            else:
+                steady = False
+        if not steady:
+            self.clear()
+            self._line_event = [] if self._size_known else None
+            self._seat, self._width = view.seat, width
+            self._shown = self._first = max(0, count - REWRITE)
+        self._current = None  # GameLog writes it unhighlighted: it is drawn, below
+        super().show(view, None)
+        self._current = current
+        self.refresh()
+        if self.has_focus:  # the picked line stays while the log shows it
+            events_shown = self._events()
+            if self.picked not in events_shown:
+                self.picked = events_shown[-1] if events_shown else None
+            self._reveal()
+
+    def on_resize(self) -> None:
+        """Lines are wrapped as they are written: a new width writes them again."""
+        if self._view is not None and self.scrollable_content_region.width != self._width:
+            self.call_after_refresh(lambda: self.show(self._view, self._current))
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        row = scroll_y + y
+        width = self.scrollable_content_region.width
+        if row >= len(self.lines):
+            return Strip.blank(width, self.rich_style)
+        line = self.lines[row]
+        mapping = self._line_event
+        event = mapping[row] if mapping is not None and row < len(mapping) else None
+        picked = (event is not None and event == self.picked and self.has_focus)
+        if picked:  # a bar the whole width: not reversed, underlined
+            line = line.crop_extend(scroll_x, scroll_x + width, self.rich_style)
+            return _styled(line, self.get_component_rich_style("replay-log--picked")
+                           + Style(reverse=False, underline=True), pad=True)
+        if event is not None and self._current is not None and event >= self._current:
+            line = _styled(line, Style(reverse=True), pad=False)
+        return line.crop_extend(scroll_x, scroll_x + width, self.rich_style).apply_style(
+            self.rich_style)
+
+
+def _styled(line: Strip, style: Style, pad: bool) -> Strip:
+    """``line`` with ``style`` over its own; ``pad``: its blank end too."""
+    segments = list(line)
+    end = len(segments)
+    if not pad:  # GameLog's highlight covered the words, not the padding after them
+        while end and segments[end - 1].style is None and segments[end - 1].text.isspace():
+            end -= 1
+    return Strip([Segment(seg.text, (seg.style or Style()) + style, seg.control) if i < end
+                  else seg for i, seg in enumerate(segments)], line.cell_length)
 
 
 class GoToAction(ModalScreen[int | None]):
@@ -92,11 +326,11 @@ class ReplayScreen(Screen[None]):
         }
         #hand { height: 6; }
         #timeline { height: 1; color: $text-muted; }
+        #replay-lineage { height: 1; background: $boost; color: $text-muted; }
         #replay-status { height: 1; background: $primary-muted; color: $foreground;
                          text-style: bold; }
     }
     GoToAction #goto-input { margin-bottom: 1; }
-    ReplayListScreen #replays-title { text-style: bold; color: $accent; padding: 0 1; }
     """
 
     BINDINGS = [
@@ -129,6 +363,10 @@ class ReplayScreen(Screen[None]):
             Binding(key.upper(), f"moment('{kind}', -1)", f"Previous {label}",
                     id=f"replay.prev_{kind}", show=False,
                     tooltip=f"Back to the previous {label} ({key.upper()})"))],
+        Binding("l,tab", "log", "Log", id="replay.log", key_display="l",
+                tooltip="Pick a line of the log (↑ ↓, Enter goes there; Escape: done)"),
+        Binding("up", "log(-1)", "Log: the line before", id="replay.log_up", show=False,
+                tooltip="Pick the log's line before this action"),
         Binding("p", "perspective", "View", id="replay.perspective",
                 tooltip="All hands / seat 1's view / seat 2's view"),
         Binding("s", "spoilers", "Spoiler-free", id="replay.spoilers", show=False,
@@ -140,7 +378,8 @@ class ReplayScreen(Screen[None]):
         Binding("q,escape", "close", "Close", id="replay.close", tooltip="Leave the replay"),
     ]
 
-    def __init__(self, loaded, *, every: int = 200, lock: bool = False) -> None:
+    def __init__(self, loaded, *, every: int = 200, lock: bool = False,
+                 spoiler_free: bool = False) -> None:
         super().__init__()
         header = loaded.header
         seats = loaded.seats
@@ -159,17 +398,24 @@ class ReplayScreen(Screen[None]):
         self.speed = 2
         self._timer = None
         #: hide what lies ahead: the length, the future moments, the final scores
-        self.spoiler_free = False
+        self.spoiler_free = spoiler_free
+        if spoiler_free:  # the end is the spoiler: start at the start
+            self.cursor.start()
+        self.branched_from = parent_of(header)
 
     @classmethod
-    def open(cls, store, ref: str) -> "ReplayScreen":
-        """Load ``ref`` read-only; a hot-seat match still being played is refused."""
+    def open(cls, store, ref: "str | os.PathLike", *,
+             spoiler_free: bool = False) -> "ReplayScreen":
+        """Load ``ref`` read-only; a hot-seat match still being played is refused.
+        ``spoiler_free`` (or a :class:`ReplayRef` saying so): open it spoiler-free."""
+        spoiler_free = spoiler_free or getattr(ref, "spoiler_free", False)
         loaded = store.open(ref, read_only=True)
         humans = [s for s in loaded.seats if not s.is_bot]
         if not loaded.match.over and len(humans) > 1:
             raise ValueError("this hot-seat match is still being played: finish it first "
                              "(a replay would show one player the other's hand)")
-        return cls(loaded, lock=cls._parent_unfinished(store, loaded))
+        return cls(loaded, lock=cls._parent_unfinished(store, loaded),
+                   spoiler_free=spoiler_free)
 
     @staticmethod
     def _parent_unfinished(store, loaded) -> bool:
@@ -186,13 +432,12 @@ class ReplayScreen(Screen[None]):
     # -- layout ------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        yield Static(id="replay-lineage")
         yield Opponent(id="opponent")
         yield Static(id="others")
         with Horizontal(id="table"):
             yield Discard(id="discard")
-            log = GameLog(id="log")
-            log.can_focus = False  # its scroll keys would take ← → Home End PgUp PgDn
-            yield log
+            yield ReplayLog(id="log")
             yield ScoreSheet(id="scores")
         yield Hand(id="hand")
         yield Static(id="timeline")
@@ -209,6 +454,7 @@ class ReplayScreen(Screen[None]):
         hand.read_only = True
         self.query_one("#log").border_title = "Log"
         self.query_one("#scores").border_title = "Scores"
+        self.query_one("#replay-lineage").display = self.branched_from is not None
         if self.locked is not None:
             self.notify("This match is not finished: you see it as "
                         f"{self.names[self.locked]} saw it.", title="Replay", timeout=5)
@@ -216,7 +462,8 @@ class ReplayScreen(Screen[None]):
         self.call_after_refresh(self.show)  # once the log knows its width: lines to events
 
     def on_game_log_event_clicked(self, message: GameLog.EventClicked) -> None:
-        """A click on a line of the log: go to the action that line tells."""
+        """A click on a line of the log, or Enter on the line picked in it: go to the
+        action that line tells."""
         message.stop()
         self._stop()
         self.cursor.goto(self.cursor.position_of_event(message.index))
@@ -268,33 +515,53 @@ class ReplayScreen(Screen[None]):
         self.query_one(GameLog).show(everything if everything is not None else mine,
                                      current=cursor.event_count(pos - 1) if pos else None)
         self.query_one("#timeline", Static).update(self.timeline())
+        if self.branched_from is not None:
+            self.query_one("#replay-lineage", Static).update(self.lineage())
         self.query_one("#replay-status", Static).update(self.status(everything))
         self.refresh_bindings()
 
     def status(self, everything) -> Text:
+        """The status line, in the screen's width: long names give way first (cut
+        with "…"), so the marks at its end — unfinished, practice, spoiler-free, the
+        autoplay speed — stay in sight at 80 columns."""
+        width = self.size.width or 80
+        text = self._status(everything, self.names)
+        if text.cell_len > width:
+            text = self._status(everything, tuple(fit(n, 10) for n in self.names),
+                                practice="practice")
+        text.truncate(width, overflow="ellipsis")
+        return text
+
+    def _status(self, everything, names: tuple[str, ...], practice: str = "") -> Text:
         cursor = self.cursor
         pos, m = cursor.position, cursor.match
         text = Text(f" {pos}" if self.spoiler_free else f" {pos}/{cursor.count}", "bold")
         text.append(f" · round {m.round}")
         decision = cursor.decision()
         if decision is not None:
-            text.append(f" · {self.names[cursor.actor()]}: {decision}")
+            text.append(f" · {names[cursor.actor()]}: {decision}")
         else:
             text.append(" · the start")
         if everything is not None and everything.draw_pile:
             text.append(f" · next {' '.join(c.text for c in everything.draw_pile[:3])}")
         view = ("all hands" if self.perspective == ALL
-                else f"{self.names[self.perspective]}'s view")
+                else f"{names[self.perspective]}'s view")
         text.append(f" · {view}")
         if self.locked is not None:
             text.append(" (unfinished)")
         if self.undos:
-            text.append(f" · {practice_mark(self.undos)}")
+            text.append(f" · {practice or practice_mark(self.undos)}")
         if self.spoiler_free:
             text.append(" · spoiler-free")
         if self._timer is not None:
             text.append(f" · ▶ {SPEEDS[self.speed]:g}/s")
         return text
+
+    def lineage(self) -> Text:
+        """A what-if branch's header: where it came from (the parent's short id, which
+        ``unoduo replay`` takes, and the action it was branched at)."""
+        label = f" What if: {lineage(self.branched_from)}"
+        return Text(fit(label, self.size.width or 80), "bold")
 
     def timeline(self) -> Text:
         """The whole match as a bar: the moments marked, the cursor reversed."""
@@ -338,6 +605,8 @@ class ReplayScreen(Screen[None]):
             return True if (pos < count if parameters[0] else pos > 0) else None
         if action == "perspective":
             return True if self.locked is None else None
+        if action == "log":
+            return True if self.query_one(ReplayLog).can_pick else None
         if action == "branch":  # not from a game still in play: it would show its pile
             return True if not cursor.match.over and self.locked is None else None
         if action == "speed":
@@ -371,6 +640,12 @@ class ReplayScreen(Screen[None]):
         if moved is None:
             self.app.bell()
         self._moved()
+
+    def action_log(self, delta: int = 0) -> None:
+        """``l`` / Tab (↑: the line before too): pick a line of the log by keyboard."""
+        self._stop()
+        if not self.query_one(ReplayLog).start_picking(delta):
+            self.app.bell()
 
     def action_goto(self) -> None:
         def chosen(pos: int | None) -> None:
@@ -461,6 +736,7 @@ class ReplayScreen(Screen[None]):
         keys = ("→/← one action · shift+→/← one turn · PgDn/PgUp one round · Home/End\n"
                 "g go to action N · space autoplay, +/− speed · p all hands / seat views\n"
                 "s spoiler-free · b what if: a new practice match from here\n"
+                "l (or Tab, ↑) pick a log line: ↑/↓, Enter goes there, Escape done\n"
                 + " · ".join(f"{k}/{k.upper()} {label}" for k, _, _, label in MOMENT_KEYS)
                 + "\nq close")
         self.notify(keys, title="Replay keys", timeout=12)
@@ -478,7 +754,7 @@ class ReplayScreen(Screen[None]):
     def palette_commands(self) -> Iterable[SystemCommand]:
         for binding in self.BINDINGS:
             name = binding.action.split("(")[0]
-            if name in _QUIET:
+            if name in _QUIET or binding.id in _QUIET_IDS:
                 continue
             params = binding.action[len(name):].strip("()")
             args = ast.literal_eval(f"({params},)") if params else ()
@@ -488,36 +764,31 @@ class ReplayScreen(Screen[None]):
                                     partial(self.run_action, binding.action))
 
 
-class ReplayListScreen(Screen[None]):
-    """The menu's Replays: every saved match; Enter watches it."""
+class ReplayListScreen(MatchTable):
+    """The menu's Replays: every saved match; Enter watches it (``s``: spoiler-free —
+    the finished matches' rounds, scores and length hidden, each watched from its
+    start with its end hidden)."""
 
-    BINDINGS = [Binding("escape,q", "close", "Back", id="replays.back")]
+    DEFAULT_CSS = """
+    ReplayListScreen #replays-title { text-style: bold; color: $accent; padding: 0 1; }
+    ReplayListScreen #replays-table { height: 1fr; }
+    """
 
-    def compose(self) -> ComposeResult:
-        yield Static("Replays — Enter watches a match (an unfinished one only as you saw it)",
-                     id="replays-title")
-        yield DataTable(id="replays-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+    BINDINGS = [
+        Binding("s", "spoilers", "Spoiler-free", id="replays.spoilers",
+                tooltip="Hide finished matches' rounds, scores and length; watch them "
+                        "from the start"),
+        Binding("escape,q", "close", "Back", id="replays.back"),
+    ]
 
-    def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns("Started", "Match", "Status", "Moves")
-        self.summaries = []
-        try:
-            self.summaries = [s for s in self.app.store.list() if s.status != "damaged"]
-        except Exception as exc:  # show the problem, keep the screen
-            self.notify(f"Could not list saved matches: {exc}", severity="error")
-        for i, s in enumerate(self.summaries):
-            created = s.created.strftime("%Y-%m-%d %H:%M") if s.created else "?"
-            table.add_row(created, summary_line(s), s.status, str(s.actions), key=str(i))
-        if not self.summaries:
-            self.query_one("#replays-title", Static).update("No saved matches to replay yet.")
-        table.focus()
+    ID = "replays"
+    TITLE_TEXT = "Replays — Enter watches a match (an unfinished one only as you saw it)"
+    SPOILER_FREE_TEXT = "Replays, spoiler-free — Enter watches a match from its start"
+    EMPTY_TEXT = "No saved matches to replay yet."
+
+    def listed(self, summaries) -> list:
+        return [s for s in summaries if s.status != "damaged"]
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        summary = self.summaries[int(event.row_key.value)]
-        self.app.open_replay(str(summary.path))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
+        self.watch(self.summaries[int(event.row_key.value)])

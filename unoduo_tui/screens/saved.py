@@ -1,43 +1,119 @@
 """Saved matches: resume an unfinished one, watch a finished one again.
 
 Each line says what the file records: "practice (N undos)" when undo was used and
-"branch of <id> @ N" for a what-if branch (see :func:`~.menu.summary_line`)."""
+"branch of <id> @ N" for a what-if branch (see :func:`~.menu.summary_lines`), laid
+out to fit the terminal: a line too long for it puts those marks on a second line.
+
+``s`` lists the matches spoiler-free — a finished match shows neither its round,
+its scores nor its length — and Enter then watches it spoiler-free, from the start.
+"""
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from .menu import summary_line
+from .menu import summary_lines
 
-__all__ = ["SavedScreen"]
+__all__ = ["SavedScreen", "MatchTable", "fill_matches"]
+
+#: the columns beside the match's: Started, Status, Moves (and a scrollbar)
+_STARTED, _STATUS, _MOVES, _SCROLLBAR = 16, 11, 5, 2
 
 
-class SavedScreen(Screen[None]):
-    BINDINGS = [Binding("escape,q", "close", "Back", id="saved.back")]
+def fill_matches(table: DataTable, summaries, width: int, spoiler_free: bool = False) -> None:
+    """(Re)write ``table``'s rows: one per saved match, the match's cell laid out in
+    what ``width`` cells of screen leave it (each column takes 2 more for padding)."""
+    row = table.cursor_row
+    table.clear(columns=True)
+    table.add_columns("Started", "Match", "Status", "Moves")
+    room = max(20, width - (_STARTED + _STATUS + _MOVES + _SCROLLBAR) - 2 * 4)
+    for i, s in enumerate(summaries):
+        created = s.created.strftime("%Y-%m-%d %H:%M") if s.created else "?"
+        hide = spoiler_free and s.status == "finished"
+        lines = summary_lines(s, room, spoiler_free)
+        table.add_row(created, Text("\n".join(lines), no_wrap=True), s.status,
+                      "—" if hide else str(s.actions), key=str(i), height=len(lines))
+    if summaries:
+        table.move_cursor(row=min(row, len(summaries) - 1))
+
+
+class MatchTable(Screen[None]):
+    """A table of saved matches (Saved matches, Replays): ``s`` spoiler-free."""
+
+    ID = "list"  # the title is #<ID>-title, the table #<ID>-table
+    TITLE_TEXT = ""
+    SPOILER_FREE_TEXT = ""
+    EMPTY_TEXT = ""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.summaries: list = []
+        self.spoiler_free = False
+        self._width = 0
 
     def compose(self) -> ComposeResult:
-        yield Static("Saved matches — Enter resumes an unfinished one, replays a finished one",
-                     id="saved-title")
-        yield DataTable(id="saved-table", cursor_type="row", zebra_stripes=True)
+        yield Static(self.TITLE_TEXT, id=f"{self.ID}-title")
+        yield DataTable(id=f"{self.ID}-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns("Started", "Match", "Status", "Moves")
-        self.summaries = []
         try:
-            self.summaries = list(self.app.store.list())
+            self.summaries = self.listed(self.app.store.list())
         except Exception as exc:  # show the problem, keep the screen
             self.notify(f"Could not list saved matches: {exc}", severity="error")
-        for i, s in enumerate(self.summaries):
-            created = s.created.strftime("%Y-%m-%d %H:%M") if s.created else "?"
-            table.add_row(created, summary_line(s), s.status, str(s.actions), key=str(i))
+        self.fill()
+        self.query_one(DataTable).focus()
+
+    def listed(self, summaries) -> list:
+        return list(summaries)
+
+    def fill(self) -> None:
+        self._width = self.app.size.width
+        fill_matches(self.query_one(DataTable), self.summaries, self._width, self.spoiler_free)
+        title = self.query_one(f"#{self.ID}-title", Static)
         if not self.summaries:
-            self.query_one("#saved-title", Static).update("No saved matches yet.")
-        table.focus()
+            title.update(self.EMPTY_TEXT)
+        else:
+            title.update(self.SPOILER_FREE_TEXT if self.spoiler_free else self.TITLE_TEXT)
+
+    def on_resize(self, event: Resize) -> None:
+        if self.is_mounted and self.app.size.width != self._width:
+            self.fill()
+
+    def action_spoilers(self) -> None:
+        """``s``: hide (or show again) the finished matches' rounds, scores and length;
+        while hidden, Enter watches a finished match spoiler-free, from its start."""
+        self.spoiler_free = not self.spoiler_free
+        self.fill()
+
+    def watch(self, summary) -> None:
+        """Open ``summary``'s replay (spoiler-free when the list is)."""
+        from .replay import ReplayRef
+
+        self.app.open_replay(ReplayRef(str(summary.path), spoiler_free=self.spoiler_free))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class SavedScreen(MatchTable):
+    BINDINGS = [
+        Binding("s", "spoilers", "Spoiler-free", id="saved.spoilers",
+                tooltip="Hide finished matches' rounds, scores and length; watch them "
+                        "from the start"),
+        Binding("escape,q", "close", "Back", id="saved.back"),
+    ]
+
+    ID = "saved"
+    TITLE_TEXT = "Saved matches — Enter resumes an unfinished one, replays a finished one"
+    SPOILER_FREE_TEXT = ("Saved matches, spoiler-free — Enter replays a finished one from "
+                         "its start")
+    EMPTY_TEXT = "No saved matches yet."
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -45,9 +121,6 @@ class SavedScreen(Screen[None]):
         if summary.status == "in progress":
             self.app.resume_match(str(summary.id))
         elif summary.status == "finished":
-            self.app.open_replay(str(summary.path))
+            self.watch(summary)
         else:
             self.notify(f"That save file is damaged: {summary.path}", severity="warning")
-
-    def action_close(self) -> None:
-        self.dismiss(None)
