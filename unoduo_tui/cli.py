@@ -334,6 +334,11 @@ def transcript_text(loaded) -> str:
            f"Rules: {header.rules.describe()}",
            f"Seed: {header.seed}",
            _result_line(final, names), ""]
+    from .store import parent_of
+    parent = parent_of(header)
+    if parent is not None:
+        out.insert(-1, f"What if: a branch of match {parent[0]}, from after its "
+                       f"action {parent[1]}")
     undos = getattr(loaded, "undos", 0)
     if undos:
         out.insert(-1, f"Practice: {undos} undo{'s' * (undos != 1)} (the lines below are "

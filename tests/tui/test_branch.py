@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine import Match
 from tests.tui.conftest import SIZE, make_app, settle
 from tests.tui.test_replay import save, store  # noqa: F401  (the fixture)
-from unoduo_tui.cli import main
+from unoduo_tui.cli import main, transcript_text
 from unoduo_tui.dialogs import BranchDialog
 from unoduo_tui.screens.game import GameScreen
 from unoduo_tui.screens.menu import summary_line, summary_lines
@@ -52,6 +52,8 @@ def test_a_branch_reproduces_the_parent_at_every_kind_of_point(store):  # noqa: 
             session.close()
         reopened = store.open(header.match_id, read_only=True)
         assert observable(reopened.match) == observable(there)
+        assert f"What if: a branch of match {ref}, from after its action {pos}" in (
+            transcript_text(reopened))
     assert loaded.path.read_bytes() == parent
 
 
