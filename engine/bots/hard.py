@@ -167,8 +167,10 @@ class HardBot(NormalBot):
         played out (its mean stays as it was), so the budget goes to the options
         still in doubt; when one is left the search stops early."""
         belief = self.belief(view)
-        # a margin for picking the answer and for a rollout longer than the last ones
-        deadline = None if self.think_ms is None else started + self.think_ms / 1000.0 - 0.002
+        # a margin for sampling a world, picking the answer, a rollout longer than the
+        # last ones and a busy machine (the arena saw 512 ms at a 2 ms margin)
+        deadline = (None if self.think_ms is None
+                    else started + self.think_ms * 0.97 / 1000.0 - 0.002)
         limit = self.simulations if self.simulations is not None else 1 << 30
         n = len(options)
         values: list[list[float]] = [[] for _ in options]  # per option, per world
