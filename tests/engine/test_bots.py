@@ -264,6 +264,13 @@ def test_arena_plays_duplicate_pairs_and_normal_beats_random():
     assert "normal" in result.format()
 
 
+def test_normal_beats_easy_in_a_small_duplicate_arena():
+    """A loose CI check of the arena's target (normal beats easy in >= 90%): over 20
+    duplicate pairs the 95% interval's lower end is above 80%."""
+    d = run_arena(("normal", "easy"), matches=40, seed=11).to_dict()["bots"]
+    assert d["normal"]["win_rate_ci95"][0] > 0.8, d
+
+
 def test_arena_with_two_jobs_gives_the_same_result_as_one():
     one = run_arena(("easy", "normal"), matches=4, seed=5).to_dict()
     two = run_arena(("easy", "normal"), matches=4, seed=5, jobs=2).to_dict()
