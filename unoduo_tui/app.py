@@ -1,7 +1,8 @@
 """The Textual app: a thin shell of screens, themes and signal handlers.
 
 :func:`run_app` is the entry point the ``unoduo`` command calls.  Importing this
-module has no side effects.
+module has no side effects.  The screens other than the table are imported when first
+shown, so ``unoduo play`` starts without loading the menu or the replay viewer.
 """
 
 from __future__ import annotations
@@ -18,8 +19,6 @@ from textual.screen import Screen
 from engine import Rules
 
 from .screens.game import GameScreen
-from .screens.menu import MenuScreen
-from .screens.replay import ReplayScreen
 from .screens.too_small import MIN_SIZE, TooSmall
 from .session import HUMAN, GameSession, Settings, bot_levels
 
@@ -112,7 +111,9 @@ class UnoDuoApp(App[int]):
                 self.resume_match(ref)
         elif self.start == "replay" and self.start_options["replay"] is not None:
             self.open_replay(self.start_options["replay"])
-        if not isinstance(self.screen, (GameScreen, ReplayScreen)):  # the menu, or a failed start
+        if len(self.screen_stack) == 1:  # the menu, or a start that opened nothing
+            from .screens.menu import MenuScreen
+
             self.push_screen(MenuScreen())
         self.call_after_refresh(self._check_size)
 
@@ -172,6 +173,8 @@ class UnoDuoApp(App[int]):
     def open_replay(self, ref: Any) -> None:
         """Watch a saved match again, read-only (over whatever is showing); ``ref`` is
         a match id or path, or an already loaded match (the screenshots)."""
+        from .screens.replay import ReplayScreen
+
         try:
             screen = (ReplayScreen.open(self.store, ref) if isinstance(ref, (str, os.PathLike))
                       else ReplayScreen(ref))
@@ -230,6 +233,8 @@ class UnoDuoApp(App[int]):
         self.push_screen(ConfirmLeave(saved=saved), chosen)
 
     def leave_game(self, new_match: bool = False) -> None:
+        from .screens.menu import MenuScreen
+
         self._back_to_menu()
         if not isinstance(self.screen, MenuScreen):
             self.push_screen(MenuScreen())
@@ -238,6 +243,10 @@ class UnoDuoApp(App[int]):
             self.push_screen(NewMatchScreen())
 
     def _back_to_menu(self) -> None:
+        if len(self.screen_stack) == 1:  # nothing open yet: `unoduo play` starting up
+            return
+        from .screens.menu import MenuScreen
+
         while len(self.screen_stack) > 1 and not isinstance(self.screen, MenuScreen):
             self.pop_screen()
 

@@ -4,10 +4,12 @@ Measured side by side, each the median of ``--runs``:
 
 - *resume*: ``Store.open`` of a saved 10,000-entry match (decode + replay + lock);
 - *start*: from launching ``unoduo play`` in a pty (80×24) to its first frame
-  showing the table, next to a bare Textual app composing as many widgets;
+  showing the table, next to a bare Textual app composing as many widgets (both from
+  compiled bytecode, see :func:`start_seconds`);
 - *keypress*: from writing ← / → to the pty to the first byte of the redraw;
-- *memory*: peak RSS of ``unoduo play`` after a long stretch of play by keys (one
-  match with an unreachable target, so every key lands on the table).
+- *memory*: the peak RSS of the app over a long match played by keys (``--turns``, one
+  match with an unreachable target so every key lands on the table; the bot moves
+  without its pause so 800 turns take a minute or two, not a quarter of an hour).
 
 A benchmark, not a test: nothing here asserts on time.
 """
@@ -76,11 +78,14 @@ def resume_ms(runs: int) -> float:
 class _Pty:
     """A child process on a pty of 80×24, as over SSH."""
 
-    def __init__(self, argv: list[str]) -> None:
+    def __init__(self, argv: list[str], pycache: str | None = None) -> None:
         self.master, slave = pty.openpty()
         os.set_blocking(self.master, False)
         env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24",
                "TEXTUAL_ANIMATIONS": "none"}
+        if pycache is not None:  # bytecode written and reused there, as in an install
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+            env["PYTHONPYCACHEPREFIX"] = pycache
         self.started = time.perf_counter()
         self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
                                      start_new_session=True)
@@ -112,6 +117,14 @@ class _Pty:
             except OSError:
                 return
 
+    def answer(self, key: bytes, wait: float = 0.05, quiet: float = 0.02) -> None:
+        """Write ``key`` and read the app's answer: nothing within ``wait`` (a key that
+        does nothing now), else until ``quiet`` seconds pass without output."""
+        os.write(self.master, key)
+        ready, _, _ = select.select([self.master], [], [], wait)
+        if ready:
+            self.drain(quiet)
+
     def key_latency(self, key: bytes) -> float:
         self.drain()
         start = time.perf_counter()
@@ -139,6 +152,28 @@ def _unoduo(data: str) -> list[str]:
             "--target", "100000", "--data-dir", data]
 
 
+#: the same match as ``_unoduo``, its bot moving at once (``unoduo play`` pauses 0.6 s)
+LONG_MATCH = textwrap.dedent("""
+    import sys
+    from unoduo_tui.app import UnoDuoApp
+    from unoduo_tui.store import Store
+    UnoDuoApp(Store(sys.argv[1]), "play", vs="random", seed=3, target=100000, bot_pause=0,
+              handle_signals=True).run()
+""")
+
+
+def _peak_rss_mb(pid: int) -> float:
+    """The peak resident set size of the live process ``pid`` (Linux: VmHWM)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
 def widget_count() -> int:
     """How many widgets the game table mounts (for the like-for-like bare app)."""
     import asyncio
@@ -159,51 +194,65 @@ def widget_count() -> int:
 
 
 def start_seconds(runs: int) -> tuple[float, float, int]:
+    """Medians of ``runs`` launches of each, after an untimed one that compiles the
+    bytecode: an installed app starts from ``.pyc`` files, and with
+    ``PYTHONDONTWRITEBYTECODE`` set (or a stale ``__pycache__``) a checkout would compile
+    its ~25 modules on every launch while Textual, in site-packages, would not."""
     widgets = widget_count()
     ours, bare = [], []
-    for _ in range(runs):
-        with tempfile.TemporaryDirectory() as tmp:
-            p = _Pty(_unoduo(tmp))
+    with tempfile.TemporaryDirectory() as pycache:
+        for run in range(runs + 1):
+            with tempfile.TemporaryDirectory() as tmp:
+                p = _Pty(_unoduo(tmp), pycache)
+                try:
+                    ours.append(p.read_until(b"Draft"))
+                finally:
+                    p.close()
+            p = _Pty([sys.executable, "-c", BARE_APP, str(widgets)], pycache)
             try:
-                ours.append(p.read_until(b"Draft"))
+                bare.append(p.read_until(b"Draft"))
             finally:
                 p.close()
-        p = _Pty([sys.executable, "-c", BARE_APP, str(widgets)])
-        try:
-            bare.append(p.read_until(b"Draft"))
-        finally:
-            p.close()
-    return statistics.median(ours), statistics.median(bare), widgets
+    return statistics.median(ours[1:]), statistics.median(bare[1:]), widgets
 
 
-def keys_and_memory(presses: int) -> tuple[float, float]:
-    """(median ms from a key to the redraw, peak RSS in MB after a long stretch of play)."""
+def keys_and_memory(turns: int, samples: int) -> tuple[float, float, int]:
+    """(median ms from a key to the redraw over ``samples`` keys, peak RSS in MB, the
+    match's decisions) after ``turns`` turns of play by keys."""
+    every = max(1, turns // max(1, samples))
     with tempfile.TemporaryDirectory() as tmp:
-        p = _Pty(_unoduo(tmp))
+        p = _Pty([sys.executable, "-c", LONG_MATCH, tmp])
         latencies = []
         try:
             p.read_until(b"Draft")
-            for i in range(presses):
-                latencies.append(p.key_latency(b"\x1b[C" if i % 2 else b"\x1b[D"))
+            for i in range(turns):
+                if i % every == 0:
+                    latencies.append(p.key_latency(b"\x1b[C" if i % 2 else b"\x1b[D"))
                 # and play on: keep in the draft, else draw / play what is offered
                 for key in (b"k", b"\r", b"d", b"p"):
-                    os.write(p.master, key)
-                    p.drain(0.02)
+                    p.answer(key)
+            p.drain()
+            peak_mb = _peak_rss_mb(p.proc.pid)
         finally:
             p.close()
-    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        if peak_mb != peak_mb:  # no /proc: the largest child so far
+            peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        decisions = max((s.actions for s in Store(tmp).summaries()), default=0)
     good = [x for x in latencies if x == x]
-    return statistics.median(good) * 1000, peak_kb / 1024
+    return statistics.median(good) * 1000, peak_mb, decisions
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m unoduo_tui.bench", description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--presses", type=int, default=300)
+    parser.add_argument("--presses", type=int, default=100,
+                        help="key-latency samples, spread over the turns")
+    parser.add_argument("--turns", type=int, default=800,
+                        help="turns of play for the memory figure")
     args = parser.parse_args(argv)
     resume = resume_ms(args.runs)
     ours, bare, widgets = start_seconds(args.runs)
-    key_ms, peak_mb = keys_and_memory(args.presses)
+    key_ms, peak_mb, decisions = keys_and_memory(args.turns, args.presses)
     print(f"resume   Store.open of a 10,000-entry match   {resume:8.1f} ms")
     print(f"start    unoduo play to the first frame       {ours * 1000:8.1f} ms")
     print(f"start    bare Textual app, {widgets:3d} widgets        {bare * 1000:8.1f} ms "
@@ -211,7 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"resume is {resume / (ours * 1000):.1%} of the app's start time")
     print(f"keypress ←/→ to the first redraw byte         {key_ms:8.1f} ms (median of "
           f"{args.presses})")
-    print(f"memory   peak RSS after {args.presses} turns of play      {peak_mb:8.1f} MB")
+    print(f"memory   peak RSS over {args.turns} turns of play     {peak_mb:8.1f} MB "
+          f"({decisions} actions in the log)")
     return 0
 
 

@@ -17,14 +17,13 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from engine import Action, Card, Event, IllegalAction, PlayerView
 from engine import bots as engine_bots
 
 from ..dialogs import ChallengePrompt, ColourPicker, DumpDialog, MatchOver, RoundOver
 from ..session import GameSession, opponent_label
-from ..widgets import Discard, GameLog, Hand, Opponent, ScoreSheet, StatusLine
+from ..widgets import Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, StatusLine
 from .handoff import HandOff
 
 __all__ = ["GameScreen"]
@@ -97,6 +96,7 @@ class GameScreen(Screen[None]):
         self.query_one("#scores").border_title = "Scores"
         for note in self.session.notes:
             self.notify(note, title="Save file", severity="warning", timeout=8)
+        self.refresh_table()  # the first frame shows the table, not empty widgets
         self.call_after_refresh(self.advance)
 
     def on_unmount(self) -> None:

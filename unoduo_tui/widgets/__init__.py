@@ -2,10 +2,11 @@
 posts intent messages (messages up); none holds game state."""
 
 from .discard import Discard
+from .footer import Footer
 from .gamelog import GameLog
 from .hand import Hand
 from .opponent import Opponent
 from .scoresheet import ScoreSheet
 from .status import StatusLine
 
-__all__ = ["Discard", "GameLog", "Hand", "Opponent", "ScoreSheet", "StatusLine"]
+__all__ = ["Discard", "Footer", "GameLog", "Hand", "Opponent", "ScoreSheet", "StatusLine"]
