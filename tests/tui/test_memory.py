@@ -88,3 +88,27 @@ async def test_the_footer_recomposes_only_when_its_keys_change_and_frees_the_old
         shown = [k.description for k in footer.query(FooterKey)]
         assert shown[:3] == ["Alpha", "Beta", "Gamma"]
         assert len(footer_keys()) == alive  # the stock footer: 10 sets more (Textual #6666)
+
+
+async def test_every_screen_uses_the_footer_that_lets_go(store):
+    """Tabbing through the new-match form refreshes the bindings at each field; the
+    stock footer kept ~4 keys per Tab."""
+    from textual.widgets import Footer as StockFooter
+
+    from unoduo_tui.screens.new_match import NewMatchScreen
+
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.push_screen(NewMatchScreen())
+        await pilot.pause()
+        footers = app.screen.query(StockFooter)
+        assert footers and all(isinstance(f, Footer) for f in footers)
+        for _ in range(8):
+            await pilot.press("tab")
+        await pilot.pause()
+        alive = len(footer_keys())
+        for _ in range(16):
+            await pilot.press("tab")
+        await pilot.pause()
+        assert len(footer_keys()) <= alive + 2

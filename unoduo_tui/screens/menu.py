@@ -10,10 +10,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..store import short_id
+from ..widgets.footer import Footer
 
 __all__ = ["MenuScreen", "summary_line", "summary_lines", "lineage", "practice_mark", "fit"]
 

@@ -10,11 +10,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 from engine import Rules
 
 from ..session import HUMAN, Settings, bot_levels, opponent_label
+from ..widgets.footer import Footer
 
 __all__ = ["NewMatchScreen", "default_names"]
 

@@ -32,14 +32,14 @@ from textual.containers import Horizontal, Vertical
 from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.strip import Strip
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from engine.replay import ALL, MOMENTS, ReplayCursor
 
 from ..dialogs import BranchDialog
 from ..session import bot_levels
 from ..store import parent_of
-from ..widgets import Discard, GameLog, Hand, Opponent, ScoreSheet
+from ..widgets import Discard, Footer, GameLog, Hand, Opponent, ScoreSheet
 from .menu import fit, lineage, practice_mark
 from .saved import MatchTable
 

@@ -7,7 +7,9 @@ from importlib import resources
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, MarkdownViewer
+from textual.widgets import MarkdownViewer
+
+from ..widgets.footer import Footer
 
 __all__ = ["RulesScreen", "rule_book"]
 

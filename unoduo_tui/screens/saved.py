@@ -15,8 +15,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.events import Resize
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
+from ..widgets.footer import Footer
 from .menu import summary_lines
 
 __all__ = ["SavedScreen", "MatchTable", "fill_matches"]

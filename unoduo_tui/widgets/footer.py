@@ -26,7 +26,7 @@ class Footer(TextualFooter):
     def _showing(self) -> Hashable:
         """What :meth:`Footer.compose` would show now, as a value: the bindings it reads
         (frozen dataclasses) with their enabled flags and tooltips."""
-        if not self._bindings_ready:
+        if not getattr(self, "_bindings_ready", True):
             return None
         active = self.screen.active_bindings
         keys = tuple((binding, enabled, tooltip)
@@ -37,8 +37,8 @@ class Footer(TextualFooter):
         return keys, None if palette is None else palette[1:]
 
     async def recompose(self) -> None:
-        if not self.is_attached or self._pruning:  # its screen is going away
-            return
+        if not self.is_attached or getattr(self, "_pruning", False):
+            return  # its screen is going away
         showing = self._showing()
         if showing is not None and showing == self._shown:
             return
