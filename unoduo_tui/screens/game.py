@@ -55,9 +55,9 @@ class GameScreen(Screen[None]):
                 tooltip="Challenge the Wild Draw 4"),
         Binding("x", "catch", "Catch", id="game.catch",
                 tooltip="Catch your opponent without UNO: they draw 2"),
-        Binding("z", "undo", "Undo", id="game.undo", show=False,
+        Binding("z", "undo", "Undo", id="game.undo",
                 tooltip="Practice: take back your last decision (and the bot's replies)"),
-        Binding("y", "redo", "Redo", id="game.redo", show=False,
+        Binding("y", "redo", "Redo", id="game.redo",
                 tooltip="Practice: redo what you took back"),
         Binding("question_mark", "help", "Help", id="game.help", key_display="?",
                 tooltip="Every key"),
@@ -322,10 +322,9 @@ class GameScreen(Screen[None]):
             s = self.session
             if not s.undo_allowed:
                 return False
-            if not legal:
-                return None
-            return True if (s.redo_stack if action == "redo" else s.undo_point() is not None) \
-                else None
+            if action == "redo":  # shown only while there is something to redo
+                return bool(s.redo_stack) and bool(legal)
+            return True if legal and s.undo_point() is not None else None  # dimmed
         kinds = {a.kind for a in legal}
         phase = self.session.match.phase
         if action in ("move", "jump"):
