@@ -180,3 +180,48 @@ async def test_an_unfinished_practice_match_replays_with_all_hands(store):
         assert isinstance(screen, ReplayScreen)
         assert screen.locked is None and screen.undos == 1
         assert "practice (1 undo)" in str(screen.query_one("#replay-status").render())
+
+
+async def test_t_gives_the_hard_bots_hint_from_your_view_and_selects_the_card(store,
+                                                                              monkeypatch):
+    import unoduo_tui.screens.game as game_screen
+
+    asked = []
+
+    def suggest(view, think_ms):  # the real one is tested in tests/engine/test_bots.py
+        asked.append(view)
+        plays = [a for a in view.legal_actions if a.kind == "play"]
+        return plays[-1] if plays else view.legal_actions[0]
+
+    monkeypatch.setattr(game_screen.engine_bots, "suggest", suggest)
+    s = start(store, seed=6)
+    human_moves(s, 12)
+    while not any(a.kind == "play" for a in s.match.legal_actions()):
+        human_moves(s, 1)
+    app = make_app(store, session=s)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        g = game(app)
+        log = g.session.match.log_length
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        view = asked[-1]
+        assert view.seat == 0 and type(view).__name__ == "PlayerView"  # a view, never the match
+        hint = suggest(view, 0)
+        assert g.hand.selected_card is hint.card
+        shown = [n.message for n in app._notifications]
+        assert any(m.startswith(f"Hint: play {hint.card}") for m in shown), shown
+        assert g.session.match.log_length == log  # a hint plays nothing
+
+
+async def test_no_hint_in_hot_seat(store):
+    s = start(store, seed=6, kinds=("human", "human"))
+    app = make_app(store, session=s)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")  # past the hand-off cover: a human decides now
+        await settle(pilot)
+        g = game(app)
+        assert g._legal() and g.check_action("draw", ()) is not None
+        assert not g.check_action("hint", ())

@@ -32,6 +32,31 @@ __all__ = ["GameScreen"]
 _QUIET = {"move", "jump"}
 
 
+#: the practice hint's thinking time (the hard bot's own budget is 500 ms)
+HINT_MS = 400
+
+
+def hint_text(action: Action, view: PlayerView) -> str:
+    """A suggested action in words, with the key that makes it."""
+    from engine.cards import COLOUR_NAMES
+
+    kind = action.kind
+    uno = ", saying UNO (u)" if action.uno else ""
+    if kind == "play":
+        named = f" and name {COLOUR_NAMES[action.colour]}" if action.card.is_wild else ""
+        return f"play {action.card}{named}{uno}"
+    if kind == "dump":
+        return (f"dump every {COLOUR_NAMES[view.dump_colour]} card, {action.card} last{uno}")
+    if kind == "draw":
+        owed = view.pending_draw
+        return f"draw {owed} (d)" if owed else "draw (d)"
+    if kind == "pass":
+        return "keep the card you drew (p)" if view.phase == "drawn" else "pass (p)"
+    return {"keep": "keep it (k)", "reject": "reject it (r)", "nodump": "keep your cards",
+            "challenge": "challenge (c)", "catch": "catch them (x)"}.get(
+        kind, f"name {COLOUR_NAMES.get(action.colour or '', action.colour)}")
+
+
 class GameScreen(Screen[None]):
     """One match at the table (its session is closed when the screen goes)."""
 
@@ -59,6 +84,8 @@ class GameScreen(Screen[None]):
                 tooltip="Practice: take back your last decision (and the bot's replies)"),
         Binding("y", "redo", "Redo", id="game.redo",
                 tooltip="Practice: redo what you took back"),
+        Binding("t", "hint", "Hint", id="game.hint", show=False,
+                tooltip="Practice: what the hard bot would do here"),
         Binding("question_mark", "help", "Help", id="game.help", key_display="?",
                 tooltip="Every key"),
         Binding("q", "leave", "Quit", id="game.quit", tooltip="Leave the table (already saved)"),
@@ -325,6 +352,8 @@ class GameScreen(Screen[None]):
             if action == "redo":  # shown only while there is something to redo
                 return bool(s.redo_stack) and bool(legal)
             return True if legal and s.undo_point() is not None else None  # dimmed
+        if action == "hint":
+            return bool(legal) and self.session.undo_allowed
         kinds = {a.kind for a in legal}
         phase = self.session.match.phase
         if action in ("move", "jump"):
@@ -426,6 +455,26 @@ class GameScreen(Screen[None]):
     def action_redo(self) -> None:
         if self.check_action("redo", ()) and self.session.redo():
             self._rewound("Redone.")
+
+    def action_hint(self) -> None:
+        if self.check_action("hint", ()):
+            self.notify("Thinking about your move…", timeout=1)
+            self._hint(self.session.match.log_length)
+
+    @work(exclusive=True, group="hint")
+    async def _hint(self, at: int) -> None:
+        """``t``: the hard bot's pick for this decision (:func:`engine.bots.suggest`,
+        from the seat's view only), said in words; a card to play is selected."""
+        view = self.my_view()
+        if view is None:
+            return
+        action = await asyncio.to_thread(engine_bots.suggest, view, HINT_MS)
+        if self.session.match.log_length != at or not self.is_attached:
+            return  # the moment has passed
+        if action.card is not None:
+            self.hand.select_card(action.card)
+        self.notify(f"Hint: {hint_text(action, view)}.", title="The hard bot would",
+                    timeout=8)
 
     def _rewound(self, note: str) -> None:
         self.uno_armed = False

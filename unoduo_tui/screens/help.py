@@ -27,6 +27,7 @@ HELP = """\
 | r y g b | in the colour picker: red, yellow, green, blue |
 | n | in the dump dialog: don't dump |
 | z / y | against bots: undo to your previous decision / redo (marks it "practice") |
+| t | against bots: a hint — what the hard bot would do here (a card to play is selected) |
 | ? | this help |
 | Ctrl+P | command palette: every action, themes, the rules |
 | q | leave the table (it asks first; the match is saved after every move) |
