@@ -41,7 +41,7 @@ from ..session import bot_levels
 from ..store import parent_of
 from ..widgets import Discard, Footer, GameLog, Hand, Opponent, ScoreSheet
 from .menu import fit, lineage, practice_mark
-from .saved import MatchTable
+from .saved import MatchTable, list_bindings
 
 __all__ = ["ReplayScreen", "ReplayListScreen", "ReplayLog", "ReplayRef", "GoToAction",
            "SPEEDS", "MOMENT_KEYS"]
@@ -774,12 +774,7 @@ class ReplayListScreen(MatchTable):
     ReplayListScreen #replays-table { height: 1fr; }
     """
 
-    BINDINGS = [
-        Binding("s", "spoilers", "Spoiler-free", id="replays.spoilers",
-                tooltip="Hide finished matches' rounds, scores and length; watch them "
-                        "from the start"),
-        Binding("escape,q", "close", "Back", id="replays.back"),
-    ]
+    BINDINGS = list_bindings("replays")
 
     ID = "replays"
     TITLE_TEXT = "Replays — Enter watches a match (an unfinished one only as you saw it)"

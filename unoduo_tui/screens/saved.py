@@ -102,13 +102,18 @@ class MatchTable(Screen[None]):
         self.dismiss(None)
 
 
-class SavedScreen(MatchTable):
-    BINDINGS = [
-        Binding("s", "spoilers", "Spoiler-free", id="saved.spoilers",
+def list_bindings(prefix: str) -> list[Binding]:
+    """The keys of a list of saved matches (``prefix``: the screen's binding ids)."""
+    return [
+        Binding("s", "spoilers", "Spoiler-free", id=f"{prefix}.spoilers",
                 tooltip="Hide finished matches' rounds, scores and length; watch them "
                         "from the start"),
-        Binding("escape,q", "close", "Back", id="saved.back"),
+        Binding("escape,q", "close", "Back", id=f"{prefix}.back"),
     ]
+
+
+class SavedScreen(MatchTable):
+    BINDINGS = list_bindings("saved")
 
     ID = "saved"
     TITLE_TEXT = "Saved matches — Enter resumes an unfinished one, replays a finished one"
