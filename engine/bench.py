@@ -10,6 +10,8 @@ Prints, for random-vs-random play, each the median of ``--runs`` runs:
 - *rollouts*: the hard bot's rollouts (the rest of a round, normal policy for both
   seats) from mid-round positions, in the lean simulator and, for comparison,
   with ``Match`` + ``policy`` as the first hard bot did;
+- with ``--hard N``: the hard bot's time and worlds per decision over N decisions
+  with more than one candidate (seat 0 of a normal-vs-normal match, ``think_ms=500``);
 - when ``rlcard`` is importable, RLCard's ``UnoGame`` with random actions in the
   same run, and our engine's actions/s divided by its steps/s.
 
@@ -121,10 +123,40 @@ def rollout_run(seconds: float, seed: int) -> tuple[float, float]:
     return lean_rate, done / (time.perf_counter() - start)
 
 
+def hard_decisions(count: int, seed: int = 11) -> tuple[float, float, float]:
+    """(median ms, max ms, median worlds) of the hard bot over ``count`` searched
+    decisions (more than one legal action, outside the draft and a W+4 answer)."""
+    from .bots.hard import HardBot
+
+    times, worlds = [], []
+    game = 0
+    while len(times) < count:
+        m = Match.new(Rules(), seed=seed + game)
+        game += 1
+        other = bots.make("normal", seed=game)
+        hard = HardBot(seed=game, think_ms=500)
+        while not m.over and len(times) < count:
+            seat = m.to_act
+            view = m.view(seat)
+            if seat == 0 and len(view.legal_actions) > 1 and view.phase not in ("draft", "wd4"):
+                start = time.perf_counter()
+                action = hard.choose(view)
+                elapsed = time.perf_counter() - start
+                if hard.last_worlds:
+                    times.append(elapsed * 1000)
+                    worlds.append(hard.last_worlds)
+            else:
+                action = other.choose(view)
+            m.apply(action)
+    return statistics.median(times), max(times), statistics.median(worlds)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0, help="per run and measure")
+    parser.add_argument("--hard", type=int, default=0, metavar="N",
+                        help="also time the hard bot over N searched decisions (~0.5 s each)")
     args = parser.parse_args(argv)
     runs = max(1, args.runs)
 
@@ -148,6 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     lean_rate = med(a for a, _ in rollouts)
     print(f"hard    rollouts, lean simulator       {lean_rate:12,.0f} rollouts/s "
           f"({lean_rate / med(b for _, b in rollouts):.1f}x Match + policy)")
+    if args.hard:
+        median_ms, max_ms, worlds = hard_decisions(args.hard)
+        print(f"hard    searched decisions, 500 ms     {median_ms:9.0f} ms median, "
+              f"{max_ms:.0f} ms max, {worlds:,.0f} worlds median (n={args.hard})")
     if bench_rlcard.available():
         theirs = bench_rlcard.median_rate(runs=runs, seconds=args.seconds)
         print(f"rlcard  UnoGame random               {theirs:12,.0f} steps/s")
