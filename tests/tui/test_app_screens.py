@@ -220,3 +220,10 @@ async def test_sigterm_exits_cleanly_with_the_match_saved(store):
                 loop.remove_signal_handler(sig)
     assert app.return_code == 128 + signal.SIGTERM
     assert store.newest_unfinished().actions >= 3
+
+
+def test_score_sheet_names_fit_their_column_readably():
+    from unoduo_tui.widgets.scoresheet import _short
+
+    assert [_short(n) for n in ("Hard bot", "Normal bot", "Alexandra", "You", "Jo Ann")] == [
+        "Hard", "Normal", "Alexa…", "You", "Jo Ann"]

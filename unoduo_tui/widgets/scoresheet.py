@@ -13,6 +13,14 @@ from engine import PlayerView
 __all__ = ["ScoreSheet"]
 
 
+def _short(name: str, width: int = 6) -> str:
+    """A name for a narrow column: whole if it fits, else its first word, else cut."""
+    if len(name) <= width:
+        return name
+    first = name.split()[0] if name.split() else name
+    return first if len(first) <= width else name[:width - 1] + "…"
+
+
 class ScoreSheet(Widget):
     """Renders ``view.rounds`` and ``view.scores`` (names: ``names``)."""
 
@@ -28,7 +36,7 @@ class ScoreSheet(Widget):
         if view is None:
             return Group(Text(""))
         me, opp = view.seat, (view.seat + 1) % 2
-        short = [("You" if s == me and self.say_you else self.names[s])[:6] for s in (me, opp)]
+        short = [_short("You" if s == me and self.say_you else self.names[s]) for s in (me, opp)]
         head = Text(f"{'Rd':>2} {short[0]:>6} {short[1]:>6}", "bold")
         rows = [head]
         rounds = view.rounds
