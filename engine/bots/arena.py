@@ -101,17 +101,17 @@ class ArenaResult:
             f"{first} vs {second}: {self.matches} matches in duplicate pairs, seed {self.seed}, "
             f"rules {self.rules.describe()}"
             + (f", think {self.think_ms} ms" if self.think_ms is not None else ""),
-            f"{'bot':<10} {'wins':>5} {'win %':>7}  {'95% CI':<13} {'pts/round':>9}  "
-            f"{'ms/decision mean / median / max':>31}",
+            f"{'bot':<8} {'wins':>4} {'win %':>7}  {'95% CI':<13} {'pts/rd':>6}  "
+            f"{'ms mean / median / max':>25}",
         ]
-        for name, b in d["bots"].items():
+        for name, b in d["bots"].items():  # 70 columns: fits an 80-column terminal
             low, high = b["win_rate_ci95"]
             ci = f"{100 * low:.1f}–{100 * high:.1f}%"
             lines.append(
-                f"{name:<10} {b['wins']:>5} {100 * b['win_rate']:>6.1f}%  "
-                f"{ci:<13} {b['mean_points_per_round']:>9.1f}  "
-                f"{b['mean_decision_ms']:>12.2f} / {b['median_decision_ms']:>7.2f} / "
-                f"{b['max_decision_ms']:>7.1f}")
+                f"{name:<8} {b['wins']:>4} {100 * b['win_rate']:>6.1f}%  "
+                f"{ci:<13} {b['mean_points_per_round']:>6.1f}  "
+                f"{b['mean_decision_ms']:>7.1f} / {b['median_decision_ms']:>6.1f} / "
+                f"{b['max_decision_ms']:>6.0f}")
         p = self.pairs
         lines.append(f"draws {self.draws}; pairs: {first} won both {p['first_won_both']}, "
                      f"split {p['split']}, {second} won both {p['second_won_both']}")
