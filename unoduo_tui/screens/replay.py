@@ -450,6 +450,7 @@ class ReplayScreen(Screen[None]):
             widget.names = self.names
         self.query_one(Discard).say_you = False
         self.query_one(ScoreSheet).say_you = False
+        self.query_one(GameLog).say_you = False
         hand = self.query_one(Hand)
         hand.read_only = True
         self.query_one("#log").border_title = "Log"

@@ -35,6 +35,7 @@ class GameLog(RichLog):
         super().__init__(id=id, wrap=True, markup=False, max_lines=400, auto_scroll=True,
                          min_width=10)
         self.names: tuple[str, ...] = ("You", "Opponent")
+        self.say_you = True  #: False in the replay viewer: every seat by its name
         self._seat: int | None = None
         self._shown = 0
         self._current: int | None = None  # the first highlighted event (replays)
@@ -58,7 +59,7 @@ class GameLog(RichLog):
         for i, event in enumerate(events[self._shown:], self._shown):
             if event.kind in _QUIET:
                 continue
-            text = describe(event, self.names, view.seat)
+            text = describe(event, self.names, view.seat if self.say_you else None)
             if event.kind in ("round", "round_end", "match_end"):
                 line = Text(text, "bold")
             elif event.kind in ("catch", "challenge") or event.uno:
