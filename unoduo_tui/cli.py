@@ -185,7 +185,8 @@ def _list(args: argparse.Namespace) -> int:
     if not rows:
         print("No saved matches yet. Start one with 'unoduo play'.")
         return EXIT_OK
-    print(f"{'ID':<23} {'STARTED':<16} {'PLAYERS':<24} {'ROUND':>5} {'SCORES':>9}  STATUS")
+    # the short id (enough for resume / replay / verify …) keeps a line within 80 columns
+    print(f"{'ID':<6} {'STARTED':<16} {'PLAYERS':<24} {'ROUND':>5} {'SCORES':>9}  STATUS")
     for s in rows:
         started = s.created.astimezone().strftime("%Y-%m-%d %H:%M") if s.created else "?"
         players = " v ".join(seat.name for seat in s.seats) or "?"
@@ -204,7 +205,8 @@ def _list(args: argparse.Namespace) -> int:
             status += f", practice ({s.undos} undo{'s' * (s.undos != 1)})"
         if s.parent:
             status += f", branch of {short_id(s.parent[0])} @ {s.parent[1]}"
-        print(f"{s.id:<23} {started:<16} {players[:24]:<24} {rounds:>5} {scores:>9}  {status}")
+        print(f"{short_id(s.id):<6} {started:<16} {players[:24]:<24} {rounds:>5} {scores:>9}  "
+              f"{status}")
     return EXIT_OK
 
 

@@ -30,17 +30,17 @@ def test_unoduo_runs_as_a_command():
 
 def test_data_dir_works_before_the_command_as_after_it(tmp_path, capsys):
     from tests.tui.test_replay import save
-    from unoduo_tui.store import Store
+    from unoduo_tui.store import Store, short_id
 
     ref = save(Store(tmp_path))
     for argv in (["--data-dir", str(tmp_path), "list"], ["list", "--data-dir", str(tmp_path)]):
         assert main(argv) == 0
-        assert ref in capsys.readouterr().out
+        assert short_id(ref) in capsys.readouterr().out
 
 
 def test_unoduo_list_spoiler_free_hides_finished_results(tmp_path, capsys):
     from tests.tui.test_replay import save
-    from unoduo_tui.store import Store
+    from unoduo_tui.store import Store, short_id
 
     store = Store(tmp_path)
     ref = save(store)
@@ -49,7 +49,7 @@ def test_unoduo_list_spoiler_free_hides_finished_results(tmp_path, capsys):
     out = capsys.readouterr().out
     assert " won)" in out and "–".join(map(str, final.scores)) in out
     assert main(["list", "--spoiler-free", "--data-dir", str(tmp_path)]) == 0
-    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith(ref))
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith(short_id(ref)))
     assert "won" not in line and "–".join(map(str, final.scores)) not in line
     assert line.rstrip().endswith("finished")
 

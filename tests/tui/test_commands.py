@@ -9,7 +9,7 @@ import pytest
 
 from engine import Match
 from unoduo_tui.cli import main
-from unoduo_tui.store import Seat, Store
+from unoduo_tui.store import Seat, Store, short_id
 
 
 def _run(*args, env=None):
@@ -51,8 +51,9 @@ def test_list_shows_every_match_with_status(saved, capsys):
     store, handle = saved
     assert main(["list", "--data-dir", str(store.data_dir)]) == 0
     out = capsys.readouterr().out
-    assert handle.id in out and "in progress" in out and out.count("finished") == 2
+    assert short_id(handle.id) in out and "in progress" in out and out.count("finished") == 2
     assert "Ann v Bot" in out
+    assert len(next(x for x in out.splitlines() if x.startswith(short_id(handle.id)))) <= 80
 
 
 def test_verify_ok_and_damaged(saved, capsys):
