@@ -134,9 +134,10 @@ def _held(hand: list, colour: str | None) -> bool:
 
 
 def play_out(p: Position, first: "Action | None" = None, limit: int = ROLLOUT_LIMIT) -> RoundEnd:
-    """Play ``p`` (mutated) to the end of its round: ``first`` (any legal action
-    of the seat to act, e.g. the searched candidate) and then the normal policy
-    for both seats.  Returns the :class:`RoundEnd`."""
+    """Play ``p`` to the end of its round: ``first`` (any legal action of the seat to
+    act, e.g. the searched candidate) and then the normal policy for both seats.
+    Returns the :class:`RoundEnd`; ``p``'s hands and piles end as the round does
+    (its other fields are left as they were)."""
     hands = p.hands
     draw = p.draw
     discard = p.discard
@@ -402,7 +403,9 @@ def play_out(p: Position, first: "Action | None" = None, limit: int = ROLLOUT_LI
         else:  # pragma: no cover - a challenge is never searched
             raise ValueError(f"play_out: cannot play {kind!r}")
     else:
+        p.draw, p.discard = draw, discard
         return RoundEnd(None, (0, 0), (tuple(hands[0]), tuple(hands[1])), finished=False)
+    p.draw, p.discard = draw, discard  # the piles as the round left them (hands: in place)
 
     final = (tuple(hands[0]), tuple(hands[1]))
     points = tuple(0 if s == winner else sum(_POINTS[c.code] for c in final[s]) for s in (0, 1))

@@ -64,6 +64,7 @@ def test_lean_rollouts_end_every_round_like_match(rules):
             winner, hands, points = reference(m, first)
             assert lean.finished
             assert (lean.winner, lean.hands, lean.points) == (winner, hands, points), (seed, first)
+            assert sum(map(len, (*pos.hands, pos.draw, pos.discard))) == rules.deck_size  # D3
             checked += 1
     assert checked > 1000
 
@@ -85,3 +86,19 @@ def test_lean_copy_is_independent():
     before = (pos.hands[0][:], pos.hands[1][:], pos.draw[:], pos.discard[:])
     play_out(pos.copy())
     assert (pos.hands[0], pos.hands[1], pos.draw, pos.discard) == before
+
+
+def test_lean_rollouts_with_shuffled_refills_keep_every_card():
+    """refill=shuffle (T3 option): the lean copy shuffles with its own stream, so only
+    D3 can be compared — every card stays in a hand, the draw pile or the discard pile."""
+    rules = Rules(refill="shuffle")
+    played = 0
+    for seed in range(6):
+        for m, first in positions(seed, ("random", "normal"), every=11, rules=rules):
+            pos = Position.from_match(m)
+            end = play_out(pos, first)
+            assert end.finished
+            assert len(pos.hands[0]) + len(pos.hands[1]) + len(pos.draw) + len(pos.discard) \
+                == rules.deck_size
+            played += 1
+    assert played > 100
