@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from ..cards import ALL_CARDS, Card
 from ..rng import Rng
+from .normal import best_colour, holds_colour
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..actions import Action
@@ -28,10 +29,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["Position", "play_out", "ROLLOUT_LIMIT"]
 
-#: decisions: far beyond a real round; a guard only (as ``hard.rollout``)
+#: decisions: far beyond a real round; a guard only
 ROLLOUT_LIMIT = 600
 
-_COLOURS = ("R", "Y", "G", "B")
 _PASSES = frozenset("0123456789") | {"W"}
 #: the normal policy's score of playing a coloured card, before the colour bonus
 _BASE = [0.0] * len(ALL_CARDS)
@@ -87,14 +87,18 @@ class Position:
                    shuffle_rng=shuffle_rng)
 
     def copy(self) -> "Position":
+        """An independent copy (one per rollout: the hot path, so no loops)."""
         other = object.__new__(Position)
         other.hands = [list(self.hands[0]), list(self.hands[1])]
         other.draw = list(self.draw)
         other.discard = list(self.discard)
-        for name in ("to_act", "phase", "color", "pending", "by", "guilty", "forced", "drawn",
-                     "dump_colour", "dump_start", "exposed", "blocked", "scores", "target",
-                     "any_playable", "shuffle_rng"):
-            setattr(other, name, getattr(self, name))
+        other.to_act, other.phase, other.color = self.to_act, self.phase, self.color
+        other.pending, other.by, other.guilty = self.pending, self.by, self.guilty
+        other.forced, other.drawn = self.forced, self.drawn
+        other.dump_colour, other.dump_start = self.dump_colour, self.dump_start
+        other.exposed, other.blocked, other.scores = self.exposed, self.blocked, self.scores
+        other.target, other.any_playable = self.target, self.any_playable
+        other.shuffle_rng = self.shuffle_rng
         return other
 
 
@@ -107,30 +111,6 @@ class RoundEnd:
 
     def __init__(self, winner, points, hands, finished=True) -> None:
         self.winner, self.points, self.hands, self.finished = winner, points, hands, finished
-
-
-def _best_colour(hand: list, skip: Card | None = None) -> str:
-    """``normal.best_colour``: the colour with the most (and costliest) cards."""
-    score = {"R": 0.0, "Y": 0.0, "G": 0.0, "B": 0.0}
-    for card in hand:
-        if card is skip:
-            skip = None
-            continue
-        colour = card.colour
-        if colour is not None:
-            score[colour] += 1.0 + card.points / 20.0
-    best, value = "R", score["R"]
-    for colour in ("Y", "G", "B"):
-        if score[colour] > value:
-            best, value = colour, score[colour]
-    return best
-
-
-def _held(hand: list, colour: str | None) -> bool:
-    for card in hand:
-        if card.colour == colour and colour is not None:
-            return True
-    return False
 
 
 def play_out(p: Position, first: "Action | None" = None, limit: int = ROLLOUT_LIMIT) -> RoundEnd:
@@ -215,7 +195,7 @@ def play_out(p: Position, first: "Action | None" = None, limit: int = ROLLOUT_LI
                 if colour is None:
                     if c.rank == "W+4":
                         score = 35.0 if danger else 20.0
-                        if not danger and _held(hand, color):
+                        if not danger and holds_colour(hand, color):
                             score -= 40.0
                     else:
                         score = 15.0 if (danger or n <= 2) else 0.5
@@ -237,17 +217,17 @@ def play_out(p: Position, first: "Action | None" = None, limit: int = ROLLOUT_LI
             else:
                 kind, card = "play", best
                 if best.colour is None:
-                    named = _best_colour(hand, best)
+                    named = best_colour(hand, best)
                 uno = n == 2
         elif phase == "drawn":
             c = hand[-1]
             if c.colour is None:
-                keep = ((c.rank == "W" or _held(hand[:-1], color))
+                keep = ((c.rank == "W" or holds_colour(hand[:-1], color))
                         and len(hands[opp]) > 2 and len(hand) > 2)
                 if keep:
                     kind = "pass"
                 else:
-                    kind, card, named = "play", c, _best_colour(hand, c)
+                    kind, card, named = "play", c, best_colour(hand, c)
             else:
                 kind, card = "play", c
             uno = len(hand) == 2
@@ -259,7 +239,7 @@ def play_out(p: Position, first: "Action | None" = None, limit: int = ROLLOUT_LI
                 if not plays:
                     kind = "draw"
                 else:
-                    want = _best_colour(hand)
+                    want = best_colour(hand)
                     mine = [c for c in plays if c.colour == want]
                     kind, card = "play", min(mine or plays, key=_code)
                     uno = len(hand) == 2
@@ -289,7 +269,7 @@ def play_out(p: Position, first: "Action | None" = None, limit: int = ROLLOUT_LI
                         best, best_key = c, key
                 kind, card, uno = "dump", best, rest == 1
         elif phase == "colour":
-            kind, named = "colour", _best_colour(hand)
+            kind, named = "colour", best_colour(hand)
         else:  # pragma: no cover - a round's positions only
             raise ValueError(f"play_out: no decision in phase {phase!r}")
 
@@ -306,7 +286,7 @@ def play_out(p: Position, first: "Action | None" = None, limit: int = ROLLOUT_LI
                     guilty = any(not c.is_wild and (c.colour == color or c.rank == top.rank)
                                  for c in hand)
                 else:
-                    guilty = _held(hand, color)
+                    guilty = holds_colour(hand, color)
             if exposed is not None and exposed != seat:
                 exposed = None
             blocked = 0
@@ -330,7 +310,7 @@ def play_out(p: Position, first: "Action | None" = None, limit: int = ROLLOUT_LI
             elif rank == "S":
                 phase, pending, forced = "turn", 0, False
             elif rank == "R":
-                if _held(hand, card.colour):
+                if holds_colour(hand, card.colour):
                     phase, dump_colour, dump_start = "dump", card.colour, False
                 else:
                     seat, phase, pending, forced = opp, "turn", 0, False

@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..view import PlayerView
     from .belief import Belief
 
-__all__ = ["NormalBot", "policy", "draft_value", "best_colour", "challenge_odds"]
+__all__ = ["NormalBot", "policy", "draft_value", "best_colour", "holds_colour", "challenge_odds"]
 
 _COLOURS = ("R", "Y", "G", "B")
 _DRAFT_VALUE = {"S": 8.0, "+2": 8.0, "R": 6.0, "W": 9.0, "W+4": 10.0}
@@ -101,7 +101,8 @@ def policy(hand: Sequence[Card], legal: Sequence[Action], phase: str, top: Card 
     return legal[0]
 
 
-def _guilty(hand: Sequence[Card], colour: str | None) -> bool:
+def holds_colour(hand: Sequence[Card], colour: str | None) -> bool:
+    """Whether ``hand`` holds a card of ``colour`` (a Wild Draw 4 would be guilty, A6)."""
     return any(c.colour == colour for c in hand if c.colour is not None)
 
 
@@ -127,7 +128,7 @@ def _turn(hand, legal, colour, opp_count) -> Action:
                 continue
             if rank == "W+4":
                 score = 20.0 + (15.0 if danger else 0.0)
-                if not danger and _guilty(hand, colour):
+                if not danger and holds_colour(hand, colour):
                     score -= 40.0  # A6: a guilty Wild Draw 4 is a bad bet
             else:
                 # keep a Wild for need: the last choice, but never drawn over (a
@@ -161,7 +162,7 @@ def _drawn(hand, legal, colour, opp_count) -> Action:
     card = hand[-1]
     uno = len(hand) == 2
     if card.is_wild:
-        keep = (card.rank == "W" or _guilty(hand[:-1], colour)) and opp_count > 2 and len(hand) > 2
+        keep = (card.rank == "W" or holds_colour(hand[:-1], colour)) and opp_count > 2 and len(hand) > 2
         if keep:
             return legal[-1]  # pass
         want = best_colour(hand, card)
