@@ -118,7 +118,7 @@ class GameScreen(Screen[None]):
         names = self.session.names
         for widget in (self.query_one(Discard), self.query_one(GameLog),
                        self.query_one(ScoreSheet), self.query_one(StatusLine)):
-            widget.names = names
+            widget.name_seats(names)
         self.query_one("#log").border_title = "Log"
         self.query_one("#scores").border_title = "Scores"
         for note in self.session.notes:

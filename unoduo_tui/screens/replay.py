@@ -447,10 +447,7 @@ class ReplayScreen(Screen[None]):
     def on_mount(self) -> None:
         for widget in (self.query_one(Discard), self.query_one(GameLog),
                        self.query_one(ScoreSheet)):
-            widget.names = self.names
-        self.query_one(Discard).say_you = False
-        self.query_one(ScoreSheet).say_you = False
-        self.query_one(GameLog).say_you = False
+            widget.name_seats(self.names, say_you=False)
         hand = self.query_one(Hand)
         hand.read_only = True
         self.query_one("#log").border_title = "Log"

@@ -12,19 +12,15 @@ from engine import PlayerView
 from engine.cards import COLOUR_NAMES
 
 from .cards import BIG_W, CardCanvas, big_back, big_card
+from .names import SeatNames
 
 __all__ = ["Discard"]
 
 
-class Discard(CardCanvas):
-    """Renders the piles of ``view`` (names: ``names``, set by the game screen)."""
+class Discard(SeatNames, CardCanvas):
+    """Renders the piles of ``view`` (seat names: :class:`SeatNames`)."""
 
     view: reactive[PlayerView | None] = reactive(None, always_update=True)
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.names: tuple[str, ...] = ("You", "Opponent")
-        self.say_you = True  #: False in the replay viewer: every seat by its name
 
     def render(self) -> Group:
         view = self.view

@@ -11,6 +11,8 @@ from textual.widgets import RichLog
 
 from engine import PlayerView, describe
 
+from .names import SeatNames
+
 __all__ = ["GameLog"]
 
 _KEEP = 200  # lines rewritten when the viewer changes (hot-seat) or a match is resumed
@@ -18,8 +20,8 @@ _KEEP_HIGHLIGHTED = 80  # a replay rewrites them each step: ~7 ms, not ~20
 _QUIET = {"first"}
 
 
-class GameLog(RichLog):
-    """Shows ``view.events`` described for ``view.seat`` with ``names``.
+class GameLog(SeatNames, RichLog):
+    """Shows ``view.events`` described for ``view.seat`` (seat names: :class:`SeatNames`).
 
     With a highlight (replays) it also knows which event each line tells, and a click
     on a line posts :class:`GameLog.EventClicked`."""
@@ -34,8 +36,6 @@ class GameLog(RichLog):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, wrap=True, markup=False, max_lines=400, auto_scroll=True,
                          min_width=10)
-        self.names: tuple[str, ...] = ("You", "Opponent")
-        self.say_you = True  #: False in the replay viewer: every seat by its name
         self._seat: int | None = None
         self._shown = 0
         self._current: int | None = None  # the first highlighted event (replays)

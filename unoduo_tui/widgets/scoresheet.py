@@ -10,6 +10,8 @@ from textual.widget import Widget
 
 from engine import PlayerView
 
+from .names import SeatNames
+
 __all__ = ["ScoreSheet"]
 
 
@@ -21,15 +23,10 @@ def _short(name: str, width: int = 6) -> str:
     return first if len(first) <= width else name[:width - 1] + "…"
 
 
-class ScoreSheet(Widget):
-    """Renders ``view.rounds`` and ``view.scores`` (names: ``names``)."""
+class ScoreSheet(SeatNames, Widget):
+    """Renders ``view.rounds`` and ``view.scores`` (seat names: :class:`SeatNames`)."""
 
     view: reactive[PlayerView | None] = reactive(None, always_update=True)
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.names: tuple[str, ...] = ("You", "Opponent")
-        self.say_you = True  #: False in the replay viewer: every seat by its name
 
     def render(self) -> Group:
         view = self.view

@@ -9,6 +9,8 @@ from textual.widget import Widget
 from engine import PlayerView
 from engine.cards import COLOUR_NAMES
 
+from .names import SeatNames
+
 __all__ = ["StatusLine", "status_text"]
 
 
@@ -62,16 +64,12 @@ def status_text(view: PlayerView, names: tuple[str, ...], armed: bool = False,
     return base + uno + catch
 
 
-class StatusLine(Widget):
+class StatusLine(SeatNames, Widget):
     """Renders :func:`status_text` for ``view`` (attributes set by the game screen)."""
 
     view: reactive[PlayerView | None] = reactive(None, always_update=True)
     armed: reactive[bool] = reactive(False)
     thinking: reactive[bool] = reactive(False)
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.names: tuple[str, ...] = ("You", "Opponent")
 
     def render(self) -> Text:
         if self.view is None:
