@@ -31,7 +31,7 @@ from ..actions import Action
 from ..rng import Rng
 from .belief import Belief
 from .lean import Position, RoundEnd, play_out
-from .normal import NormalBot, best_colour, policy
+from .normal import NormalBot, best_colour
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..view import PlayerView
@@ -211,10 +211,9 @@ class HardBot(NormalBot):
         rules = view.rules
         return Position(
             hands, pile[::-1], belief.discard, seat, view.phase, view.color, view.scores,
-            rules.target, pending=view.pending_draw, by=1 - seat, drawn=view.drawn,
+            rules.target, pending=view.pending_draw, by=1 - seat,
             dump_colour=view.dump_colour, dump_start=not belief.played, exposed=view.exposed,
-            blocked=belief.blocked, any_playable=rules.wd4_guilty == "any_playable",
-            shuffle_rng=self._rng if rules.refill == "shuffle" else None)
+            blocked=belief.blocked, shuffle_rng=self._rng if rules.refill == "shuffle" else None)
 
 
 def suggest(view: "PlayerView", think_ms: int = 300, seed: int = 0) -> Action:

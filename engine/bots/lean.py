@@ -49,15 +49,15 @@ class Position:
     """
 
     __slots__ = ("hands", "draw", "discard", "to_act", "phase", "color", "pending", "by",
-                 "guilty", "forced", "drawn", "dump_colour", "dump_start", "exposed",
-                 "blocked", "scores", "target", "any_playable", "shuffle_rng")
+                 "forced", "dump_colour", "dump_start", "exposed", "blocked", "scores",
+                 "target", "shuffle_rng")
 
     def __init__(self, hands: Sequence[Sequence[Card]], draw: Sequence[Card],
                  discard: Sequence[Card], to_act: int, phase: str, color: str | None,
                  scores: Sequence[int], target: int, *, pending: int = 0, by: int | None = None,
-                 guilty: bool = False, forced: bool = False, drawn: Card | None = None,
+                 forced: bool = False,
                  dump_colour: str | None = None, dump_start: bool = False,
-                 exposed: int | None = None, blocked: int = 0, any_playable: bool = False,
+                 exposed: int | None = None, blocked: int = 0,
                  shuffle_rng: Rng | None = None) -> None:
         self.hands = [list(hands[0]), list(hands[1])]
         self.draw = list(draw)
@@ -65,12 +65,11 @@ class Position:
         self.to_act, self.phase, self.color = to_act, phase, color
         self.pending = pending
         self.by = 1 - to_act if by is None else by
-        self.guilty, self.forced, self.drawn = guilty, forced, drawn
+        self.forced = forced
         self.dump_colour, self.dump_start = dump_colour, dump_start
         self.exposed, self.blocked = exposed, blocked
         self.scores = tuple(scores)
         self.target = target
-        self.any_playable = any_playable
         self.shuffle_rng = shuffle_rng  # refill=shuffle only (T3); None: turned over
 
     @classmethod
@@ -81,9 +80,9 @@ class Position:
         return cls(m._hands, m._draw, m._discard, m._to_act, m._phase, m._color, m._scores,
                    m.rules.target, pending=m._pending,
                    by=m._wd4_by if m._phase == "wd4" else m._volley_by,
-                   guilty=m._wd4_guilty, forced=m._forced, drawn=m._drawn,
+                   forced=m._forced,
                    dump_colour=m._dump_colour, dump_start=m._dump_start, exposed=m._exposed,
-                   blocked=m._blocked, any_playable=m.rules.wd4_guilty == "any_playable",
+                   blocked=m._blocked,
                    shuffle_rng=shuffle_rng)
 
     def copy(self) -> "Position":
@@ -93,12 +92,10 @@ class Position:
         other.draw = list(self.draw)
         other.discard = list(self.discard)
         other.to_act, other.phase, other.color = self.to_act, self.phase, self.color
-        other.pending, other.by, other.guilty = self.pending, self.by, self.guilty
-        other.forced, other.drawn = self.forced, self.drawn
+        other.pending, other.by, other.forced = self.pending, self.by, self.forced
         other.dump_colour, other.dump_start = self.dump_colour, self.dump_start
         other.exposed, other.blocked, other.scores = self.exposed, self.blocked, self.scores
-        other.target, other.any_playable = self.target, self.any_playable
-        other.shuffle_rng = self.shuffle_rng
+        other.target, other.shuffle_rng = self.target, self.shuffle_rng
         return other
 
 
@@ -126,14 +123,11 @@ def play_out(p: Position, first: "Action | None" = None, limit: int = ROLLOUT_LI
     color = p.color
     pending = p.pending
     by = p.by
-    guilty = p.guilty
     forced = p.forced
-    drawn = p.drawn
     dump_colour = p.dump_colour
     dump_start = p.dump_start
     exposed = p.exposed
     blocked = p.blocked
-    any_playable = p.any_playable
     shuffle_rng = p.shuffle_rng
     winner = -1  # -1: playing; a seat; None: blocked
 
@@ -279,14 +273,7 @@ def play_out(p: Position, first: "Action | None" = None, limit: int = ROLLOUT_LI
                 hand.pop()  # T2: the drawn copy is the one played
             else:
                 hand.remove(card)
-            rank = card.rank
-            if rank == "W+4":
-                if any_playable:
-                    top = discard[-1]
-                    guilty = any(not c.is_wild and (c.colour == color or c.rank == top.rank)
-                                 for c in hand)
-                else:
-                    guilty = holds_colour(hand, color)
+            rank = card.rank  # (a Wild Draw 4's guilt is not kept: rollouts never challenge)
             if exposed is not None and exposed != seat:
                 exposed = None
             blocked = 0
@@ -324,7 +311,7 @@ def play_out(p: Position, first: "Action | None" = None, limit: int = ROLLOUT_LI
                 draw_into(seat, 1)
                 c = hand[-1]
                 if c.colour is None or c.colour == color or c.rank == discard[-1].rank:
-                    phase, drawn = "drawn", c
+                    phase = "drawn"  # the drawn card is the hand's last
                 else:
                     seat = opp
             else:  # a volley (A1) or a Wild Draw 4 (A5)
@@ -377,7 +364,7 @@ def play_out(p: Position, first: "Action | None" = None, limit: int = ROLLOUT_LI
         elif kind == "colour":
             color = named
             if discard[-1].rank == "W+4":  # S8: a start Wild Draw 4 is only drawn
-                seat, phase, pending, forced, by, guilty = opp, "wd4", 4, True, seat, False
+                seat, phase, pending, forced, by = opp, "wd4", 4, True, seat
             else:
                 seat, phase, pending, forced = opp, "turn", 0, False
         else:  # pragma: no cover - a challenge is never searched
