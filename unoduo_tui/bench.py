@@ -27,7 +27,6 @@ import sys
 import tempfile
 import textwrap
 import time
-from pathlib import Path
 
 from engine import Match, Rules, bots
 

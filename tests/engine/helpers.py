@@ -115,3 +115,17 @@ def arrange(m: Match, hands: Sequence[Sequence[str]] | None = None, draw: Sequen
     m._legal = None
     check_conservation(m)
     return m
+
+
+def random_match(seed: int, rules: Rules | None = None, limit: int | None = None) -> Match:
+    """A match between two random bots (seeds ``seed`` and ``seed + 1``), played to its
+    end or for ``limit`` decisions."""
+    from engine import bots
+
+    m = Match.new(rules or Rules(), seed=seed)
+    players = [bots.make("random", seed=seed), bots.make("random", seed=seed + 1)]
+    n = 0
+    while not m.over and (limit is None or n < limit):
+        m.apply(players[m.to_act].choose(m.view(m.to_act)))
+        n += 1
+    return m

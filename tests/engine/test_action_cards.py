@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine import Card, IllegalAction, Match, Rules
+from engine import Card, IllegalAction, Rules
 
 from .helpers import arrange, dealt, texts
 

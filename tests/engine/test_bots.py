@@ -5,7 +5,7 @@ import gc
 import pytest
 
 from engine import Action, Match, Rules
-from engine.bots import LEVELS, HardBot, make, suggest, wd4_guilty_probability
+from engine.bots import LEVELS, make, suggest, wd4_guilty_probability
 from engine.bots.arena import run_arena, wilson
 from engine.bots.hard import match_equity
 from engine.rng import Rng

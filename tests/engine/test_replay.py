@@ -4,19 +4,14 @@ import random
 
 import pytest
 
-from engine import Match, Rules, bots
+from engine import Match, Rules
 from engine.replay import ALL, MOMENTS, OmniscientView, ReplayCursor
+
+from .helpers import random_match
 
 
 def played(seed: int, target: int = 200, limit: int | None = None) -> Match:
-    m = Match.new(Rules(target=target), seed=seed)
-    players = [bots.make("random", seed=seed), bots.make("random", seed=seed + 1)]
-    n = 0
-    while not m.over and (limit is None or n < limit):
-        seat = m.to_act
-        m.apply(players[seat].choose(m.view(seat)))
-        n += 1
-    return m
+    return random_match(seed, Rules(target=target), limit)
 
 
 def state(m: Match) -> tuple:

@@ -7,9 +7,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Match, Rules, bots
+from engine import Match, Rules
 from engine.savefile import (FORMAT_VERSION, MAGIC, Encoder, Footer, Header, SaveFileError,
                              _frame_head, _tag, decode, entry_body, load)
+
+from .helpers import random_match
 
 DATA = Path(__file__).parent.parent / "data"
 
@@ -20,13 +22,7 @@ def _header(m: Match) -> Header:
 
 
 def _played(seed: int = 1, decisions: int | None = None, rules: Rules | None = None) -> Match:
-    m = Match.new(rules or Rules(), seed=seed)
-    players = [bots.make("random", seed=seed), bots.make("random", seed=seed + 1)]
-    n = 0
-    while not m.over and (decisions is None or n < decisions):
-        m.apply(players[m.to_act].choose(m.view(m.to_act)))
-        n += 1
-    return m
+    return random_match(seed, rules, decisions)
 
 
 def _file(m: Match, footer: bool = True) -> bytes:

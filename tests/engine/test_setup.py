@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from engine import Card, Match, Rules
+from engine import Card, Match
 from engine.cards import deck_cards
 
 from .helpers import dealt, stacked_deck, texts

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine import Card, IllegalAction, Match, MalformedAction, Rules
+from engine import Card, IllegalAction, MalformedAction, Rules
 from engine.cards import hand_points
 
 from .helpers import arrange, check_conservation, dealt, observable, texts

@@ -8,6 +8,7 @@ import pytest
 
 from engine import Match, Rules, bots
 from engine.replay import ALL
+from tests.engine.helpers import random_match
 from tests.tui.conftest import SIZE, make_app, screen_text
 from unoduo_tui.dialogs import MatchOver
 from unoduo_tui.screens.menu import MenuScreen
@@ -19,13 +20,7 @@ from unoduo_tui.widgets import Discard, GameLog, Hand, Opponent, ScoreSheet
 
 def save(store: Store, seed: int = 3, target: int = 100, limit: int | None = None,
          seats=(("Ann", "human"), ("Rando", "bot:random"))) -> str:
-    m = Match.new(Rules(target=target), seed=seed)
-    players = [bots.make("random", seed=seed), bots.make("random", seed=seed + 1)]
-    n = 0
-    while not m.over and (limit is None or n < limit):
-        seat = m.to_act
-        m.apply(players[seat].choose(m.view(seat)))
-        n += 1
+    m = random_match(seed, Rules(target=target), limit)
     with store.new_match(m, tuple(Seat(*s) for s in seats)) as handle:
         return handle.id
 

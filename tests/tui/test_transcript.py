@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import Match, Rules, bots
+from engine import Rules
+from tests.engine.helpers import random_match
 from unoduo_tui.cli import main, transcript_text
 from unoduo_tui.store import Seat, Store
 
@@ -20,13 +21,7 @@ DATA = Path(__file__).parent.parent / "data"
 
 def saved_match(store: Store, seed: int, rules: Rules, limit: int | None = None) -> str:
     """A random-bots match saved through the store; returns its id."""
-    m = Match.new(rules, seed=seed)
-    players = [bots.make("random", seed=seed), bots.make("random", seed=seed + 1)]
-    n = 0
-    while not m.over and (limit is None or n < limit):
-        seat = m.to_act
-        m.apply(players[seat].choose(m.view(seat)))
-        n += 1
+    m = random_match(seed, rules, limit)
     seats = (Seat("Ann", "human"), Seat("Rando", "bot:random"))
     with store.new_match(m, seats) as handle:
         return handle.id

@@ -34,7 +34,7 @@ from textual.screen import ModalScreen, Screen
 from textual.strip import Strip
 from textual.widgets import DataTable, Input, Static
 
-from engine.replay import ALL, MOMENTS, ReplayCursor
+from engine.replay import ALL, ReplayCursor
 
 from ..dialogs import BranchDialog
 from ..session import bot_levels
