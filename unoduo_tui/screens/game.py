@@ -20,6 +20,7 @@ from textual.screen import Screen
 
 from engine import Action, Card, Event, IllegalAction, PlayerView
 from engine import bots as engine_bots
+from engine.cards import COLOUR_NAMES
 
 from ..dialogs import ChallengePrompt, ColourPicker, DumpDialog, MatchOver, RoundOver
 from ..session import GameSession, opponent_label
@@ -38,8 +39,6 @@ HINT_MS = 400
 
 def hint_text(action: Action, view: PlayerView) -> str:
     """A suggested action in words, with the key that makes it."""
-    from engine.cards import COLOUR_NAMES
-
     kind = action.kind
     uno = ", saying UNO (u)" if action.uno else ""
     if kind == "play":
@@ -52,9 +51,10 @@ def hint_text(action: Action, view: PlayerView) -> str:
         return f"draw {owed} (d)" if owed else "draw (d)"
     if kind == "pass":
         return "keep the card you drew (p)" if view.phase == "drawn" else "pass (p)"
+    if kind == "colour":
+        return f"name {COLOUR_NAMES[action.colour]}"
     return {"keep": "keep it (k)", "reject": "reject it (r)", "nodump": "keep your cards",
-            "challenge": "challenge (c)", "catch": "catch them (x)"}.get(
-        kind, f"name {COLOUR_NAMES.get(action.colour or '', action.colour)}")
+            "challenge": "challenge (c)", "catch": "catch them (x)"}[kind]
 
 
 class GameScreen(Screen[None]):
