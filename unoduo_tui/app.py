@@ -8,6 +8,7 @@ shown, so ``unoduo play`` starts without loading the menu or the replay viewer.
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 from typing import Any, Iterable
@@ -35,6 +36,14 @@ ANSI_CARD_COLOURS = {
     "card-blue": "ansi_blue", "card-wild": "ansi_black", "card-ink": "ansi_bright_white",
     "card-ink-dark": "ansi_black", "card-back": "ansi_red",
 }
+
+
+class CannotOpen(Exception):
+    """A match or replay that could not be opened, in words for the player."""
+
+    def __init__(self, message: str, severity: str = "error") -> None:
+        super().__init__(message)
+        self.severity = severity
 
 
 def _default_theme() -> str:
@@ -66,6 +75,7 @@ class UnoDuoApp(App[int]):
         self.handle_signals = handle_signals
         self.too_small = False
         self._theme_ready = False
+        self._start_problem: CannotOpen | None = None
         settings = Settings.load(store)
         wanted = theme or settings.theme or _default_theme()
         self.theme = wanted if wanted in self.available_themes else "textual-dark"
@@ -90,40 +100,52 @@ class UnoDuoApp(App[int]):
 
     # -- start-up ----------------------------------------------------------------
 
+    def get_default_screen(self) -> Screen:
+        """The first screen: the table for ``play`` / ``resume`` (with nothing composed
+        under it: one screen to lay out and draw before the first frame, so the table
+        shows sooner; leaving it goes to the menu), the viewer for ``replay``, else the
+        menu — also when the start could not open what it was asked for."""
+        try:
+            screen = self._first_screen()
+        except CannotOpen as problem:
+            self._start_problem = problem
+            screen = None
+        if screen is None:
+            from .screens.menu import MenuScreen
+
+            screen = MenuScreen()
+        return screen
+
+    def _first_screen(self) -> Screen | None:
+        if self.start_session is not None:
+            return GameScreen(self.start_session)
+        if self.start == "play":
+            return GameScreen(self._play_session())
+        if self.start == "resume":
+            return GameScreen(self._resume_session(self.start_options["resume"]))
+        if self.start == "replay" and self.start_options["replay"] is not None:
+            return self._replay_screen(self.start_options["replay"])
+        return None
+
     def on_mount(self) -> None:
         self._theme_ready = True
         if self.handle_signals:
             self._install_signal_handlers()
-        if self.start_session is not None:
-            self.open_game(self.start_session)
-        elif self.start == "play":
-            self._start_play()
-        elif self.start == "resume":
-            ref = self.start_options["resume"]
-            if ref is None and self.store is not None:
-                newest = self.store.newest_unfinished()
-                if newest is None:
-                    self.notify("No unfinished match to resume.", severity="warning")
-                    ref = None
-                else:
-                    ref = str(newest.id)
-            if ref is not None:
-                self.resume_match(ref)
-        elif self.start == "replay" and self.start_options["replay"] is not None:
-            self.open_replay(self.start_options["replay"])
-        if len(self.screen_stack) == 1:  # the menu, or a start that opened nothing
-            from .screens.menu import MenuScreen
-
-            self.push_screen(MenuScreen())
+        if self._start_problem is not None:
+            self._say(self._start_problem)
         self.call_after_refresh(self._check_size)
 
-    def _start_play(self) -> None:
+    def _say(self, problem: CannotOpen) -> None:
+        self.notify(str(problem), severity=problem.severity,
+                    timeout=10 if problem.severity == "error" else 5)
+
+    def _play_session(self) -> GameSession:
+        """The new match ``unoduo play`` asked for (remembered rule options apply)."""
         opts = self.start_options
         vs = opts["vs"] or "random"
         if vs != HUMAN and vs not in bot_levels():
-            self.notify(f"Unknown opponent {vs!r}: one of {', '.join(bot_levels())} or human.",
-                        severity="error")
-            return
+            raise CannotOpen(f"Unknown opponent {vs!r}: one of {', '.join(bot_levels())} "
+                             "or human.")
         kind = HUMAN if vs == HUMAN else f"bot:{vs}"
         from .screens.new_match import default_names
         settings = Settings.load(self.store)
@@ -135,7 +157,7 @@ class UnoDuoApp(App[int]):
             rules = Rules(**rules_opts)
         except (TypeError, ValueError):
             rules = Rules(target=opts["target"]) if opts["target"] else Rules()
-        self.new_match(names, (HUMAN, kind), rules, opts["seed"])
+        return self._new_session(names, (HUMAN, kind), rules, opts["seed"])
 
     def _install_signal_handlers(self) -> None:
         """SIGHUP / SIGTERM (a dropped SSH link): exit cleanly.  The save is already
@@ -155,33 +177,52 @@ class UnoDuoApp(App[int]):
     def new_match(self, names: tuple[str, str], kinds: tuple[str, str], rules: Rules,
                   seed: int | None) -> None:
         try:
-            session = GameSession.start(self.store, names, kinds, rules, seed,
-                                        think_ms=self.think_ms)
-        except Exception as exc:  # a save-file problem: say so, stay in the menu
-            self.notify(f"Could not start the match: {exc}", severity="error", timeout=10)
-            return
-        self.open_game(session)
+            self.open_game(self._new_session(names, kinds, rules, seed))
+        except CannotOpen as problem:  # a save-file problem: say so, stay where we are
+            self._say(problem)
 
-    def resume_match(self, ref: str) -> None:
+    def resume_match(self, ref: str | None) -> None:
+        """Back to the match ``ref`` (an id, short id or path; None: the newest unfinished)."""
         try:
-            session = GameSession.resume(self.store, ref, think_ms=self.think_ms)
-        except Exception as exc:
-            self.notify(self._open_error(exc), severity="error", timeout=10)
-            return
-        self.open_game(session)
+            self.open_game(self._resume_session(ref))
+        except CannotOpen as problem:
+            self._say(problem)
 
     def open_replay(self, ref: Any) -> None:
         """Watch a saved match again, read-only (over whatever is showing); ``ref`` is
         a match id or path, or an already loaded match (the screenshots)."""
+        try:
+            self.push_screen(self._replay_screen(ref))
+        except CannotOpen as problem:
+            self._say(problem)
+
+    def _new_session(self, names: tuple[str, str], kinds: tuple[str, str], rules: Rules,
+                     seed: int | None) -> GameSession:
+        try:
+            return GameSession.start(self.store, names, kinds, rules, seed,
+                                     think_ms=self.think_ms)
+        except Exception as exc:
+            raise CannotOpen(f"Could not start the match: {exc}") from exc
+
+    def _resume_session(self, ref: str | None) -> GameSession:
+        if ref is None:
+            newest = self.store.newest_unfinished() if self.store is not None else None
+            if newest is None:
+                raise CannotOpen("No unfinished match to resume.", "warning")
+            ref = str(newest.id)
+        try:
+            return GameSession.resume(self.store, ref, think_ms=self.think_ms)
+        except Exception as exc:
+            raise CannotOpen(self._open_error(exc)) from exc
+
+    def _replay_screen(self, ref: Any) -> Screen:
         from .screens.replay import ReplayScreen
 
         try:
-            screen = (ReplayScreen.open(self.store, ref) if isinstance(ref, (str, os.PathLike))
-                      else ReplayScreen(ref))
+            return (ReplayScreen.open(self.store, ref) if isinstance(ref, (str, os.PathLike))
+                    else ReplayScreen(ref))
         except Exception as exc:
-            self.notify(f"Could not open the replay: {exc}", severity="error", timeout=10)
-            return
-        self.push_screen(screen)
+            raise CannotOpen(f"Could not open the replay: {exc}") from exc
 
     def branch_match(self, loaded: Any, log_prefix: list, decisions: int, level: str,
                      seat: int) -> None:
@@ -215,8 +256,7 @@ class UnoDuoApp(App[int]):
         return f"Could not resume: {exc}"
 
     def open_game(self, session: GameSession) -> None:
-        """Show the table for ``session`` (over the menu, when there is one: ``unoduo
-        play`` and ``resume`` start straight at the table, with no menu composed)."""
+        """Show the table for ``session``, over the menu."""
         self._back_to_menu()
         self.push_screen(GameScreen(session))
 
@@ -233,22 +273,23 @@ class UnoDuoApp(App[int]):
         self.push_screen(ConfirmLeave(saved=saved), chosen)
 
     def leave_game(self, new_match: bool = False) -> None:
-        from .screens.menu import MenuScreen
-
         self._back_to_menu()
-        if not isinstance(self.screen, MenuScreen):
-            self.push_screen(MenuScreen())
         if new_match:
             from .screens.new_match import NewMatchScreen
             self.push_screen(NewMatchScreen())
 
     def _back_to_menu(self) -> None:
-        if len(self.screen_stack) == 1:  # nothing open yet: `unoduo play` starting up
-            return
+        """Close everything over the menu; the table or replay ``unoduo`` started on
+        (the first screen, nothing under it) is replaced by the menu."""
         from .screens.menu import MenuScreen
 
         while len(self.screen_stack) > 1 and not isinstance(self.screen, MenuScreen):
             self.pop_screen()
+        if not isinstance(self.screen, MenuScreen):
+            # switch_screen drops the result callback push_screen gave the screen, but
+            # the first screen was never pushed (IndexError, textual 8.2): give it one
+            self.screen._push_result_callback(self, None)
+            self.switch_screen(MenuScreen())
 
     # -- the terminal size -----------------------------------------------------------
 
@@ -302,6 +343,10 @@ def run_app(store: Any, start: str = "menu", *, vs: str | None = None, seed: int
         raise ValueError(f"start must be 'menu', 'play', 'resume' or 'replay', not {start!r}")
     app = UnoDuoApp(store, start, vs=vs, seed=seed, target=target, name=name, resume=resume,
                     replay=replay, handle_signals=True)
+    # The modules just imported (Textual's and ours) live as long as the process: move
+    # them out of the collector's sight, or a full collection walks all of them while
+    # the first frame is being drawn (~25 ms here; python -m unoduo_tui.bench).
+    gc.freeze()
     result = app.run()
     if app.return_code not in (None, 0):
         return app.return_code

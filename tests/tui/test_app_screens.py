@@ -227,3 +227,37 @@ def test_score_sheet_names_fit_their_column_readably():
 
     assert [_short(n) for n in ("Hard bot", "Normal bot", "Alexandra", "You", "Jo Ann")] == [
         "Hard", "Normal", "Alexa…", "You", "Jo Ann"]
+
+
+async def test_a_start_that_cannot_open_lands_in_the_menu_and_says_why(store):
+    """`unoduo resume` with nothing to resume, `play --vs` an unknown level, `replay` of
+    no such match: the menu, with the reason, never a blank screen."""
+    cases = [({"start": "resume"}, "No unfinished match to resume."),
+             ({"start": "play", "vs": "grandmaster"}, "Unknown opponent 'grandmaster'"),
+             ({"start": "replay", "replay": "no-such-match"}, "Could not open the replay")]
+    for options, said in cases:
+        app = make_app(store, **options)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, MenuScreen) and len(app.screen_stack) == 1
+            assert any(said in n.message for n in app._notifications), options
+
+
+async def test_leaving_the_table_play_started_on_gives_the_menu_then_a_new_table(store):
+    """`unoduo play` starts with the table as the only screen: leaving swaps the menu in
+    (the match's save file closed), and a new match from there stacks on the menu."""
+    app = make_app(store, start="play", vs="random", seed=4)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        first = game(app)
+        assert app.screen_stack == [first]
+        match_id = first.session.handle.id
+        await press(pilot, "q", "m")
+        assert isinstance(app.screen, MenuScreen) and len(app.screen_stack) == 1
+        assert first.session.handle is None  # closed, its lock released
+        await press(pilot, "enter")  # Resume: the match just left
+        again = game(app)
+        assert again is not first and again.session.handle.id == match_id
+        assert [type(s) for s in app.screen_stack] == [MenuScreen, GameScreen]
+        await press(pilot, "q", "m")
+        assert isinstance(app.screen, MenuScreen) and len(app.screen_stack) == 1

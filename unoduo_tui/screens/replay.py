@@ -741,8 +741,7 @@ class ReplayScreen(Screen[None]):
 
     def action_close(self) -> None:
         self._stop()
-        below = self.app.screen_stack[-2] if len(self.app.screen_stack) > 1 else None
-        if below is None or type(below) is Screen:  # `unoduo replay`: nothing under it
+        if len(self.app.screen_stack) == 1:  # `unoduo replay`: nothing under it
             self.app.exit(0)
         else:
             self.dismiss(None)
