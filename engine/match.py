@@ -10,7 +10,7 @@ per rule area: :mod:`.draft` (S), :mod:`.turn` (T, U), :mod:`.action_cards`
 
 from __future__ import annotations
 
-import secrets
+import os
 from collections import Counter, deque
 from typing import Iterable, Iterator, Sequence
 
@@ -27,6 +27,12 @@ from .turn import Turn
 from .view import PlayerView
 
 __all__ = ["Match"]
+
+
+def random_seed() -> int:
+    """An unguessable 64-bit seed (``os.urandom``: what :mod:`secrets` uses, without
+    importing it and OpenSSL's hashes at start-up)."""
+    return int.from_bytes(os.urandom(8), "big")
 
 class Match(Setup, Turn, ActionCards, Scoring):
     """One UNO Duo match: every round until a seat reaches the target (E4)."""
@@ -67,14 +73,14 @@ class Match(Setup, Turn, ActionCards, Scoring):
     @classmethod
     def new(cls, rules: Rules | None = None, seed: int | None = None,
             deck: Sequence | None = None, first: int | None = None) -> "Match":
-        """A new match.  ``seed=None`` draws an unguessable seed from :mod:`secrets`.
+        """A new match.  ``seed=None`` draws an unguessable seed from ``os.urandom``.
 
         ``deck`` (top first, Cards or notation) fixes round 1's shuffled deck and
         skips the cut; ``first`` fixes the first drafter (``deck`` alone: seat 0).
         """
         rules = Rules() if rules is None else rules
         if seed is None:
-            seed = secrets.randbits(64)
+            seed = random_seed()
         elif not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError(f"seed must be a whole number, not {seed!r}")
         queue: list = []
@@ -129,7 +135,7 @@ class Match(Setup, Turn, ActionCards, Scoring):
         """Rebuild a match from its log (``m.actions``: objects, texts or word tuples).
 
         No random generator is used while the log lasts; chance after its end
-        comes from ``seed`` (drawn from :mod:`secrets` when ``None``).  A bad
+        comes from ``seed`` (:func:`random_seed` when ``None``).  A bad
         entry raises :class:`IllegalAction` whose ``index`` is its position.
         """
         m = cls._start_replay(rules, actions, seed)
@@ -169,7 +175,7 @@ class Match(Setup, Turn, ActionCards, Scoring):
         m = cls.__new__(cls)
         m._consumed = 0
         try:
-            m.__init__(rules, secrets.randbits(64) if seed is None else seed, entries)
+            m.__init__(rules, random_seed() if seed is None else seed, entries)
         except IllegalAction as exc:
             raise m._replay_error(exc) from None
         return m

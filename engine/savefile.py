@@ -34,9 +34,13 @@ becomes :class:`SaveFileError`.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Iterable
+
+try:  # hashlib's BLAKE2 itself: ``import hashlib`` also loads OpenSSL (~2 ms at start-up)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - a Python built without it
+    from hashlib import blake2b
 
 import msgpack
 
@@ -181,7 +185,7 @@ def _frame_head(n: int) -> bytes:
 
 
 def _tag(prev: bytes, head: bytes, body: bytes) -> bytes:
-    return hashlib.blake2b(prev + head + body, digest_size=_TAG).digest()
+    return blake2b(prev + head + body, digest_size=_TAG).digest()
 
 
 def entry_body(entry: "Action | Chance") -> list:

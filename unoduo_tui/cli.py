@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import sys
-from importlib import resources
 from pathlib import Path
 from typing import Sequence
 
@@ -28,6 +27,8 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 def rule_book() -> str:
     """The player-facing rule book shipped inside the package."""
+    from importlib import resources
+
     return resources.files("unoduo_tui").joinpath("rules.md").read_text(encoding="utf-8")
 
 

@@ -21,7 +21,6 @@ import errno
 import fcntl
 import os
 import re
-import secrets
 import socket
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -253,7 +252,7 @@ class Store:
         if directory is not None:
             _private_dir(folder)
         now = datetime.now(timezone.utc)
-        match_id = now.strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
+        match_id = now.strftime("%Y%m%d-%H%M%S-") + os.urandom(3).hex()
         header = Header(match_id, match.rules, match.seed,
                         tuple((s.name, s.kind) for s in seats), now.isoformat(timespec="seconds"),
                         __version__, extra=dict(extra or {}))

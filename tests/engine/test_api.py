@@ -74,12 +74,12 @@ def test_seeded_shuffle_is_pinned_across_python_versions():
     assert texts(m.draw_pile[:5]) == ["Y7", "R0", "G5", "R5", "R9"]
 
 
-def test_seed_none_draws_from_secrets(monkeypatch):
-    import secrets
+def test_seed_none_draws_from_the_system_source(monkeypatch):
+    import os
     calls = []
-    monkeypatch.setattr(secrets, "randbits", lambda k: calls.append(k) or 12345)
+    monkeypatch.setattr(os, "urandom", lambda n: calls.append(n) or bytes(range(1, n + 1)))
     m = Match.new()
-    assert calls == [64] and m.seed == 12345
+    assert calls == [8] and m.seed == 0x0102030405060708
 
 
 def test_replay_rebuilds_the_identical_match_without_a_seed():

@@ -22,10 +22,8 @@ from engine import Action, Card, Event, IllegalAction, PlayerView
 from engine import bots as engine_bots
 from engine.cards import COLOUR_NAMES
 
-from ..dialogs import ChallengePrompt, ColourPicker, DumpDialog, MatchOver, RoundOver
 from ..session import GameSession, opponent_label
 from ..widgets import Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, StatusLine
-from .handoff import HandOff
 
 __all__ = ["GameScreen"]
 
@@ -192,6 +190,9 @@ class GameScreen(Screen[None]):
             return
         view = self.my_view()
         legal = view.legal_actions
+        # the dialogs are imported when first needed: not before the table's first frame
+        from ..dialogs import ChallengePrompt, ColourPicker, DumpDialog
+
         if m.phase == "colour":
             self._wait(ColourPicker("The start card is a Wild: name the colour",
                                     can_cancel=False),
@@ -230,6 +231,8 @@ class GameScreen(Screen[None]):
             self.uno_armed = False
             self.advance()
 
+        from .handoff import HandOff
+
         self._waiting = True
         self.app.push_screen(HandOff(self.session.names[seat]), uncovered)
 
@@ -263,6 +266,8 @@ class GameScreen(Screen[None]):
             self.refresh_table()
             viewer = self.viewer if not self.session.hot_seat else None
             self._waiting = True
+            from ..dialogs import RoundOver
+
             self.app.push_screen(
                 RoundOver(end.amount, end.seat, end.data, self.session.names, viewer,
                           self.session.match.rules.target),
@@ -296,6 +301,8 @@ class GameScreen(Screen[None]):
             return
         view = self.session.view(self.viewer if self.viewer is not None else 0)
         self._waiting = True
+        from ..dialogs import MatchOver
+
         self.app.push_screen(MatchOver(view, self.session.names, self.session.hot_seat),
                              self._after_match)
 
@@ -420,6 +427,8 @@ class GameScreen(Screen[None]):
             return (said or pick)[0]
 
         if card.is_wild:
+            from ..dialogs import ColourPicker
+
             self._wait(ColourPicker(f"Play {card}: name the colour"),
                        lambda colour: self.do(choose(colour)))
         else:
