@@ -15,7 +15,9 @@ from typing import Any, Iterable
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.reactive import Initialize, Reactive
 from textual.screen import Screen
+from textual.theme import BUILTIN_THEMES
 
 from engine import Rules
 
@@ -59,11 +61,17 @@ class UnoDuoApp(App[int]):
     TITLE = "UNO Duo"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", id="app.quit", show=False)]
 
+    # The theme is known before Textual builds the stylesheet; set after
+    # App.__init__, the change would re-parse all the CSS before the first frame.
+    theme: Reactive[str] = Reactive(Initialize(lambda app: app.first_theme))
+
     def __init__(self, store: Any = None, start: str = "menu", *, vs: str | None = None,
                  seed: int | None = None, target: int | None = None, name: str | None = None,
                  resume: str | None = None, replay: Any = None, bot_pause: float = 0.6,
                  think_ms: int | None = None, theme: str | None = None,
                  session: GameSession | None = None, handle_signals: bool = False) -> None:
+        wanted = theme or Settings.load(store).theme or _default_theme()
+        self.first_theme = wanted if wanted in BUILTIN_THEMES else "textual-dark"
         super().__init__()
         self.store = store
         self.start = start
@@ -76,9 +84,6 @@ class UnoDuoApp(App[int]):
         self.too_small = False
         self._theme_ready = False
         self._start_problem: CannotOpen | None = None
-        settings = Settings.load(store)
-        wanted = theme or settings.theme or _default_theme()
-        self.theme = wanted if wanted in self.available_themes else "textual-dark"
 
     # -- themes ------------------------------------------------------------------
 
