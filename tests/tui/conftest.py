@@ -61,6 +61,27 @@ def table(human: Sequence[str], bot: Sequence[str], start: str, draws: Sequence[
     return GameSession(m, ("Ann", "Bot"), ("human", "bot:random"), bots={1: Scripted(script)})
 
 
+def clipped(screen) -> list[str]:
+    """The widgets of ``screen`` that reach past the 80×24 terminal or their parent's
+    content (outside a scrolling view, where scrolling reaches them)."""
+    w, h = SIZE
+    bad = []
+    for widget in screen.query("*"):
+        if not widget.display or not widget.visible:
+            continue
+        if any(a is not screen and (a.allow_vertical_scroll or a.allow_horizontal_scroll)
+               for a in widget.ancestors if hasattr(a, "allow_vertical_scroll")):
+            continue  # inside a scrolling view: reachable by scrolling, not clipped
+        r = widget.region
+        if not r.width:
+            continue
+        if r.x < 0 or r.y < 0 or r.right > w or r.bottom > h:
+            bad.append(f"{widget!r} at {r}")
+        elif widget.parent is not screen and r not in widget.parent.content_region:
+            bad.append(f"{widget!r} at {r}, past {widget.parent!r}")
+    return bad
+
+
 def game(app) -> GameScreen | None:
     for screen in reversed(app.screen_stack):
         if isinstance(screen, GameScreen):
@@ -100,5 +121,5 @@ def screen_text(app) -> str:
     return console.export_text()
 
 
-__all__ = ["Scripted", "make_app", "table", "game", "settle", "press", "screen_text", "SIZE",
+__all__ = ["Scripted", "make_app", "table", "game", "settle", "press", "screen_text", "SIZE", "clipped",
            "Match"]

@@ -6,7 +6,7 @@ from engine import Rules
 
 from unoduo_tui.dialogs import ChallengePrompt, ColourPicker, DumpDialog, MatchOver, RoundOver
 
-from .conftest import SIZE, game, make_app, press, settle, table
+from .conftest import SIZE, clipped, game, make_app, press, settle, table
 
 
 async def test_t1_play_a_matching_card_with_enter():
@@ -46,7 +46,7 @@ async def test_t5_wild_asks_for_the_colour_with_r_y_g_b():
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await press(pilot, "7", "enter")  # W sorts last
-        assert isinstance(app.screen, ColourPicker)
+        assert isinstance(app.screen, ColourPicker) and clipped(app.screen) == []
         await press(pilot, "g")
         assert "play W G" in s.match.actions
         assert s.match.color == "G" or s.match.to_act == 0
@@ -87,7 +87,7 @@ async def test_a4_dump_choosing_the_last_card():
         hand = app.screen.query_one("Hand")
         hand.select_card(next(c for c in hand.cards if c.text == "RR"))
         await press(pilot, "enter")
-        assert isinstance(app.screen, DumpDialog)
+        assert isinstance(app.screen, DumpDialog) and clipped(app.screen) == []
         await press(pilot, "right")  # the last card: R3 → R+2
         await press(pilot, "enter")
         m = s.match
@@ -117,7 +117,7 @@ async def _wd4(guilty: bool, key: str):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await press(pilot, "1", "enter")  # R5; the bot answers W+4 naming green
-        assert isinstance(app.screen, ChallengePrompt)
+        assert isinstance(app.screen, ChallengePrompt) and clipped(app.screen) == []
         await press(pilot, key)
         return s.match
 
@@ -187,7 +187,7 @@ async def test_e1_round_over_summary_then_the_next_round():
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await press(pilot, "enter")
-        assert isinstance(app.screen, RoundOver)
+        assert isinstance(app.screen, RoundOver) and clipped(app.screen) == []
         assert s.match.scores == (0, 17) and s.match.round == 2
         await press(pilot, "enter")
         assert game(app) is app.screen and s.match.phase == "draft"
@@ -201,7 +201,7 @@ async def test_e4_match_over_with_a_small_target():
         await settle(pilot)
         await press(pilot, "enter", "enter")
         assert s.match.over and s.match.winner == 0
-        assert isinstance(app.screen, MatchOver)
+        assert isinstance(app.screen, MatchOver) and clipped(app.screen) == []
         await press(pilot, "m")
         assert type(app.screen).__name__ == "MenuScreen"
 

@@ -19,7 +19,7 @@ from unoduo_tui.screens.new_match import NewMatchScreen
 from unoduo_tui.screens.too_small import TooSmall
 from unoduo_tui.session import GameSession
 
-from .conftest import SIZE, game, make_app, press, screen_text, settle, table
+from .conftest import SIZE, clipped, game, make_app, press, screen_text, settle, table
 
 
 async def test_s3_a_full_draft_by_keys(store):
@@ -103,40 +103,25 @@ async def test_hot_seat_hand_off_never_renders_the_other_hand():
         assert seen[0] >= 7 and seen[1] >= 7
 
 
-def _contained(screen) -> list[str]:
-    w, h = SIZE
-    bad = []
-    for widget in screen.query("*"):
-        if not widget.display or not widget.visible:
-            continue
-        if any(a is not screen and (a.allow_vertical_scroll or a.allow_horizontal_scroll)
-               for a in widget.ancestors if hasattr(a, "allow_vertical_scroll")):
-            continue  # inside a scrolling view: reachable by scrolling, not clipped
-        r = widget.region
-        if r.width and (r.x < 0 or r.y < 0 or r.right > w or r.bottom > h):
-            bad.append(f"{widget!r} at {r}")
-    return bad
-
-
 async def test_nothing_is_clipped_at_80x24(store):
     s = table(["RR", "R3", "R+2", "G7", "B2", "B3", "Y4"], ["B9", "B8", "B7", "B6", "B5", "B4",
               "Y9"], "R1")
     app = make_app(store, session=s)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert _contained(app.screen) == []
+        assert clipped(app.screen) == []
         hand = app.screen.query_one("Hand")
         hand.select_card(next(c for c in hand.cards if c.text == "RR"))
         await press(pilot, "enter")
-        assert isinstance(app.screen, DumpDialog) and _contained(app.screen) == []
+        assert isinstance(app.screen, DumpDialog) and clipped(app.screen) == []
         await press(pilot, "n", "question_mark")
-        assert _contained(app.screen) == []
+        assert clipped(app.screen) == []
         await press(pilot, "escape", "q")
-        assert _contained(app.screen) == []
+        assert clipped(app.screen) == []
         await press(pilot, "m")
-        assert isinstance(app.screen, MenuScreen) and _contained(app.screen) == []
+        assert isinstance(app.screen, MenuScreen) and clipped(app.screen) == []
         await press(pilot, "n")
-        assert isinstance(app.screen, NewMatchScreen) and _contained(app.screen) == []
+        assert isinstance(app.screen, NewMatchScreen) and clipped(app.screen) == []
         assert app.screen.query_one("#start").region.bottom <= SIZE[1]
 
 

@@ -9,7 +9,7 @@ import pytest
 from engine import Match, Rules, bots
 from engine.replay import ALL
 from tests.engine.helpers import random_match
-from tests.tui.conftest import SIZE, make_app, screen_text
+from tests.tui.conftest import SIZE, clipped, make_app, screen_text
 from unoduo_tui.dialogs import MatchOver
 from unoduo_tui.screens.menu import MenuScreen
 from unoduo_tui.screens.replay import (MOMENT_KEYS, GoToAction, ReplayListScreen, ReplayLog,
@@ -242,6 +242,7 @@ async def test_match_over_offers_to_watch_the_replay(store):
             if isinstance(app.screen, MatchOver):
                 break
         assert isinstance(app.screen, MatchOver)
+        assert app.screen.query_one("#watch") and clipped(app.screen) == []  # four buttons
         await pilot.press("w")
         for _ in range(5):
             await pilot.pause()
