@@ -15,7 +15,6 @@ from typing import Iterable
 from textual import work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.containers import Horizontal
 from textual.screen import Screen
 
 from engine import Action, Card, Event, IllegalAction, PlayerView
@@ -23,7 +22,7 @@ from engine import bots as engine_bots
 from engine.cards import COLOUR_NAMES
 
 from ..session import GameSession, opponent_label
-from ..widgets import Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, StatusLine
+from ..widgets import Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, StatusLine, table_row
 
 __all__ = ["GameScreen"]
 
@@ -104,10 +103,7 @@ class GameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Opponent(id="opponent")
-        with Horizontal(id="table"):
-            yield Discard(id="discard")
-            yield GameLog(id="log")
-            yield ScoreSheet(id="scores")
+        yield from table_row(GameLog(id="log"))
         yield Hand(id="hand")
         yield StatusLine(id="status")
         yield Footer()
@@ -117,8 +113,6 @@ class GameScreen(Screen[None]):
         for widget in (self.query_one(Discard), self.query_one(GameLog),
                        self.query_one(ScoreSheet), self.query_one(StatusLine)):
             widget.name_seats(names)
-        self.query_one("#log").border_title = "Log"
-        self.query_one("#scores").border_title = "Scores"
         for note in self.session.notes:
             self.notify(note, title="Save file", severity="warning", timeout=8)
         self.refresh_table()  # the first frame shows the table, not empty widgets

@@ -28,7 +28,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.strip import Strip
@@ -39,7 +39,7 @@ from engine.replay import ALL, ReplayCursor
 from ..dialogs import BranchDialog
 from ..session import bot_levels
 from ..store import parent_of
-from ..widgets import Discard, Footer, GameLog, Hand, Opponent, ScoreSheet
+from ..widgets import Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, table_row
 from .menu import fit, lineage, practice_mark
 from .saved import MatchTable, list_bindings
 
@@ -435,10 +435,7 @@ class ReplayScreen(Screen[None]):
         yield Static(id="replay-lineage")
         yield Opponent(id="opponent")
         yield Static(id="others")
-        with Horizontal(id="table"):
-            yield Discard(id="discard")
-            yield ReplayLog(id="log")
-            yield ScoreSheet(id="scores")
+        yield from table_row(ReplayLog(id="log"))
         yield Hand(id="hand")
         yield Static(id="timeline")
         yield Static(id="replay-status")
@@ -450,8 +447,6 @@ class ReplayScreen(Screen[None]):
             widget.name_seats(self.names, say_you=False)
         hand = self.query_one(Hand)
         hand.read_only = True
-        self.query_one("#log").border_title = "Log"
-        self.query_one("#scores").border_title = "Scores"
         self.query_one("#replay-lineage").display = self.branched_from is not None
         if self.locked is not None:
             self.notify("This match is not finished: you see it as "

@@ -8,5 +8,7 @@ from .hand import Hand
 from .opponent import Opponent
 from .scoresheet import ScoreSheet
 from .status import StatusLine
+from .table import table_row
 
-__all__ = ["Discard", "Footer", "GameLog", "Hand", "Opponent", "ScoreSheet", "StatusLine"]
+__all__ = ["Discard", "Footer", "GameLog", "Hand", "Opponent", "ScoreSheet", "StatusLine",
+           "table_row"]

@@ -26,6 +26,8 @@ class GameLog(SeatNames, RichLog):
     With a highlight (replays) it also knows which event each line tells, and a click
     on a line posts :class:`GameLog.EventClicked`."""
 
+    BORDER_TITLE = "Log"
+
     @dataclass
     class EventClicked(Message):
         """A line of the log was clicked: ``index`` is its event's index in the view."""

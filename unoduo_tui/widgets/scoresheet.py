@@ -26,6 +26,8 @@ def _short(name: str, width: int = 6) -> str:
 class ScoreSheet(SeatNames, Widget):
     """Renders ``view.rounds`` and ``view.scores`` (seat names: :class:`SeatNames`)."""
 
+    BORDER_TITLE = "Scores"
+
     view: reactive[PlayerView | None] = reactive(None, always_update=True)
 
     def render(self) -> Group:
