@@ -49,7 +49,7 @@ class Discard(SeatNames, CardCanvas):
         line = Text(" ")
         if view.phase == "draft":
             step = min(14, sum(view.hand_sizes))
-            line.append(f"Draft: {step} of 14 cards")
+            line.append(f"Draft: {step} of 14")  # fits the 21-column pile at 10 and more
         elif view.color:
             line.append("Colour: ")
             colour_style = self.get_component_rich_style(f"card--{view.color}")
