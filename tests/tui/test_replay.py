@@ -4,6 +4,8 @@ other seat's hand (an unfinished match opens locked in its human's perspective).
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
+
 import pytest
 
 from engine import Match, Rules, bots
@@ -27,6 +29,16 @@ def save(store: Store, seed: int = 3, target: int = 100, limit: int | None = Non
 
 def replay_app(store: Store, ref: str):
     return make_app(store, start="replay", replay=ref)
+
+
+@asynccontextmanager
+async def watching(store: Store, ref: str | None = None):
+    """``unoduo replay`` of ``ref`` (by default a finished random match, :func:`save`)
+    at 80×24, settled: yields the pilot and the replay screen."""
+    app = replay_app(store, save(store) if ref is None else ref)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        yield pilot, app.screen
 
 
 def expected(screen: ReplayScreen) -> Match:
@@ -55,11 +67,7 @@ def store(tmp_path) -> Store:
 
 
 async def test_replay_opens_at_the_end_of_a_finished_match_with_all_hands(store):
-    ref = save(store)
-    app = replay_app(store, ref)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = app.screen
+    async with watching(store) as (pilot, screen):
         assert isinstance(screen, ReplayScreen)
         assert screen.cursor.position == screen.cursor.count
         assert screen.perspective == ALL and screen.locked is None
@@ -79,10 +87,7 @@ async def test_replay_opens_at_the_end_of_a_finished_match_with_all_hands(store)
     ("home", "shift+right", "shift+left"),
 ])
 async def test_every_key_moves_to_the_replayed_position(store, keys):
-    ref = save(store, seed=3)
-    app = replay_app(store, ref)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = app.screen
+    async with watching(store, save(store, seed=3)) as (pilot, screen):
         positions = []
         for key in keys:
             await pilot.press(key)
@@ -102,24 +107,18 @@ async def test_every_key_moves_to_the_replayed_position(store, keys):
 
 
 async def test_g_goes_to_an_action_number(store):
-    ref = save(store)
-    app = replay_app(store, ref)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = app.screen
+    async with watching(store) as (pilot, screen):
         await pilot.press("g")
         await pilot.pause()
-        assert isinstance(app.screen, GoToAction)
+        assert isinstance(pilot.app.screen, GoToAction)
         await pilot.press("4", "2", "enter")
         await pilot.pause()
-        assert app.screen is screen and screen.cursor.position == 42
+        assert pilot.app.screen is screen and screen.cursor.position == 42
         check_shown(screen)
 
 
 async def test_space_autoplays_and_plus_speeds_it_up(store):
-    ref = save(store)
-    app = replay_app(store, ref)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = app.screen
+    async with watching(store) as (pilot, screen):
         await pilot.press("home", "space", "plus", "plus", "plus")
         assert screen.speed == 5
         await pilot.pause(0.5)
@@ -133,10 +132,7 @@ async def test_space_autoplays_and_plus_speeds_it_up(store):
 
 
 async def test_perspectives_never_show_the_other_seats_hand(store):
-    ref = save(store)
-    app = replay_app(store, ref)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = app.screen
+    async with watching(store) as (pilot, screen):
         await pilot.press("home", *["right"] * 60)
         await pilot.pause()
         m = expected(screen)
@@ -153,7 +149,7 @@ async def test_perspectives_never_show_the_other_seats_hand(store):
             assert not screen.query_one("#others").display
             assert screen.query_one(Opponent).display
             assert screen.query_one(Hand).view.hand == tuple(m.hand(seat))
-            text = screen_text(app)
+            text = screen_text(pilot.app)
             assert "next " not in text.splitlines()[-2]  # no draw-pile preview
             for e in screen.query_one(Hand).view.events:
                 if e.private == other:
@@ -164,9 +160,7 @@ async def test_perspectives_never_show_the_other_seats_hand(store):
 
 async def test_an_unfinished_match_opens_only_in_its_humans_perspective(store):
     ref = save(store, seed=4, limit=60, seats=(("Rando", "bot:random"), ("Ann", "human")))
-    app = replay_app(store, ref)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = app.screen
+    async with watching(store, ref) as (pilot, screen):
         assert isinstance(screen, ReplayScreen)
         assert screen.locked == 1 and screen.perspective == 1
         await pilot.press("p")
@@ -177,7 +171,7 @@ async def test_an_unfinished_match_opens_only_in_its_humans_perspective(store):
             check_shown(screen)
             m = expected(screen)
             rando = {c.text for c in m.hand(0)} - {c.text for c in m.hand(1)}
-            top = screen_text(app).splitlines()[0]
+            top = screen_text(pilot.app).splitlines()[0]
             assert not any(f" {code}" in top for code in rando)
             assert screen.query_one(Opponent).view.seat == 1
         assert "(unfinished)" in str(screen.query_one("#replay-status").render())
@@ -303,11 +297,7 @@ def test_the_help_lists_every_replay_key_and_undo():
 
 
 async def test_spoiler_free_hides_the_length_the_future_and_the_final_scores(store):
-    ref = save(store)
-    app = replay_app(store, ref)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = app.screen
+    async with watching(store) as (pilot, screen):
         count = screen.cursor.count
         final = screen.cursor.match.scores
         await pilot.press("s")
@@ -344,11 +334,7 @@ def drawn(log) -> list:
 async def test_the_log_highlights_the_current_action_and_only_it(store):
     from engine import describe
 
-    ref = save(store)
-    app = replay_app(store, ref)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = app.screen
+    async with watching(store) as (pilot, screen):
         log = screen.query_one(GameLog)
         for keys in (("home",), ("right",), ("right", "right"), ("pagedown",), ("left",)):
             await pilot.press(*keys)
@@ -367,11 +353,7 @@ async def test_the_log_highlights_the_current_action_and_only_it(store):
 
 
 async def test_clicking_a_log_line_goes_to_the_action_it_tells(store):
-    ref = save(store)
-    app = replay_app(store, ref)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = app.screen
+    async with watching(store) as (pilot, screen):
         log = screen.query_one(GameLog)
         assert log._line_event is not None and len(log._line_event) == len(log.lines)
         screen.cursor.goto(60)
@@ -393,11 +375,7 @@ async def test_clicking_a_log_line_goes_to_the_action_it_tells(store):
 
 
 async def test_l_then_up_and_enter_pick_a_log_line_and_go_to_its_action(store):
-    ref = save(store)
-    app = replay_app(store, ref)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = app.screen
+    async with watching(store) as (pilot, screen):
         log = screen.query_one(ReplayLog)
         screen.cursor.goto(60)
         screen.show()
@@ -429,7 +407,7 @@ async def test_l_then_up_and_enter_pick_a_log_line_and_go_to_its_action(store):
         check_shown(screen)
         await pilot.press("escape")  # hands the keys back; closes nothing
         await pilot.pause()
-        assert app.screen is screen and not log.has_focus and not log.can_focus
+        assert pilot.app.screen is screen and not log.has_focus and not log.can_focus
         before = screen.cursor.position
         await pilot.press("up", "enter")  # ↑ alone starts picking, one line up
         await pilot.pause()
@@ -543,11 +521,7 @@ async def test_the_log_tells_exactly_the_events_so_far_however_the_cursor_moves(
     # still reads as the events up to the cursor, each line mapped to its event
     from engine import describe
 
-    ref = save(store)
-    app = replay_app(store, ref)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = app.screen
+    async with watching(store) as (pilot, screen):
         log = screen.query_one(ReplayLog)
         moves = [("home",), ("right",) * 7, ("left",) * 3, ("pagedown",), ("left",) * 40,
                  ("right",) * 90, ("p",), ("left",) * 2, ("p", "p"), ("end",), ("left",) * 5,
@@ -577,11 +551,7 @@ async def test_the_log_tells_exactly_the_events_so_far_however_the_cursor_moves(
 
 
 async def test_the_log_wraps_its_lines_again_when_the_terminal_is_resized(store):
-    ref = save(store)
-    app = replay_app(store, ref)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = app.screen
+    async with watching(store) as (pilot, screen):
         log = screen.query_one(ReplayLog)
         await pilot.press("home", *["right"] * 30)
         await pilot.pause()
