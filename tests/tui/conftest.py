@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+from contextlib import asynccontextmanager
 from typing import Iterable, Sequence
 
 import pytest
@@ -46,6 +47,16 @@ def make_app(store=None, session: GameSession | None = None, **kw) -> UnoDuoApp:
     kw.setdefault("bot_pause", 0)
     kw.setdefault("theme", "textual-dark")
     return UnoDuoApp(store, session=session, **kw)
+
+
+@asynccontextmanager
+async def seated(session: GameSession, store=None):
+    """The app at ``session``'s table, 80×24, once the bot has moved: yields the
+    pilot and the app."""
+    app = make_app(store, session=session)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        yield pilot, app
 
 
 def table(human: Sequence[str], bot: Sequence[str], start: str, draws: Sequence[str] = (),
@@ -121,5 +132,5 @@ def screen_text(app) -> str:
     return console.export_text()
 
 
-__all__ = ["Scripted", "make_app", "table", "game", "settle", "press", "screen_text", "SIZE", "clipped",
+__all__ = ["Scripted", "make_app", "table", "game", "settle", "press", "screen_text", "SIZE", "clipped", "seated",
            "Match"]

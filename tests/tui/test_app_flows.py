@@ -6,15 +6,13 @@ from engine import Rules
 
 from unoduo_tui.dialogs import ChallengePrompt, ColourPicker, DumpDialog, MatchOver, RoundOver
 
-from .conftest import SIZE, clipped, game, make_app, press, settle, table
+from .conftest import clipped, game, press, seated, table
 
 
 async def test_t1_play_a_matching_card_with_enter():
     s = table(["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
               "Y9"], "R1", draws=["G1"], script=["draw"])
-    app = make_app(session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s) as (pilot, app):
         assert s.match.to_act == 0
         await press(pilot, "1", "enter")  # R5, first in the sorted hand
         assert "play R5" in s.match.actions
@@ -25,9 +23,7 @@ async def test_t1_play_a_matching_card_with_enter():
 async def test_t2_draw_then_keep_the_drawn_card_with_p():
     s = table(["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
               "Y9"], "R1", draws=["R7", "G1", "B1"], script=["draw"])
-    app = make_app(session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s) as (pilot, app):
         await press(pilot, "d")
         m = s.match
         assert m.phase == "drawn" and m.to_act == 0
@@ -42,9 +38,7 @@ async def test_t2_draw_then_keep_the_drawn_card_with_p():
 async def test_t5_wild_asks_for_the_colour_with_r_y_g_b():
     s = table(["W", "G7", "G8", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
               "Y9"], "R1", script=["draw"])
-    app = make_app(session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s) as (pilot, app):
         await press(pilot, "7", "enter")  # W sorts last
         assert isinstance(app.screen, ColourPicker) and clipped(app.screen) == []
         await press(pilot, "g")
@@ -55,9 +49,7 @@ async def test_t5_wild_asks_for_the_colour_with_r_y_g_b():
 async def test_a1_volley_stacked_both_ways_then_drawn():
     s = table(["R+2", "Y+2", "G8", "B2", "B3", "Y4", "Y6"], ["G+2", "B8", "B7", "B6", "B5", "B4",
               "Y9"], "R1", script=["play G+2", "draw"])
-    app = make_app(session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s) as (pilot, app):
         await press(pilot, "1", "enter")  # R+2; the bot stacks G+2
         m = s.match
         assert m.phase == "volley" and m.pending_draw == 4 and m.to_act == 0
@@ -70,9 +62,7 @@ async def test_a1_volley_stacked_both_ways_then_drawn():
 async def test_a1_draw_the_volley_with_d():
     s = table(["R+2", "G7", "G8", "B2", "B3", "Y4", "Y6"], ["G+2", "B8", "B7", "B6", "B5", "B4",
               "Y9"], "R1", script=["play G+2"])
-    app = make_app(session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s) as (pilot, app):
         await press(pilot, "1", "enter", "d")
         assert len(s.match.hand(0)) == 6 + 4
         assert "draw" in s.match.actions[-2:] or s.match.to_act == 0
@@ -81,9 +71,7 @@ async def test_a1_draw_the_volley_with_d():
 async def test_a4_dump_choosing_the_last_card():
     s = table(["RR", "R3", "R+2", "G7", "B2", "B3", "Y4"], ["B9", "B8", "B7", "B6", "B5", "B4",
               "Y9"], "R1", script=["draw"])
-    app = make_app(session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s) as (pilot, app):
         hand = app.screen.query_one("Hand")
         hand.select_card(next(c for c in hand.cards if c.text == "RR"))
         await press(pilot, "enter")
@@ -99,9 +87,7 @@ async def test_a4_dump_choosing_the_last_card():
 async def test_a4_decline_the_dump_with_n():
     s = table(["RR", "R3", "G7", "G8", "B2", "B3", "Y4"], ["B9", "B8", "B7", "B6", "B5", "B4",
               "Y9"], "R1", script=["draw"])
-    app = make_app(session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s) as (pilot, app):
         hand = app.screen.query_one("Hand")
         hand.select_card(next(c for c in hand.cards if c.text == "RR"))
         await press(pilot, "enter", "n")
@@ -113,9 +99,7 @@ async def _wd4(guilty: bool, key: str):
     bot = ["W+4", "R9" if guilty else "B9", "B8", "B7", "B6", "B5", "Y9"]
     s = table(["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"], bot, "R1",
               script=["play W+4 G", "draw"])
-    app = make_app(session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s) as (pilot, app):
         await press(pilot, "1", "enter")  # R5; the bot answers W+4 naming green
         assert isinstance(app.screen, ChallengePrompt) and clipped(app.screen) == []
         await press(pilot, key)
@@ -147,9 +131,7 @@ def _two_cards(script):
 
 async def test_u1_say_uno_with_u_before_playing():
     s = _two_cards(["draw"])
-    app = make_app(session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s) as (pilot, app):
         await press(pilot, "u")
         assert "UNO" in str(app.screen.query_one("StatusLine").render())
         await press(pilot, "enter")
@@ -159,9 +141,7 @@ async def test_u1_say_uno_with_u_before_playing():
 
 async def test_u2_forgotten_uno_is_caught_by_the_bot():
     s = _two_cards(["catch", "draw"])
-    app = make_app(session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s) as (pilot, app):
         await press(pilot, "enter")
         assert "catch" in s.match.actions
         assert len(s.match.hand(0)) == 3
@@ -171,9 +151,7 @@ async def test_u2_catch_the_bot_with_x():
     s = table(["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
               "Y9"], "R1", script=["play R6"], hands=[["R5", "G7", "G8"], ["R6", "B9"]],
               draw=["G1", "G2", "G3", "G4"])
-    app = make_app(session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s) as (pilot, app):
         await press(pilot, "1", "enter")  # R5; the bot plays R6 without UNO
         assert s.match.exposed == 1
         await press(pilot, "x")
@@ -183,9 +161,7 @@ async def test_u2_catch_the_bot_with_x():
 async def test_e1_round_over_summary_then_the_next_round():
     s = table(["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
               "Y9"], "R1", hands=[["R5"], ["B9", "B8"]])
-    app = make_app(session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s) as (pilot, app):
         await press(pilot, "enter")
         assert isinstance(app.screen, RoundOver) and clipped(app.screen) == []
         assert s.match.scores == (0, 17) and s.match.round == 2
@@ -196,9 +172,7 @@ async def test_e1_round_over_summary_then_the_next_round():
 async def test_e4_match_over_with_a_small_target():
     s = table(["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
               "Y9"], "R1", hands=[["R5"], ["B9", "B8"]], rules=Rules(target=10))
-    app = make_app(session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s) as (pilot, app):
         await press(pilot, "enter", "enter")
         assert s.match.over and s.match.winner == 0
         assert isinstance(app.screen, MatchOver) and clipped(app.screen) == []
@@ -215,9 +189,7 @@ async def test_start_wild_asks_p1_for_the_colour(store):
                         ["B1", "B2", "B3", "B4", "B5", "B6", "B7"], "W")
     m = Match.new(Rules(), seed=0, deck=deck, first=0)
     s = GameSession(m, ("Ann", "Bot"), ("human", "bot:random"), bots={1: Scripted()})
-    app = make_app(session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s) as (pilot, app):
         for _ in range(7):
             await press(pilot, "k")
         assert isinstance(app.screen, ColourPicker)

@@ -19,7 +19,7 @@ from unoduo_tui.screens.new_match import NewMatchScreen
 from unoduo_tui.screens.too_small import TooSmall
 from unoduo_tui.session import GameSession
 
-from .conftest import SIZE, clipped, game, make_app, press, screen_text, settle, table
+from .conftest import SIZE, clipped, game, make_app, press, screen_text, seated, settle, table
 
 
 async def test_s3_a_full_draft_by_keys(store):
@@ -82,9 +82,7 @@ async def test_hot_seat_hand_off_never_renders_the_other_hand():
     deck = stacked_deck(reds, blues, "G9", under=under)
     m = Match.new(Rules(), seed=0, deck=deck, first=0)
     s = GameSession(m, ("Ann", "Bob"), ("human", "human"))
-    app = make_app(session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s) as (pilot, app):
         seen = {0: 0, 1: 0}
         for _ in range(40):
             text = screen_text(app)
@@ -106,9 +104,7 @@ async def test_hot_seat_hand_off_never_renders_the_other_hand():
 async def test_nothing_is_clipped_at_80x24(store):
     s = table(["RR", "R3", "R+2", "G7", "B2", "B3", "Y4"], ["B9", "B8", "B7", "B6", "B5", "B4",
               "Y9"], "R1")
-    app = make_app(store, session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s, store) as (pilot, app):
         assert clipped(app.screen) == []
         hand = app.screen.query_one("Hand")
         hand.select_card(next(c for c in hand.cards if c.text == "RR"))
@@ -130,9 +126,7 @@ async def test_a_long_hand_scrolls_to_the_selected_card():
             "G1", "G2", "G3", "G4", "G5", "B1", "B2", "B3", "B4", "B5", "W", "W+4"]
     s = table(["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
               "Y9"], "R1", hands=[many, ["B9", "B8"]])
-    app = make_app(session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s) as (pilot, app):
         await press(pilot, *["right"] * 25)
         assert "│W+4│" in screen_text(app) or "┃W+4┃" in screen_text(app)
         assert "▶" not in screen_text(app).splitlines()[19]
@@ -141,9 +135,7 @@ async def test_a_long_hand_scrolls_to_the_selected_card():
 async def test_below_80x24_a_make_it_larger_screen_then_back():
     s = table(["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
               "Y9"], "R1", script=["draw"])
-    app = make_app(session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s) as (pilot, app):
         await pilot.resize_terminal(70, 20)
         await settle(pilot)
         assert isinstance(app.screen, TooSmall)
@@ -158,9 +150,7 @@ async def test_below_80x24_a_make_it_larger_screen_then_back():
 async def test_palette_offers_the_moves_valid_now():
     s = table(["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
               "Y9"], "R1", script=["draw"])
-    app = make_app(session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s) as (pilot, app):
         titles = {c.title for c in app.get_system_commands(app.screen)}
         assert {"Game: Play", "Game: Draw", "Game: Help", "Rules"} <= titles
         assert "Game: Challenge" not in titles and "Game: Keep" not in titles

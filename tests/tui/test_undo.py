@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine import Match, Rules
-from tests.tui.conftest import SIZE, game, make_app, settle
+from tests.tui.conftest import SIZE, game, make_app, seated, settle
 from unoduo_tui.screens.menu import summary_line
 from unoduo_tui.screens.replay import ReplayScreen
 from unoduo_tui.session import GameSession
@@ -152,9 +152,7 @@ def test_undo_is_off_for_hot_seat_and_for_format_1_files(store, tmp_path):
 async def test_z_and_y_at_the_table(store):
     s = start(store, seed=6)
     human_moves(s, 12)
-    app = make_app(store, session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s, store) as (pilot, app):
         g = game(app)
         before = state(g.session.match)
         await pilot.press("z")
@@ -198,9 +196,7 @@ async def test_t_gives_the_hard_bots_hint_from_your_view_and_selects_the_card(st
     human_moves(s, 12)
     while not any(a.kind == "play" for a in s.match.legal_actions()):
         human_moves(s, 1)
-    app = make_app(store, session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s, store) as (pilot, app):
         g = game(app)
         log = g.session.match.log_length
         await pilot.press("t")
@@ -217,9 +213,7 @@ async def test_t_gives_the_hard_bots_hint_from_your_view_and_selects_the_card(st
 
 async def test_no_hint_in_hot_seat(store):
     s = start(store, seed=6, kinds=("human", "human"))
-    app = make_app(store, session=s)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with seated(s, store) as (pilot, app):
         await pilot.press("enter")  # past the hand-off cover: a human decides now
         await settle(pilot)
         g = game(app)
