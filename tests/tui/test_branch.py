@@ -81,6 +81,8 @@ async def test_b_branches_from_the_shown_position_and_opens_the_table(store):  #
         await settle(pilot)
         game = app.screen
         assert isinstance(game, GameScreen)
+        # the viewer `unoduo replay` started on gave way to the menu, under the table
+        assert [type(x).__name__ for x in app.screen_stack] == ["MenuScreen", "GameScreen"]
         s = game.session
         assert s.kinds == ("bot:normal", "human") and s.undo_allowed
         assert observable(s.match) == observable(there)
