@@ -99,6 +99,7 @@ async def test_hot_seat_hand_off_never_renders_the_other_hand():
                 break
             await press(pilot, "k")
         assert seen[0] >= 7 and seen[1] >= 7
+        assert not game(app).query_one("StatusLine").say_you  # the winner told by name
 
 
 async def test_nothing_is_clipped_at_80x24(store):
@@ -202,6 +203,29 @@ def test_score_sheet_names_fit_their_column_readably():
 
     assert [_short(n) for n in ("Hard bot", "Normal bot", "Alexandra", "You", "Jo Ann")] == [
         "Hard", "Normal", "Alexa…", "You", "Jo Ann"]
+
+
+def test_score_sheet_columns_tell_two_like_names_apart():
+    # hot-seat's default names: both would be "Player" (the replay names every seat)
+    from unoduo_tui.widgets.scoresheet import _short_pair
+
+    assert _short_pair("Player 1", "Player 2") == ("Play…1", "Play…2")
+    assert _short_pair("You", "Hard bot") == ("You", "Hard")
+    assert _short_pair("Ann", "Ann") == ("Ann", "Ann")
+
+
+def test_hot_seat_names_the_winner_where_a_bot_match_says_you():
+    from unoduo_tui.widgets.status import status_text
+
+    m = Match.new(Rules(target=30), seed=8)
+    while not m.over:
+        m.apply(m.legal_actions()[0])
+    names = ("Player 1", "Player 2")
+    winner = m.winner
+    view = m.view(winner)
+    assert status_text(view, names) == "Match over: you win!"
+    assert status_text(view, names, say_you=False) == f"Match over: {names[winner]} wins."
+    assert status_text(m.view(1 - winner), names) == f"Match over: {names[winner]} wins."
 
 
 async def test_a_start_that_cannot_open_lands_in_the_menu_and_says_why(store):

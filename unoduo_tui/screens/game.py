@@ -22,7 +22,8 @@ from engine import bots as engine_bots
 from engine.cards import COLOUR_NAMES
 
 from ..session import GameSession, opponent_label
-from ..widgets import Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, StatusLine, table_row
+from ..widgets import (Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, StatusLine,
+                       table_row)
 
 __all__ = ["GameScreen"]
 
@@ -111,8 +112,10 @@ class GameScreen(Screen[None]):
     def on_mount(self) -> None:
         names = self.session.names
         for widget in (self.query_one(Discard), self.query_one(GameLog),
-                       self.query_one(ScoreSheet), self.query_one(StatusLine)):
+                       self.query_one(ScoreSheet)):
             widget.name_seats(names)
+        # hot-seat: the end of the match is told by name to the two at the keyboard
+        self.query_one(StatusLine).name_seats(names, say_you=not self.session.hot_seat)
         for note in self.session.notes:
             self.notify(note, title="Save file", severity="warning", timeout=8)
         self.refresh_table()  # the first frame shows the table, not empty widgets

@@ -15,12 +15,13 @@ __all__ = ["StatusLine", "status_text"]
 
 
 def status_text(view: PlayerView, names: tuple[str, ...], armed: bool = False,
-                thinking: bool = False) -> str:
-    """One sentence for the seat ``view.seat``: its options and their keys."""
+                thinking: bool = False, say_you: bool = True) -> str:
+    """One sentence for the seat ``view.seat``: its options and their keys
+    (``say_you=False``: the winner is named even when it is this seat)."""
     if view.over:
         if view.winner is None:
             return "Match over: a draw."
-        return "Match over: " + ("you win!" if view.winner == view.seat
+        return "Match over: " + ("you win!" if view.winner == view.seat and say_you
                                  else f"{names[view.winner]} wins.")
     seat, actor = view.seat, view.to_act
     if actor != seat or not view.legal_actions:
@@ -74,4 +75,5 @@ class StatusLine(SeatNames, Widget):
     def render(self) -> Text:
         if self.view is None:
             return Text("")
-        return Text(" " + status_text(self.view, self.names, self.armed, self.thinking))
+        return Text(" " + status_text(self.view, self.names, self.armed, self.thinking,
+                                      self.say_you))
