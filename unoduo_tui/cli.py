@@ -197,9 +197,10 @@ def _list(args: argparse.Namespace) -> int:
         if args.spoiler_free and s.status == "finished":  # who won, and how long it ran
             rounds = scores = "?"
         elif s.status == "finished" and s.winner is not None and s.seats:
-            status += f" ({s.seats[s.winner].name} won)"
+            winner = s.seats[s.winner].name  # "Normal bot won" ends at column 80
+            status = (winner if len(winner) <= 10 else winner[:9] + "…") + " won"
         elif s.status == "finished":
-            status += " (draw)"
+            status = "a draw"
         if s.problem and s.status == "damaged":
             status += f": {s.problem.split(': ', 1)[-1]}"
         if s.undos:

@@ -47,7 +47,9 @@ def test_unoduo_list_spoiler_free_hides_finished_results(tmp_path, capsys):
     final = store.open(ref, read_only=True).match
     assert main(["list", "--data-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert " won)" in out and "–".join(map(str, final.scores)) in out
+    winner = next(line for line in out.splitlines() if line.startswith(short_id(ref)))
+    assert winner.rstrip().endswith(" won") and len(winner) <= 80
+    assert "–".join(map(str, final.scores)) in out
     assert main(["list", "--spoiler-free", "--data-dir", str(tmp_path)]) == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith(short_id(ref)))
     assert "won" not in line and "–".join(map(str, final.scores)) not in line
