@@ -67,8 +67,8 @@ class UnoDuoApp(App[int]):
 
     def __init__(self, store: Any = None, start: str = "menu", *, vs: str | None = None,
                  seed: int | None = None, target: int | None = None, name: str | None = None,
-                 resume: str | None = None, replay: Any = None, bot_pause: float = 0.6,
-                 think_ms: int | None = None, theme: str | None = None,
+                 resume: str | None = None, replay: Any = None, spoiler_free: bool = False,
+                 bot_pause: float = 0.6, think_ms: int | None = None, theme: str | None = None,
                  session: GameSession | None = None, handle_signals: bool = False) -> None:
         wanted = theme or Settings.load(store).theme or _default_theme()
         self.first_theme = wanted if wanted in BUILTIN_THEMES else "textual-dark"
@@ -76,7 +76,8 @@ class UnoDuoApp(App[int]):
         self.store = store
         self.start = start
         self.start_options = {"vs": vs, "seed": seed, "target": target, "name": name,
-                              "resume": resume, "replay": replay}
+                              "resume": resume, "replay": replay,
+                              "spoiler_free": spoiler_free}
         self.bot_pause = bot_pause
         self.think_ms = think_ms
         self.start_session = session
@@ -129,7 +130,8 @@ class UnoDuoApp(App[int]):
         if self.start == "resume":
             return GameScreen(self._resume_session(self.start_options["resume"]))
         if self.start == "replay" and self.start_options["replay"] is not None:
-            return self._replay_screen(self.start_options["replay"])
+            return self._replay_screen(self.start_options["replay"],
+                                       self.start_options["spoiler_free"])
         return None
 
     def on_mount(self) -> None:
@@ -193,11 +195,12 @@ class UnoDuoApp(App[int]):
         except CannotOpen as problem:
             self._say(problem)
 
-    def open_replay(self, ref: Any) -> None:
+    def open_replay(self, ref: Any, spoiler_free: bool = False) -> None:
         """Watch a saved match again, read-only (over whatever is showing); ``ref`` is
-        a match id or path, or an already loaded match (the screenshots)."""
+        a match id or path, or an already loaded match (the screenshots).
+        ``spoiler_free``: from its start, its length and result hidden."""
         try:
-            self.push_screen(self._replay_screen(ref))
+            self.push_screen(self._replay_screen(ref, spoiler_free))
         except CannotOpen as problem:
             self._say(problem)
 
@@ -220,12 +223,13 @@ class UnoDuoApp(App[int]):
         except Exception as exc:
             raise CannotOpen(self._open_error(exc)) from exc
 
-    def _replay_screen(self, ref: Any) -> Screen:
+    def _replay_screen(self, ref: Any, spoiler_free: bool = False) -> Screen:
         from .screens.replay import ReplayScreen
 
         try:
-            return (ReplayScreen.open(self.store, ref) if isinstance(ref, (str, os.PathLike))
-                    else ReplayScreen(ref))
+            if isinstance(ref, (str, os.PathLike)):
+                return ReplayScreen.open(self.store, ref, spoiler_free=spoiler_free)
+            return ReplayScreen(ref, spoiler_free=spoiler_free)
         except Exception as exc:
             raise CannotOpen(f"Could not open the replay: {exc}") from exc
 
@@ -336,18 +340,18 @@ class UnoDuoApp(App[int]):
 
 def run_app(store: Any, start: str = "menu", *, vs: str | None = None, seed: int | None = None,
             target: int | None = None, name: str | None = None, resume: str | None = None,
-            replay: str | None = None) -> int:
+            replay: str | None = None, spoiler_free: bool = False) -> int:
     """Run the full-screen app; returns the process exit code.
 
     ``start``: ``"menu"``, ``"play"`` (a new match vs ``vs``: a bot level or
     ``"human"``) or ``"resume"`` (``resume``: a match id or path; ``None``: the
     newest unfinished match) or ``"replay"`` (``replay``: a match id or path, watched
-    read-only).
+    read-only; ``spoiler_free``: from its start, its length and result hidden).
     """
     if start not in ("menu", "play", "resume", "replay"):
         raise ValueError(f"start must be 'menu', 'play', 'resume' or 'replay', not {start!r}")
     app = UnoDuoApp(store, start, vs=vs, seed=seed, target=target, name=name, resume=resume,
-                    replay=replay, handle_signals=True)
+                    replay=replay, spoiler_free=spoiler_free, handle_signals=True)
     # The modules just imported (Textual's and ours) live as long as the process: move
     # them out of the collector's sight, or a full collection walks all of them while
     # the first frame is being drawn (~25 ms here; python -m unoduo_tui.bench).

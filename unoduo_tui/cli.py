@@ -170,16 +170,14 @@ def _interactive(args: argparse.Namespace) -> int:
     if args.command == "resume":
         return run_app(store, "resume", resume=args.match)
     if args.command == "replay":
-        from .screens.replay import ReplayRef
-
-        return run_app(store, "replay",
-                       replay=ReplayRef(args.match, spoiler_free=args.spoiler_free))
+        return run_app(store, "replay", replay=args.match, spoiler_free=args.spoiler_free)
     return run_app(store, "menu")
 
 
 # -- headless ------------------------------------------------------------------------
 
 def _list(args: argparse.Namespace) -> int:
+    from .columns import short_names
     from .store import short_id
 
     rows = _store(args).summaries()
@@ -196,9 +194,9 @@ def _list(args: argparse.Namespace) -> int:
         status = s.status
         if args.spoiler_free and s.status == "finished":  # who won, and how long it ran
             rounds = scores = "?"
-        elif s.status == "finished" and s.winner is not None and s.seats:
-            winner = s.seats[s.winner].name  # "Normal bot won" ends at column 80
-            status = (winner if len(winner) <= 10 else winner[:9] + "…") + " won"
+        elif s.status == "finished" and s.winner is not None and len(s.seats) == 2:
+            # "Normal bot won" ends at column 80; like names stay apart ("Random b…2")
+            status = short_names(s.seats[0].name, s.seats[1].name, 10)[s.winner] + " won"
         elif s.status == "finished":
             status = "a draw"
         if s.problem and s.status == "damaged":

@@ -199,19 +199,20 @@ async def test_sigterm_exits_cleanly_with_the_match_saved(store):
 
 
 def test_score_sheet_names_fit_their_column_readably():
-    from unoduo_tui.widgets.scoresheet import _short
+    from unoduo_tui.columns import short_name
 
-    assert [_short(n) for n in ("Hard bot", "Normal bot", "Alexandra", "You", "Jo Ann")] == [
-        "Hard", "Normal", "Alexa…", "You", "Jo Ann"]
+    assert [short_name(n, 6) for n in ("Hard bot", "Normal bot", "Alexandra", "You",
+                                       "Jo Ann")] == ["Hard", "Normal", "Alexa…", "You", "Jo Ann"]
 
 
 def test_score_sheet_columns_tell_two_like_names_apart():
     # hot-seat's default names: both would be "Player" (the replay names every seat)
-    from unoduo_tui.widgets.scoresheet import _short_pair
+    from unoduo_tui.columns import short_names
 
-    assert _short_pair("Player 1", "Player 2") == ("Play…1", "Play…2")
-    assert _short_pair("You", "Hard bot") == ("You", "Hard")
-    assert _short_pair("Ann", "Ann") == ("Ann", "Ann")
+    assert short_names("Player 1", "Player 2", 6) == ("Play…1", "Play…2")
+    assert short_names("You", "Hard bot", 6) == ("You", "Hard")
+    assert short_names("Ann", "Ann", 6) == ("Ann", "Ann")
+    assert short_names("Random bot 1", "Random bot 2", 10) == ("Random b…1", "Random b…2")
 
 
 def test_hot_seat_names_the_winner_where_a_bot_match_says_you():

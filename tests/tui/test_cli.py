@@ -77,7 +77,8 @@ async def test_unoduo_replay_spoiler_free_opens_the_viewer_at_the_start(tmp_path
     monkeypatch.setattr(unoduo_tui.app, "run_app", run_app)
     assert main(["replay", "--spoiler-free", ref, "--data-dir", str(tmp_path)]) == 0
     assert started["start"] == "replay" and started["data_dir"] == tmp_path
-    app = make_app(store, start="replay", replay=started["replay"])
+    app = make_app(store, start="replay", replay=started["replay"],
+                   spoiler_free=started["spoiler_free"])
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
@@ -85,7 +86,8 @@ async def test_unoduo_replay_spoiler_free_opens_the_viewer_at_the_start(tmp_path
         assert screen.spoiler_free and screen.cursor.position == 0
         spoiler_free_text_is_clean(app, final, screen.cursor.count)
     assert main(["replay", ref, "--data-dir", str(tmp_path)]) == 0  # without: at the end
-    app = make_app(store, start="replay", replay=started["replay"])
+    app = make_app(store, start="replay", replay=started["replay"],
+                   spoiler_free=started["spoiler_free"])
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert not app.screen.spoiler_free and app.screen.cursor.match.over

@@ -455,12 +455,10 @@ def spoiler_free_text_is_clean(app, final, count: int) -> None:
 
 
 async def test_a_replay_opened_spoiler_free_starts_at_the_start_and_shows_no_result(store):
-    from unoduo_tui.screens.replay import ReplayRef
-
     ref = save(store)
     final = store.open(ref, read_only=True).match
     assert final.over
-    app = make_app(store, start="replay", replay=ReplayRef(ref, spoiler_free=True))
+    app = make_app(store, start="replay", replay=ref, spoiler_free=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen

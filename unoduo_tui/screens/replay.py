@@ -19,7 +19,6 @@ from __future__ import annotations
 import ast
 import os
 from bisect import bisect_left
-from dataclasses import dataclass
 from functools import partial
 from typing import Iterable
 
@@ -43,7 +42,7 @@ from ..widgets import Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, tabl
 from .menu import fit, lineage, practice_mark
 from .saved import MatchTable, list_bindings
 
-__all__ = ["ReplayScreen", "ReplayListScreen", "ReplayLog", "ReplayRef", "GoToAction",
+__all__ = ["ReplayScreen", "ReplayListScreen", "ReplayLog", "GoToAction",
            "SPEEDS", "MOMENT_KEYS"]
 
 #: autoplay speeds, in actions a second
@@ -62,19 +61,6 @@ REWRITE, MAX_ROWS, MIN_ROWS = 80, 320, 24
 #: bindings that are only cursor movement: no palette entry
 _QUIET = {"step", "turn", "round"}
 _QUIET_IDS = {"replay.log_up"}  # the palette's "Log" entry does what ↑ does, and more
-
-
-@dataclass(frozen=True)
-class ReplayRef(os.PathLike):
-    """A saved match to watch (its id or path) and how: ``spoiler_free`` opens it at
-    the start with its length and result hidden.  A path-like, so it goes wherever a
-    match's id or path does (``UnoDuoApp(replay=…)``, ``app.open_replay``)."""
-
-    ref: str
-    spoiler_free: bool = False
-
-    def __fspath__(self) -> str:
-        return self.ref
 
 
 class ReplayLog(GameLog, inherit_bindings=False):
@@ -407,8 +393,7 @@ class ReplayScreen(Screen[None]):
     def open(cls, store, ref: "str | os.PathLike", *,
              spoiler_free: bool = False) -> "ReplayScreen":
         """Load ``ref`` read-only; a hot-seat match still being played is refused.
-        ``spoiler_free`` (or a :class:`ReplayRef` saying so): open it spoiler-free."""
-        spoiler_free = spoiler_free or getattr(ref, "spoiler_free", False)
+        ``spoiler_free``: open it spoiler-free."""
         loaded = store.open(ref, read_only=True)
         humans = [s for s in loaded.seats if not s.is_bot]
         if not loaded.match.over and len(humans) > 1:

@@ -94,9 +94,7 @@ class MatchTable(Screen[None]):
 
     def watch(self, summary) -> None:
         """Open ``summary``'s replay (spoiler-free when the list is)."""
-        from .replay import ReplayRef
-
-        self.app.open_replay(ReplayRef(str(summary.path), spoiler_free=self.spoiler_free))
+        self.app.open_replay(str(summary.path), spoiler_free=self.spoiler_free)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -10,27 +10,10 @@ from textual.widget import Widget
 
 from engine import PlayerView
 
+from ..columns import short_names
 from .names import SeatNames
 
 __all__ = ["ScoreSheet"]
-
-
-def _short(name: str, width: int = 6) -> str:
-    """A name for a narrow column: whole if it fits, else its first word, else cut."""
-    if len(name) <= width:
-        return name
-    first = name.split()[0] if name.split() else name
-    return first if len(first) <= width else name[:width - 1] + "…"
-
-
-def _short_pair(a: str, b: str, width: int = 6) -> tuple[str, str]:
-    """Both seats' names for their columns, told apart: "Player 1" and "Player 2"
-    would both be "Player", so then each keeps its last character ("Play…1")."""
-    short = _short(a, width), _short(b, width)
-    if short[0] != short[1] or a == b:
-        return short
-    a, b = (n if len(n) <= width else n[:width - 2] + "…" + n[-1] for n in (a, b))
-    return a, b
 
 
 class ScoreSheet(SeatNames, Widget):
@@ -45,8 +28,8 @@ class ScoreSheet(SeatNames, Widget):
         if view is None:
             return Group(Text(""))
         me, opp = view.seat, (view.seat + 1) % 2
-        short = _short_pair(*("You" if s == me and self.say_you else self.names[s]
-                              for s in (me, opp)))
+        short = short_names(*("You" if s == me and self.say_you else self.names[s]
+                              for s in (me, opp)), 6)
         head = Text(f"{'Rd':>2} {short[0]:>6} {short[1]:>6}", "bold")
         rows = [head]
         rounds = view.rounds
