@@ -70,7 +70,9 @@ class UnoDuoApp(App[int]):
                  resume: str | None = None, replay: Any = None, spoiler_free: bool = False,
                  bot_pause: float = 0.6, think_ms: int | None = None, theme: str | None = None,
                  session: GameSession | None = None, handle_signals: bool = False) -> None:
-        wanted = theme or Settings.load(store).theme or _default_theme()
+        #: the remembered choices as the app starts (theme; `unoduo play`'s rules)
+        self.start_settings = Settings.load(store)
+        wanted = theme or self.start_settings.theme or _default_theme()
         self.first_theme = wanted if wanted in BUILTIN_THEMES else "textual-dark"
         super().__init__()
         self.store = store
@@ -155,7 +157,7 @@ class UnoDuoApp(App[int]):
                              "or human.")
         kind = HUMAN if vs == HUMAN else f"bot:{vs}"
         from .screens.new_match import default_names
-        settings = Settings.load(self.store)
+        settings = self.start_settings
         names = default_names(kind, opts["name"] or "", "")
         rules_opts = dict(settings.rules) if isinstance(settings.rules, dict) else {}
         if opts["target"] is not None:

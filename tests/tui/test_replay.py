@@ -187,12 +187,10 @@ async def test_an_unfinished_hot_seat_match_is_refused(store):
 
 
 async def test_q_leaves_the_replay_and_the_app_when_it_was_started_alone(store):
-    ref = save(store)
-    app = replay_app(store, ref)
-    async with app.run_test(size=SIZE) as pilot:
+    async with watching(store) as (pilot, _):
         await pilot.press("q")
         await pilot.pause()
-    assert app.return_code == 0
+    assert pilot.app.return_code == 0
 
 
 async def test_the_menu_lists_replays_and_opens_one(store):
@@ -419,12 +417,9 @@ async def test_l_then_up_and_enter_pick_a_log_line_and_go_to_its_action(store):
 
 
 async def test_the_log_cannot_be_picked_before_the_first_action(store):
-    ref = save(store)
-    app = replay_app(store, ref)
-    async with app.run_test(size=SIZE) as pilot:
+    async with watching(store) as (pilot, screen):
         await pilot.press("home")
         await pilot.pause()
-        screen = app.screen
         assert screen.check_action("log", ()) is None  # shown disabled in the footer
         await pilot.press("l")
         await pilot.pause()
