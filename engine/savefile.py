@@ -50,7 +50,7 @@ from .match import Match
 from .rules import Rules
 
 __all__ = [
-    "FORMAT_VERSION", "MAGIC", "magic", "SaveFileError", "Header", "Footer", "Decoded", "Encoder",
+    "FORMAT_VERSION", "MAGIC", "MAX_NAME", "magic", "SaveFileError", "Header", "Footer", "Decoded", "Encoder",
     "decode", "entry_body", "load", "last_tag",
 ]
 
@@ -68,7 +68,7 @@ MAX_BODY = 4096  # a shuffle is ~117 bytes, a header a few hundred
 _TAG = 4
 _CUT, _FIRST, _SHUFFLE, _UNDO, _FOOTER = -1, -2, -3, -4, -9
 _CHANCE_CODES = {"cut": _CUT, "first": _FIRST, "shuffle": _SHUFFLE}
-_MAX_NAME = 64
+MAX_NAME = 64  # a seat name, in characters: the writer and the reader share it
 
 
 class SaveFileError(ValueError):
@@ -125,7 +125,7 @@ class Header:
         seats = []
         for seat in body["seats"]:
             if (not isinstance(seat, list) or len(seat) != 2
-                    or not all(isinstance(x, str) and len(x) <= _MAX_NAME for x in seat)):
+                    or not all(isinstance(x, str) and len(x) <= MAX_NAME for x in seat)):
                 raise ValueError("header field 'seats' must list [name, kind] pairs")
             seats.append((seat[0], seat[1]))
         rules = Rules.from_dict(body["rules"])

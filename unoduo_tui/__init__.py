@@ -1,4 +1,4 @@
-"""unoduo's terminal front end (the Textual app arrives with its own issue)."""
+"""unoduo's terminal front end: the Textual app, the ``unoduo`` command, the file store."""
 
 from engine import __version__
 
