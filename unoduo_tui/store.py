@@ -338,6 +338,26 @@ class Store:
         handle.sync(match)  # the start's chance outcomes of a header-only file; a lost footer
         return Loaded(match, decoded.header, path, handle, notes, decoded.undos)
 
+    def delete(self, ref: "str | os.PathLike") -> Path:
+        """Remove a saved match for good: its file, its lock and any ``.corrupt`` copy.
+        Refuses (:class:`LockedError`) while the match is open in a process; returns
+        the path that was removed."""
+        path = self.resolve(ref)
+        lock = _Lock(path)
+        lock.acquire()
+        try:
+            for victim in (path, path.with_name(path.name + ".corrupt")):
+                try:
+                    victim.unlink()
+                except FileNotFoundError:
+                    pass
+                except OSError as exc:
+                    raise SaveFileError(f"{victim}: cannot delete: {exc.strerror}") from None
+            lock.path.unlink(missing_ok=True)
+        finally:
+            lock.release()
+        return path
+
     def summaries(self) -> list[Summary]:
         """Every saved match, newest first (finished ones are read, not replayed)."""
         if not self.matches_dir.is_dir():

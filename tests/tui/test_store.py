@@ -251,3 +251,17 @@ def test_a_short_id_resolves_and_an_ambiguous_one_is_refused(store):
     with pytest.raises(SaveFileError, match="matches 2 saved matches"):
         store.resolve(short)
     assert store.resolve(ref) == handle.path
+
+
+def test_delete_removes_the_file_lock_and_corrupt_copy_but_not_an_open_match(store):
+    handle = store.new_match(Match.new(seed=11), SEATS)
+    with pytest.raises(LockedError):
+        store.delete(handle.id)
+    handle.close()
+    corrupt = handle.path.with_name(handle.path.name + ".corrupt")
+    corrupt.write_bytes(b"x")
+    assert store.delete(handle.id) == handle.path
+    assert not handle.path.exists() and not corrupt.exists()
+    assert not handle.path.with_suffix(".lock").exists()
+    with pytest.raises(SaveFileError):
+        store.delete(handle.id)
