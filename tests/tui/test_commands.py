@@ -82,9 +82,10 @@ def test_export_json_lines(saved, capsys):
     assert any(x["type"] == "chance" and x["entry"].startswith("shuffle") for x in lines)
 
 
-def test_missing_match_is_a_clear_error(tmp_path, capsys):
-    assert main(["verify", "nope", "--data-dir", str(tmp_path)]) == 1
-    assert "no saved match 'nope'" in capsys.readouterr().out
+def test_missing_match_is_a_usage_error_not_damage(tmp_path, capsys):
+    assert main(["verify", "nope", "--data-dir", str(tmp_path)]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and out.err == "unoduo: no saved match 'nope' (see 'unoduo list')\n"
 
 
 def test_dumb_terminal_is_refused_in_plain_text_before_textual():
