@@ -320,7 +320,7 @@ def _list_rows(s, spoiler_free: bool) -> list[str]:
         notes.append(f"practice ({s.undos} undo{'s' * (s.undos != 1)})")
     if s.parent:
         notes.append(f"branch of {_clip(short_id(s.parent[0]), 12)} @ {s.parent[1]}")
-    line = (f"{_clip(short_id(s.id), 6):<6} {started:<16} {_players(s.seats):<24} "
+    line = (f"{_clip(short_id(printable(s.id)), 6):<6} {started:<16} {_players(s.seats):<24} "
             f"{_clip(rounds, 5):>5} {_clip(scores, 9):>9}  {_clip(status, _STATUS_WIDTH)}")
     rows = [line]
     if notes:
