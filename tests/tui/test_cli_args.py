@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from engine.savefile import MAX_NAME
-from unoduo_tui.cli import MAX_TARGET
+from unoduo_tui.cli_args import MAX_TARGET
 from unoduo_tui.store import Store
 
 
