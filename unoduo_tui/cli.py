@@ -28,6 +28,7 @@ from typing import Sequence
 from .cli_args import EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError, build_parser
 from .cli_args import clip as _clip
 from .text import printable
+from .transcript import transcript_text  # noqa: F401 - its old home: tests import it here
 
 
 def rule_book() -> str:
