@@ -348,10 +348,15 @@ def _rules(args: argparse.Namespace) -> int:
                               for line in console.file.getvalue().splitlines())
         return EXIT_OK
     console = Console(width=_width())
-    pager = os.environ.get("MANPAGER") or os.environ.get("PAGER") or "less"
-    if pager.split()[0].endswith("less"):
-        os.environ.setdefault("LESS", "-R")  # less shows colours with -R (git does this too)
-    with console.pager(styles="-R" in os.environ.get("LESS", "") or "less" not in pager):
+    # pydoc's choice: $MANPAGER, $PAGER, else less; less shows colours given -R (or -r),
+    # which it gets unless $LESS says otherwise (git does the same)
+    pager = (os.environ.get("MANPAGER") or os.environ.get("PAGER") or "less").split()
+    if pager and pager[0].endswith("less"):
+        flags = os.environ.setdefault("LESS", "-R")
+        styles = "R" in flags or "r" in flags
+    else:
+        styles = True
+    with console.pager(styles=styles):
         console.print(book)
     return EXIT_OK
 
