@@ -158,3 +158,15 @@ def test_list_spoiler_free_hides_a_branchs_scores(tmp_path, capsys):
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith(short_id(branch)))
     assert "–".join(map(str, summary.scores)) not in line
     assert line.split()[-4:] == ["?", "?", "in", "progress"]
+
+
+def test_list_notes_a_damaged_file_within_80_columns(saved, capsys):
+    store, handle = saved
+    data = bytearray(handle.path.read_bytes())
+    data[-6] ^= 1
+    handle.path.write_bytes(bytes(data))
+    assert main(["list", "--data-dir", str(store.data_dir)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    row = next(i for i, x in enumerate(lines) if x.startswith(short_id(handle.id)))
+    assert lines[row].endswith("damaged") and "damaged or was edited" in lines[row + 1]
+    assert max(map(len, lines)) <= 80
