@@ -2,13 +2,18 @@
 
     unoduo                      the menu            unoduo list       saved matches
     unoduo play [--vs LEVEL]    a new match         unoduo verify X   check a save file
-    unoduo resume [ID|PATH]     carry on            unoduo export X --json
+    unoduo resume [ID|PATH]     carry on            unoduo export X   its log as JSON lines
     unoduo rules                the rule book       unoduo simulate --bots a,b --matches N
     unoduo replay X             watch a match again unoduo transcript X
     unoduo replay --spoiler-free X   … from the start, its length and result hidden
+    unoduo delete X [--yes]     remove a saved match for good
 
-Non-interactive commands never import Textual; interactive ones refuse a
-``TERM=dumb`` terminal in plain text before Textual starts.
+Non-interactive commands never import Textual.  A bad argument is one line on
+stderr and exit status 2, before anything full-screen: the interactive commands
+check their arguments (the opponent, the match to resume or replay, the data dir)
+and then refuse a ``TERM=dumb`` terminal in plain text, all before Textual starts.
+Everything printed from a save file or the command line goes through
+:func:`~unoduo_tui.text.printable`.
 """
 
 from __future__ import annotations
@@ -20,9 +25,10 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from . import __version__
-
-EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+from .cli_args import EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError, build_parser
+from .cli_args import clip as _clip
+from .text import printable
+from .transcript import transcript_text  # noqa: F401 - its old home: tests import it here
 
 
 def rule_book() -> str:
@@ -32,98 +38,15 @@ def rule_book() -> str:
     return resources.files("unoduo_tui").joinpath("rules.md").read_text(encoding="utf-8")
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError("a seed is a whole number from 0 to 2**64-1")
-    return value
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
-def build_parser() -> argparse.ArgumentParser:
-    def data_dir_option(default) -> argparse.ArgumentParser:
-        options = argparse.ArgumentParser(add_help=False)
-        options.add_argument("--data-dir", metavar="PATH", default=default,
-                             help="where saved matches live (default: $UNODUO_DATA_DIR or "
-                                  "the user data dir)")
-        return options
-
-    # `unoduo --data-dir X list` and `unoduo list --data-dir X` both work: a command's
-    # own --data-dir must not put back the default over one given before the command
-    top, common = data_dir_option(None), data_dir_option(argparse.SUPPRESS)
-    parser = argparse.ArgumentParser(
-        prog="unoduo", parents=[top],
-        description="UNO Duo in your terminal. With no command: the main menu.")
-    parser.add_argument("--version", action="version", version=f"unoduo {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    play = sub.add_parser("play", parents=[common], help="start a new match straight away")
-    play.add_argument("--vs", metavar="LEVEL", help="a bot level, or 'human' for hot-seat")
-    play.add_argument("--seed", type=_seed, help="a fixed seed (default: unguessable)")
-    play.add_argument("--target", type=_positive, help="points that end the match (200)")
-    play.add_argument("--name", help="your name")
-
-    resume = sub.add_parser("resume", parents=[common], help="carry on a saved match")
-    resume.add_argument("match", nargs="?", metavar="ID|PATH",
-                        help="default: the newest unfinished match")
-
-    listing = sub.add_parser("list", parents=[common], help="list saved matches")
-    listing.add_argument("--spoiler-free", action="store_true",
-                         help="finished matches without their round, scores or winner")
-
-    verify = sub.add_parser("verify", parents=[common],
-                            help="check a save file: framing, chain, legality")
-    verify.add_argument("match", metavar="ID|PATH")
-
-    export = sub.add_parser("export", parents=[common], help="a match's log as JSON lines")
-    export.add_argument("match", metavar="ID|PATH")
-    export.add_argument("--json", action="store_true", required=True,
-                        help="JSON lines: header, one line per log entry, footer")
-
-    sim = sub.add_parser("simulate", parents=[common], help="headless bot-vs-bot matches")
-    sim.add_argument("--bots", default="random,random", metavar="A,B",
-                     help="two bot levels, comma-separated (default random,random)")
-    sim.add_argument("--matches", type=_positive, default=10)
-    sim.add_argument("--seed", type=_seed, default=1)
-    sim.add_argument("--target", type=_positive, help="points that end each match (200)")
-    sim.add_argument("--jobs", type=_positive, default=1, help="processes to play in")
-    sim.add_argument("--think-ms", type=_positive, help="the hard bot's time per decision")
-    sim.add_argument("--save", metavar="DIR", help="write every match as a save file in DIR")
-    sim.add_argument("--json", action="store_true", help="print one JSON object")
-
-    transcript = sub.add_parser("transcript", parents=[common],
-                                help="a match as plain sentences, action by action")
-    transcript.add_argument("match", metavar="ID|PATH")
-
-    replay = sub.add_parser("replay", parents=[common],
-                            help="watch a saved match again, step by step (read-only)")
-    replay.add_argument("match", metavar="ID|PATH")
-    replay.add_argument("--spoiler-free", action="store_true",
-                        help="start at the beginning, with the match's length, its moments "
-                             "to come and its result hidden (s toggles it)")
-
-    sub.add_parser("rules", parents=[common], help="print the rule book")
-    return parser
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     command = args.command or "menu"
     try:
         handler = _COMMANDS[command]
         return handler(args)
+    except UsageError as exc:
+        _err(str(exc))
+        return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # e.g. `unoduo export … | head`
@@ -134,11 +57,45 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _store(args: argparse.Namespace):
     from .store import Store
 
-    return Store(args.data_dir)
+    try:
+        return Store(args.data_dir)
+    except (OSError, RuntimeError, ValueError) as exc:  # ~nosuchuser, a name too long
+        raise UsageError(f"cannot use the data dir: {_clip(exc)}") from None
 
 
 def _err(message: str) -> None:
-    print(f"unoduo: {message}", file=sys.stderr)
+    print(f"unoduo: {_clip(message, 400)}", file=sys.stderr)
+
+
+def _resolve(store, ref: str) -> Path:
+    """The save file ``ref`` names (an id, a unique start of one, a short id or a
+    path); :class:`UsageError` when there is none."""
+    from .store import SaveFileError
+
+    missing = UsageError(f"no saved match {_clip(ref, 40)!r} (see 'unoduo list')")
+    try:
+        if any(c in ref for c in "*?[") and not Path(ref).expanduser().is_file():
+            raise missing  # an id holds no wildcards: '*5' must not pick a match
+        return store.resolve(ref)
+    except SaveFileError as exc:  # none, or several
+        raise UsageError(_clip(exc, 200)) from None
+    except (OSError, RuntimeError, ValueError):  # a name too long, ~nosuchuser/x
+        raise missing from None
+
+
+def _writable_dir(path: Path, what: str) -> None:
+    """:class:`UsageError` unless ``path`` is a folder, or can be made one, that we can
+    write in (looked at, not created)."""
+    try:
+        existing = path
+        while not existing.exists() and existing.parent != existing:
+            existing = existing.parent
+        ok = existing.is_dir() and os.access(existing, os.W_OK | os.X_OK)
+    except OSError:
+        ok = False
+    if not ok:
+        raise UsageError(f"cannot use {_clip(path, 100)} as {what}: it is not a folder "
+                         "unoduo can write in")
 
 
 # -- interactive ---------------------------------------------------------------------
@@ -154,11 +111,16 @@ def _terminal_problem() -> str | None:
 
 
 def _interactive(args: argparse.Namespace) -> int:
+    # the arguments first: a bad one is a line on stderr, never a toast on the menu
+    store = _store(args)
+    match = getattr(args, "match", None)
+    if match is not None:
+        match = str(_resolve(store, match))
+    if args.command != "replay":  # the menu, a new match and a resumed one write there
+        _writable_dir(store.data_dir, "the data dir")
     problem = _terminal_problem()
     if problem:
-        _err(problem)
-        return EXIT_USAGE
-    store = _store(args)
+        raise UsageError(problem)
     try:
         from .app import run_app
     except ImportError as exc:  # pragma: no cover - the app ships with the package
@@ -168,97 +130,111 @@ def _interactive(args: argparse.Namespace) -> int:
         return run_app(store, "play", vs=args.vs, seed=args.seed, target=args.target,
                        name=args.name)
     if args.command == "resume":
-        return run_app(store, "resume", resume=args.match)
+        return run_app(store, "resume", resume=match)
     if args.command == "replay":
-        return run_app(store, "replay", replay=args.match, spoiler_free=args.spoiler_free)
+        return run_app(store, "replay", replay=match, spoiler_free=args.spoiler_free)
     return run_app(store, "menu")
 
 
 # -- headless ------------------------------------------------------------------------
 
-def _list(args: argparse.Namespace) -> int:
+#: ``unoduo list``: a match per line (and an indented line for its notes), ≤ 80 columns
+_LIST_HEAD = f"{'ID':<6} {'STARTED':<16} {'PLAYERS':<24} {'ROUND':>5} {'SCORES':>9}  STATUS"
+_STATUS_WIDTH, _NOTE_INDENT = 14, " " * 24
+
+
+def _players(seats) -> str:
+    from .columns import short_names
+
+    names = [printable(seat.name) for seat in seats]
+    if len(names) == 2:  # like names stay apart ("Random b…1", "Random b…2")
+        return " v ".join(short_names(names[0], names[1], 10))
+    return _clip(" v ".join(names), 24) if names else "?"
+
+
+def _list_rows(s, spoiler_free: bool) -> list[str]:
+    """One match's line of ``unoduo list``, then its notes (practice, branch, damage)
+    indented on a line of their own."""
     from .columns import short_names
     from .store import short_id
 
+    started = s.created.astimezone().strftime("%Y-%m-%d %H:%M") if s.created else "?"
+    scores = "–".join(map(str, s.scores)) if s.scores else "-"
+    rounds, status = str(s.round), s.status
+    if spoiler_free and (s.status == "finished" or s.parent):
+        # who won and how long it ran; a branch's scores tell how its parent stood
+        rounds = scores = "?"
+    elif s.status == "finished" and s.winner is not None and len(s.seats) == 2:
+        names = [printable(seat.name) for seat in s.seats]
+        status = short_names(names[0], names[1], 10)[s.winner] + " won"
+    elif s.status == "finished":
+        status = "a draw"
+    notes = []
+    if s.problem and s.status == "damaged":
+        notes.append(printable(s.problem.split(": ", 1)[-1]))
+    if s.undos:
+        notes.append(f"practice ({s.undos} undo{'s' * (s.undos != 1)})")
+    if s.parent:
+        notes.append(f"branch of {_clip(short_id(s.parent[0]), 12)} @ {s.parent[1]}")
+    line = (f"{_clip(short_id(printable(s.id)), 6):<6} {started:<16} {_players(s.seats):<24} "
+            f"{_clip(rounds, 5):>5} {_clip(scores, 9):>9}  {_clip(status, _STATUS_WIDTH)}")
+    rows = [line]
+    if notes:
+        rows.append(_NOTE_INDENT + _clip(", ".join(notes), 80 - len(_NOTE_INDENT)))
+    return rows
+
+
+def _list(args: argparse.Namespace) -> int:
     rows = _store(args).summaries()
     if not rows:
         print("No saved matches yet. Start one with 'unoduo play'.")
         return EXIT_OK
     # the short id (enough for resume / replay / verify …) keeps a line within 80 columns
-    print(f"{'ID':<6} {'STARTED':<16} {'PLAYERS':<24} {'ROUND':>5} {'SCORES':>9}  STATUS")
+    print(_LIST_HEAD)
     for s in rows:
-        started = s.created.astimezone().strftime("%Y-%m-%d %H:%M") if s.created else "?"
-        players = " v ".join(seat.name for seat in s.seats) or "?"
-        scores = "–".join(map(str, s.scores)) if s.scores else "-"
-        rounds = str(s.round)
-        status = s.status
-        if args.spoiler_free and s.status == "finished":  # who won, and how long it ran
-            rounds = scores = "?"
-        elif s.status == "finished" and s.winner is not None and len(s.seats) == 2:
-            # "Normal bot won" ends at column 80; like names stay apart ("Random b…2")
-            status = short_names(s.seats[0].name, s.seats[1].name, 10)[s.winner] + " won"
-        elif s.status == "finished":
-            status = "a draw"
-        if s.problem and s.status == "damaged":
-            status += f": {s.problem.split(': ', 1)[-1]}"
-        if s.undos:
-            status += f", practice ({s.undos} undo{'s' * (s.undos != 1)})"
-        if s.parent:
-            status += f", branch of {short_id(s.parent[0])} @ {s.parent[1]}"
-        print(f"{short_id(s.id):<6} {started:<16} {players[:24]:<24} {rounds:>5} {scores:>9}  "
-              f"{status}")
+        print("\n".join(_list_rows(s, args.spoiler_free)))
     return EXIT_OK
 
 
-def _read_only(args: argparse.Namespace):
-    """(the match named by ``args.match``, opened read-only, or None; the error or None)."""
+def _read_only(args: argparse.Namespace, verdict: bool = False):
+    """The match ``args.match`` names, opened read-only; ``None`` when its file is
+    damaged, once stderr is told why (``verdict``: stdout, as ``damaged: …``).
+    Not found: :class:`UsageError`."""
     from .store import SaveFileError
 
+    store = _store(args)
+    path = _resolve(store, args.match)
     try:
-        return _store(args).open(args.match, read_only=True), None
+        return store.open(path, read_only=True)
     except SaveFileError as exc:
-        return None, str(exc)
+        print(("damaged: " if verdict else "unoduo: ") + _clip(exc, 400),
+              file=sys.stdout if verdict else sys.stderr)
+        return None
 
 
 def _verify(args: argparse.Namespace) -> int:
-    loaded, error = _read_only(args)
+    loaded = _read_only(args, verdict=True)
     if loaded is None:
-        print(f"damaged: {error}")
         return EXIT_FAIL
     m = loaded.match
-    state = ("finished, " + (f"{loaded.seats[m.winner].name} won" if m.winner is not None
-                             else "a draw")) if m.over else f"in progress, round {m.round}"
+    state = ("finished, " + (f"{printable(loaded.seats[m.winner].name)} won"
+                             if m.winner is not None else "a draw")
+             ) if m.over else f"in progress, round {m.round}"
     decisions = sum(1 for e in m.actions if not e.is_chance)
-    note = f" ({'; '.join(loaded.notes)})" if loaded.notes else ""
-    print(f"ok: {loaded.path}: {decisions} decisions, {m.log_length} log entries, "
+    note = f" ({printable('; '.join(loaded.notes))})" if loaded.notes else ""
+    print(f"ok: {printable(loaded.path)}: {decisions} decisions, {m.log_length} log entries, "
           f"scores {'–'.join(map(str, m.scores))}, {state}; framing, chain and every move "
           f"check out{note}")
     return EXIT_OK
 
 
 def _export(args: argparse.Namespace) -> int:
-    loaded, error = _read_only(args)
+    from .transcript import export_lines
+
+    loaded = _read_only(args)
     if loaded is None:
-        _err(error)
         return EXIT_FAIL
-    header = loaded.header
-    out = sys.stdout
-    out.write(json.dumps({"type": "header", **header.to_body()}) + "\n")
-    # who made each decision: the seat to act before it, as a step-by-step replay shows
-    seat_of = [m.to_act for m in type(loaded.match).replay_steps(
-        header.rules, loaded.match.actions, header.seed)]
-    decision = 0
-    for i, entry in enumerate(loaded.match.actions):
-        if entry.is_chance:
-            out.write(json.dumps({"type": "chance", "i": i, "entry": str(entry)}) + "\n")
-        else:
-            out.write(json.dumps({"type": "decision", "i": i, "seat": seat_of[decision],
-                                  "action": str(entry)}) + "\n")
-            decision += 1
-    m = loaded.match
-    if m.over:
-        out.write(json.dumps({"type": "footer", "winner": m.winner, "scores": list(m.scores),
-                              "rounds": m.round}) + "\n")
+    sys.stdout.writelines(export_lines(loaded))
     return EXIT_OK
 
 
@@ -268,15 +244,23 @@ def _simulate(args: argparse.Namespace) -> int:
 
     levels = tuple(x.strip() for x in args.bots.split(","))
     if len(levels) != 2 or any(level not in bots.LEVELS for level in levels):
-        _err(f"--bots takes two of {', '.join(bots.LEVELS)}, comma-separated")
-        return EXIT_USAGE
+        raise UsageError(f"--bots takes two of {', '.join(bots.LEVELS)}, comma-separated")
     rules = Rules(target=args.target) if args.target else Rules()
     on_match = None
+    folder = None
     if args.save:
         from .store import Seat
 
         store = _store(args)
-        folder = Path(args.save).expanduser()
+        where = args.save
+        try:
+            folder = Path(args.save).expanduser()
+            for where in (store.matches_dir, folder):  # the store makes both
+                where.mkdir(parents=True, exist_ok=True)
+        except (OSError, RuntimeError) as exc:
+            raise UsageError(f"cannot save to {_clip(where, 100)}: "
+                             f"{_clip(getattr(exc, 'strerror', None) or exc, 100)}") from None
+        _writable_dir(folder, "--save")
 
         def on_match(match, seat_levels) -> None:
             seats = tuple(Seat(f"{level.capitalize()} bot {s + 1}", f"bot:{level}")
@@ -288,123 +272,99 @@ def _simulate(args: argparse.Namespace) -> int:
                        think_ms=args.think_ms, on_match=on_match)
     if args.json:
         out = result.to_dict()
-        out["saved_to"] = str(Path(args.save).expanduser()) if args.save else None
+        out["saved_to"] = str(folder) if folder else None
         print(json.dumps(out))
     else:
         print(result.format())
-        if args.save:
-            print(f"saved to {Path(args.save).expanduser()}")
+        if folder:
+            print(f"saved to {printable(folder)}")
     return EXIT_OK
 
 
-def _seat_label(seat) -> str:
-    if seat.is_bot:
-        return f"{seat.name} ({seat.level} bot)"
-    return f"{seat.name} (human)"
+def _delete(args: argparse.Namespace) -> int:
+    from .store import SaveFileError, short_id
 
-
-def _result_line(m, names: Sequence[str]) -> str:
-    totals = "–".join(map(str, m.scores))
-    rounds = f"{m.round} round{'s' * (m.round != 1)}"
-    if not m.over:
-        who = names[m.to_act] if m.to_act is not None else "?"
-        return f"Result: not finished — round {m.round}, {totals}, {who} to act."
-    if m.winner is None:
-        return f"Result: a draw at {totals} after {rounds}."
-    return f"Result: {names[m.winner]} won, {totals}, after {rounds}."
-
-
-def transcript_text(loaded) -> str:
-    """A loaded match as text: header, then per round the draft, one numbered line per
-    decision (its events as sentences, nothing hidden), the round's scores; the result."""
-    from engine.events import describe
-    from engine.replay import ReplayCursor
-
-    header = loaded.header
-    seats = loaded.seats
-    names = tuple(s.name for s in seats)
-    final = loaded.match
-    created = header.created
+    store = _store(args)
+    path = _resolve(store, args.match)
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise UsageError("delete asks first: give --yes to delete without a terminal")
+        s = store.summary(path)
+        what = f"{_clip(short_id(s.id), 12)} ({_players(s.seats)}, {s.status})"
+        try:
+            answer = input(f"Delete {what} for good? [y/N] ")
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
+            print("Nothing deleted.")
+            return EXIT_OK
     try:
-        from datetime import datetime
-        created = datetime.fromisoformat(created).strftime("%Y-%m-%d %H:%M UTC")
-    except ValueError:
-        pass
-    out = ["UNO Duo — match transcript",
-           f"Match {header.match_id}, started {created}",
-           "Players: " + ", ".join(f"seat {i + 1} {_seat_label(s)}" for i, s in enumerate(seats)),
-           f"Rules: {header.rules.describe()}",
-           f"Seed: {header.seed}",
-           _result_line(final, names), ""]
-    from .store import parent_of
-    parent = parent_of(header)
-    if parent is not None:
-        out.insert(-1, f"What if: a branch of match {parent[0]}, from after its "
-                       f"action {parent[1]}")
-    undos = getattr(loaded, "undos", 0)
-    if undos:
-        out.insert(-1, f"Practice: {undos} undo{'s' * (undos != 1)} (the lines below are "
-                       "the moves that stand)")
-    rejected: dict[int, list[str]] = {}
-
-    def say(e) -> str:
-        return describe(e, names, None)
-
-    def section(events, m, number: int | None) -> None:
-        line: list[str] = []
-
-        def flush() -> None:
-            nonlocal number
-            if line:
-                out.append((f"{number:>5}. " if number else "       ") + " ".join(line))
-                line.clear()
-                number = None  # what follows a round's end is not a new decision
-
-        for e in events:
-            k = e.kind
-            if k == "reject":
-                rejected.setdefault(e.seat, []).append(str(e.cards[0]))
-            if k == "round":
-                flush()
-                rejected.clear()
-                out.extend(["", f"== {say(e)}"])
-            elif k in ("under", "start", "round_end", "match_end", "cut", "first"):
-                flush()
-                if k == "start":
-                    for s, name in enumerate(names):
-                        kept = " ".join(str(c) for c in m.hand(s))
-                        rej = " ".join(rejected.get(s, ())) or "none"
-                        out.append(f"       Draft: {name} kept {kept}; rejected {rej}")
-                out.append(("       " if k not in ("cut", "first") else "") + say(e))
-            else:
-                line.append(say(e))
-        flush()
-
-    cursor = ReplayCursor(header.rules, final.actions, header.seed)
-    for i in range(cursor.count + 1):
-        section(cursor.events_of(i), cursor.goto(i), i or None)
-    out.extend(["", _result_line(final, names)])
-    return "\n".join(out) + "\n"
+        gone = store.delete(path)
+    except SaveFileError as exc:  # open in another process, or not ours to remove
+        _err(exc)
+        return EXIT_FAIL
+    print(f"Deleted {printable(gone)}")
+    return EXIT_OK
 
 
 def _transcript(args: argparse.Namespace) -> int:
-    loaded, error = _read_only(args)
+    from .transcript import transcript_text
+
+    loaded = _read_only(args)
     if loaded is None:
-        _err(error)
         return EXIT_FAIL
     sys.stdout.write(transcript_text(loaded))
     return EXIT_OK
 
 
+def _width() -> int:
+    """The width to wrap to: ``$COLUMNS``, else the terminal's, else 80 (piped)."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+        if columns > 0:
+            return columns
+    except ValueError:
+        pass
+    if sys.stdout.isatty():
+        import shutil
+
+        return shutil.get_terminal_size().columns
+    return 80
+
+
 def _rules(args: argparse.Namespace) -> int:
-    sys.stdout.write(rule_book())
+    """The rule book rendered for the terminal (Rich's Markdown, wrapped to the width),
+    paged through ``$PAGER`` (else ``less``) when stdout is a terminal."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    book = Markdown(rule_book())
+    if not (sys.stdout.isatty() and sys.stdin.isatty()):  # plain text, no trailing blanks
+        import io
+
+        console = Console(file=io.StringIO(), width=_width(), color_system=None)
+        console.print(book)
+        sys.stdout.writelines(line.rstrip() + "\n"
+                              for line in console.file.getvalue().splitlines())
+        return EXIT_OK
+    console = Console(width=_width())
+    # pydoc's choice: $MANPAGER, $PAGER, else less; less shows colours given -R (or -r),
+    # which it gets unless $LESS says otherwise (git does the same)
+    pager = (os.environ.get("MANPAGER") or os.environ.get("PAGER") or "less").split()
+    if pager and pager[0].endswith("less"):
+        flags = os.environ.setdefault("LESS", "-R")
+        styles = "R" in flags or "r" in flags
+    else:
+        styles = True
+    with console.pager(styles=styles):
+        console.print(book)
     return EXIT_OK
 
 
 _COMMANDS = {
     "menu": _interactive, "play": _interactive, "resume": _interactive, "list": _list,
     "verify": _verify, "export": _export, "simulate": _simulate, "rules": _rules,
-    "transcript": _transcript, "replay": _interactive,
+    "transcript": _transcript, "replay": _interactive, "delete": _delete,
 }
 
 

@@ -82,9 +82,10 @@ def test_export_json_lines(saved, capsys):
     assert any(x["type"] == "chance" and x["entry"].startswith("shuffle") for x in lines)
 
 
-def test_missing_match_is_a_clear_error(tmp_path, capsys):
-    assert main(["verify", "nope", "--data-dir", str(tmp_path)]) == 1
-    assert "no saved match 'nope'" in capsys.readouterr().out
+def test_missing_match_is_a_usage_error_not_damage(tmp_path, capsys):
+    assert main(["verify", "nope", "--data-dir", str(tmp_path)]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and out.err == "unoduo: no saved match 'nope' (see 'unoduo list')\n"
 
 
 def test_dumb_terminal_is_refused_in_plain_text_before_textual():
@@ -112,3 +113,60 @@ def test_list_marks_a_practice_match(tmp_path, capsys):
         handle.undo(Match.replay(m.rules, m.actions[:before], seed=m.seed))
     assert main(["list", "--data-dir", str(tmp_path)]) == 0
     assert "practice (1 undo)" in capsys.readouterr().out
+
+
+def _long_practice_branch(store: Store) -> tuple[str, str]:
+    """A finished parent and, branched from it, a practice match with long names and
+    many undos: the widest lines ``unoduo list`` prints."""
+    from tests.tui.test_replay import save
+
+    parent = save(store)
+    m = Match.new(seed=8)
+    seats = (Seat("Alexandra Konstantinopoulou", "human"),
+             Seat("Maximilian Featherstonehaugh", "bot:normal"))
+    with store.new_match(m, seats, extra={"parent": [parent, 12345]}) as handle:
+        for _ in range(12):
+            before = m.log_length
+            m.apply("keep")
+            handle.sync(m)
+            handle.undo(Match.replay(m.rules, m.actions[:before], seed=m.seed))
+        m.apply("reject")
+        handle.sync(m)
+        return parent, handle.id
+
+
+def test_list_lines_fit_80_columns_with_long_names_practice_and_a_branch(tmp_path, capsys):
+    store = Store(tmp_path)
+    parent, branch = _long_practice_branch(store)
+    assert main(["list", "--data-dir", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in lines) <= 80, "\n".join(lines)
+    row = lines.index(next(x for x in lines if x.startswith(short_id(branch))))
+    assert "Alexandra v Maximilian" in lines[row] and "in progress" in lines[row]
+    assert lines[row + 1].split() == ["practice", "(12", "undos),", "branch", "of",
+                                      short_id(parent), "@", "12345"]
+
+
+def test_list_spoiler_free_hides_a_branchs_scores(tmp_path, capsys):
+    store = Store(tmp_path)
+    _, branch = _long_practice_branch(store)
+    summary = next(s for s in store.summaries() if s.id == branch)
+    assert main(["list", "--data-dir", str(tmp_path)]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith(short_id(branch)))
+    assert "–".join(map(str, summary.scores)) in line
+    assert main(["list", "--spoiler-free", "--data-dir", str(tmp_path)]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith(short_id(branch)))
+    assert "–".join(map(str, summary.scores)) not in line
+    assert line.split()[-4:] == ["?", "?", "in", "progress"]
+
+
+def test_list_notes_a_damaged_file_within_80_columns(saved, capsys):
+    store, handle = saved
+    data = bytearray(handle.path.read_bytes())
+    data[-6] ^= 1
+    handle.path.write_bytes(bytes(data))
+    assert main(["list", "--data-dir", str(store.data_dir)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    row = next(i for i, x in enumerate(lines) if x.startswith(short_id(handle.id)))
+    assert lines[row].endswith("damaged") and "damaged or was edited" in lines[row + 1]
+    assert max(map(len, lines)) <= 80

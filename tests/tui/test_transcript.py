@@ -13,7 +13,8 @@ import pytest
 
 from engine import Rules
 from tests.engine.helpers import random_match
-from unoduo_tui.cli import main, transcript_text
+from unoduo_tui.cli import main
+from unoduo_tui.transcript import transcript_text
 from unoduo_tui.store import Seat, Store
 
 DATA = Path(__file__).parent.parent / "data"
@@ -79,5 +80,5 @@ def test_unoduo_transcript_prints_it_without_textual(tmp_path):
 
 
 def test_transcript_of_a_missing_match_fails(tmp_path, capsys):
-    assert main(["transcript", "nope", "--data-dir", str(tmp_path)]) == 1
+    assert main(["transcript", "nope", "--data-dir", str(tmp_path)]) == 2
     assert "no saved match" in capsys.readouterr().err

@@ -1,0 +1,190 @@
+"""A saved match as text for ``unoduo transcript`` and ``unoduo export``.  No Textual.
+
+What a match still being played hides stays hidden: its text is what its human
+seats saw — each one's own cards (the events' own :meth:`~engine.events.Event.seen_by`),
+never another hand, the draw pile's order or the seed.  The full record (seed,
+shuffles, every hand) is for a finished match.  Every string read from the file
+(names, ids, a branch's parent) goes through :func:`~unoduo_tui.text.printable`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from datetime import datetime
+from typing import Any, Iterator, Sequence
+
+from engine.events import Event, describe
+
+from .store import parent_of
+from .text import printable
+
+__all__ = ["transcript_text", "export_lines", "witnesses"]
+
+
+def witnesses(loaded) -> tuple[int, ...] | None:
+    """The seats whose eyes the text of ``loaded`` shows: ``None`` for a finished
+    match (everything); else its human seats (hot-seat: both), or none at all."""
+    if loaded.match.over:
+        return None
+    return tuple(i for i, s in enumerate(loaded.seats) if not s.is_bot)
+
+
+def _as_seen(e: Event, seats: tuple[int, ...] | None) -> Event:
+    """``e`` as the ``seats`` together know it (``None``: all of it)."""
+    if seats is None:
+        return e
+    # no human seat: what a spectator (seat -1, which no event is private to) sees
+    views = [e.seen_by(s) for s in seats] or [e.seen_by(-1)]
+    return max(views, key=lambda v: len(v.cards))
+
+
+def _seat_label(seat) -> str:
+    name = printable(seat.name)
+    if seat.is_bot:
+        return f"{name} ({printable(seat.level)} bot)"
+    return f"{name} (human)"
+
+
+def result_line(m, names: Sequence[str]) -> str:
+    totals = "–".join(map(str, m.scores))
+    rounds = f"{m.round} round{'s' * (m.round != 1)}"
+    if not m.over:
+        who = names[m.to_act] if m.to_act is not None else "?"
+        return f"Result: not finished — round {m.round}, {totals}, {who} to act."
+    if m.winner is None:
+        return f"Result: a draw at {totals} after {rounds}."
+    return f"Result: {names[m.winner]} won, {totals}, after {rounds}."
+
+
+def _started(created: str) -> str:
+    try:
+        return datetime.fromisoformat(created).strftime("%Y-%m-%d %H:%M UTC")
+    except ValueError:
+        return printable(created)
+
+
+def _head(loaded, names: Sequence[str], seen: tuple[int, ...] | None) -> list[str]:
+    header, final = loaded.header, loaded.match
+    out = ["UNO Duo — match transcript",
+           f"Match {printable(header.match_id)}, started {_started(header.created)}",
+           "Players: " + ", ".join(f"seat {i + 1} {_seat_label(s)}"
+                                   for i, s in enumerate(loaded.seats)),
+           f"Rules: {printable(header.rules.describe())}"]
+    if seen is None:
+        out.append(f"Seed: {header.seed}")
+    else:
+        who = " and ".join(names[s] for s in seen) or "nobody at the table"
+        out += ["Seed: hidden until the match is over",
+                f"Seen by: {who} (the match is not over: other hands and the draw pile "
+                "stay hidden)"]
+    out.append(result_line(final, names))
+    parent = parent_of(header)
+    if parent is not None:
+        out.append(f"What if: a branch of match {printable(parent[0])}, from after its "
+                   f"action {parent[1]}")
+    undos = getattr(loaded, "undos", 0)
+    if undos:
+        out.append(f"Practice: {undos} undo{'s' * (undos != 1)} (the lines below are "
+                   "the moves that stand)")
+    return out + [""]
+
+
+def transcript_text(loaded) -> str:
+    """A loaded match as text: header, then per round the draft, one numbered line per
+    decision (its events as sentences, as :func:`witnesses` saw them), the round's
+    scores; the result."""
+    from engine.replay import ReplayCursor
+
+    header = loaded.header
+    names = tuple(printable(s.name) for s in loaded.seats)
+    seen = witnesses(loaded)
+    out = _head(loaded, names, seen)
+    rejected: dict[int, list[str]] = {}
+
+    def say(e: Event) -> str:
+        return describe(e, names, None)
+
+    def draft(m, s: int, name: str) -> str:
+        rej = " ".join(rejected.get(s, ())) or "none"
+        hand = m.hand(s)
+        kept = (" ".join(str(c) for c in hand) if seen is None or s in seen
+                else f"{len(hand)} cards")
+        return f"       Draft: {name} kept {kept}; rejected {rej}"
+
+    def section(events, m, number: int | None) -> None:
+        line: list[str] = []
+
+        def flush() -> None:
+            nonlocal number
+            if line:
+                out.append((f"{number:>5}. " if number else "       ") + " ".join(line))
+                line.clear()
+                number = None  # what follows a round's end is not a new decision
+
+        for e in (_as_seen(e, seen) for e in events):
+            k = e.kind
+            if k == "reject":
+                rejected.setdefault(e.seat, []).append(str(e.cards[0]))
+            if k == "round":
+                flush()
+                rejected.clear()
+                out.extend(["", f"== {say(e)}"])
+            elif k in ("under", "start", "round_end", "match_end", "cut", "first"):
+                flush()
+                if k == "start":
+                    out.extend(draft(m, s, name) for s, name in enumerate(names))
+                out.append(("       " if k not in ("cut", "first") else "") + say(e))
+            else:
+                line.append(say(e))
+        flush()
+
+    cursor = ReplayCursor(header.rules, loaded.match.actions, header.seed)
+    for i in range(cursor.count + 1):
+        section(cursor.events_of(i), cursor.goto(i), i or None)
+    out.extend(["", result_line(loaded.match, names)])
+    return "\n".join(out) + "\n"
+
+
+def _json_safe(value: Any) -> Any:
+    """A header value as JSON can carry it: a NaN or an infinity (msgpack floats a
+    forged file may hold) becomes its text."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if isinstance(value, dict):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v) for v in value]
+    return value
+
+
+def _line(obj: dict) -> str:
+    # ensure_ascii: every control character in a name arrives escaped (\u001b), never raw
+    return json.dumps(obj, allow_nan=False, ensure_ascii=True) + "\n"
+
+
+def export_lines(loaded) -> Iterator[str]:
+    """``unoduo export``: JSON lines — the header, one line per log entry, the footer
+    once the match is over.  A match still being played keeps its seed and its
+    shuffles' orders to itself (``"hidden": true``)."""
+    header, m = loaded.header, loaded.match
+    secret = witnesses(loaded) is not None
+    body = {k: _json_safe(v) for k, v in header.to_body().items() if k != "type"}
+    if secret:
+        body.pop("seed", None)
+    yield _line({"type": "header", **body})
+    # who made each decision: the seat to act before it, as a step-by-step replay shows
+    seat_of = [s.to_act for s in type(m).replay_steps(header.rules, m.actions, header.seed)]
+    decision = 0
+    for i, entry in enumerate(m.actions):
+        if not entry.is_chance:
+            yield _line({"type": "decision", "i": i, "seat": seat_of[decision],
+                         "action": str(entry)})
+            decision += 1
+        elif secret and entry.kind == "shuffle":  # the draw pile's order: the future
+            yield _line({"type": "chance", "i": i, "entry": entry.kind, "hidden": True})
+        else:
+            yield _line({"type": "chance", "i": i, "entry": str(entry)})
+    if m.over:
+        yield _line({"type": "footer", "winner": m.winner, "scores": list(m.scores),
+                     "rounds": m.round})
