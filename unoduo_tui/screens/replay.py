@@ -103,8 +103,6 @@ class ReplayLog(GameLog, inherit_bindings=False):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._first = 0  # the first event written since the last rewrite
-        self._width = 0  # the width its lines were wrapped to
-        self._view = None  # the view last shown
         self.can_focus = False  # until picked: its keys would take ↑ ↓ Home End
         #: the picked line's event (an index into the view's events), while focused
         self.picked: int | None = None
@@ -221,11 +219,6 @@ class ReplayLog(GameLog, inherit_bindings=False):
             if self.picked not in events_shown:
                 self.picked = events_shown[-1] if events_shown else None
             self._reveal()
-
-    def on_resize(self) -> None:
-        """Lines are wrapped as they are written: a new width writes them again."""
-        if self._view is not None and self.scrollable_content_region.width != self._width:
-            self.call_after_refresh(lambda: self.show(self._view, self._current))
 
     def on_blur(self) -> None:
         self.refresh()
