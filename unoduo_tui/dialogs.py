@@ -24,7 +24,7 @@ from .widgets.cardrow import CardRow
 from .widgets.footer import Footer
 
 __all__ = ["ColourPicker", "DumpDialog", "ChallengePrompt", "RoundOver", "MatchOver",
-           "ConfirmLeave", "BranchDialog", "OwnKeys"]
+           "ConfirmLeave", "ConfirmDelete", "BranchDialog", "OwnKeys"]
 
 
 _LEAVE = Binding("q", "leave", "Quit", id="dialog.quit")
@@ -403,6 +403,39 @@ class ConfirmLeave(OwnKeys, ModalScreen[str | None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss(None if event.button.id == "stay" else event.button.id)
+
+
+class ConfirmDelete(OwnKeys, ModalScreen[bool]):
+    """The lists' delete key: delete ``what`` (a saved match, in words) for good?
+    ``True`` deletes; n, Escape or the Keep button keep it."""
+
+    AUTO_FOCUS = "#keep"
+
+    BINDINGS = [
+        Binding("y", "choose(True)", "Delete", id="delete.yes"),
+        Binding("n,escape", "choose(False)", "Keep", id="delete.no"),
+    ]
+
+    def __init__(self, what: str) -> None:
+        super().__init__()
+        self.what = what
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Delete this saved match for good?", classes="dialog-title")
+            yield Static(self.what, classes="dialog-text")
+            yield Static("Its file goes, and its replay with it; this cannot be undone.",
+                         classes="dialog-help")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Delete (y)", id="delete", variant="error", compact=True)
+                yield Button("Keep (n)", id="keep", compact=True)
+
+    def action_choose(self, delete: bool) -> None:
+        self.dismiss(delete)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "delete")
 
 
 class BranchDialog(OwnKeys, ModalScreen["tuple[str, int] | None"]):
