@@ -247,9 +247,6 @@ class RoundOver(OwnKeys, ModalScreen[None]):
         self.names, self.viewer, self.target = list(names), viewer, target
         self.match_over, self.match_winner = match_over, match_winner
 
-    def _who(self, seat: int) -> str:
-        return "You" if seat == self.viewer else self.names[seat]
-
     def compose(self) -> ComposeResult:
         hands, points, totals, blocked = self.data
         if blocked:
@@ -259,8 +256,9 @@ class RoundOver(OwnKeys, ModalScreen[None]):
         else:
             head = f"Round {self.number}: {self.names[self.winner]} went out."
         body = Text()
-        for seat in range(len(hands)):
-            body.append(f"{self._who(seat)[:12]:<12} ", "bold")
+        w = min(_SHEET_ROOM // 2, max(len(n) for n in self.names))  # the seats' names
+        for seat, name in enumerate(short_names(self.names[0], self.names[1], w)):
+            body.append(f"{name:<{w}} ", "bold")
             body.append(f"+{points[seat]:<4} total {totals[seat]:<4}\n")
             body.append(f"  cards left: {_hand_text(hands[seat])}\n", "dim")
         body.append("\n" + self._outcome())

@@ -36,6 +36,8 @@ async def test_e4_the_last_rounds_summary_says_the_match_is_over_and_who_won():
         text = dialog_text(app.screen)
         assert "The match ends when" not in text
         assert "last round" in text and "You win the match" in text
+        sheet = str(app.screen.query(".dialog-text").first().render())
+        assert sheet.startswith("Ann ") and "\nBot " in sheet  # a sheet names every seat
 
 
 async def test_e1_a_round_that_does_not_end_the_match_still_names_the_target():
@@ -144,6 +146,14 @@ async def test_a_dialog_shows_its_own_keys_in_the_footer():
         assert isinstance(app.screen, RoundOver)
         footer = screen_text(app).splitlines()[-1]
         assert "Continue" in footer and "Draw" not in footer and "Select" not in footer
+
+
+async def test_help_shows_its_own_keys_not_the_tables():
+    s = table(HAND7, BOT7, "R1", script=["draw"])
+    async with seated(s) as (pilot, app):
+        await press(pilot, "question_mark")
+        footer = screen_text(app).splitlines()[-1]
+        assert "Back" in footer and "Draw" not in footer and "Select" not in footer
 
 
 # -- toasts ----------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from textual.widgets import DataTable, Input, Static
 from engine import describe
 from engine.replay import ALL, ReplayCursor
 
-from ..dialogs import BranchDialog
+from ..dialogs import BranchDialog, OwnKeys
 from ..session import bot_levels
 from ..store import parent_of
 from ..widgets import Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, table_row
@@ -264,7 +264,7 @@ def _styled(line: Strip, style: Style, pad: bool) -> Strip:
                   else seg for i, seg in enumerate(segments)], line.cell_length)
 
 
-class GoToAction(ModalScreen[int | None]):
+class GoToAction(OwnKeys, ModalScreen[int | None]):
     """``g``: ask for an action number (0 … count)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="goto.cancel")]
