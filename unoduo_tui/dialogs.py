@@ -235,7 +235,7 @@ def _hand_text(cards: Sequence[Card]) -> str:
 class RoundOver(OwnKeys, ModalScreen[None]):
     """E1–E3: who went out, the cards left, the points and the new totals."""
 
-    BINDINGS = [Binding("enter,space", "close", "Continue", id="round.continue")]
+    BINDINGS = [Binding("enter,space", "close", "Continue", id="round.continue", key_display="⏎")]
 
     def __init__(self, number: int, winner: int | None, data: tuple, names: Sequence[str],
                  viewer: int | None, target: int, *, match_over: bool = False,
