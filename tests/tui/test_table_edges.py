@@ -139,6 +139,18 @@ async def test_t_hint_is_in_the_footer_of_a_practice_match():
         assert "t Hint" in screen_text(app).splitlines()[-1]
 
 
+async def test_a_busy_turns_footer_fits_80_columns():
+    # UNO to say, the bot to catch, undo and hint: every key and the palette in sight
+    s = table(HAND7, BOT7, "R1", script=["play R6"], hands=[["R5", "G7", "R8"], ["R6", "B9"]],
+              draw=["G1", "G2", "G3", "G4"])
+    async with seated(s) as (pilot, app):
+        await press(pilot, "1", "enter")  # R5; the bot plays R6 without UNO
+        assert {"u", "x", "t"} <= footer_keys(app.screen)
+        footer = screen_text(app).splitlines()[-1]
+        for shown in ("u UNO", "x Catch", "t Hint", "? Help", "q Quit", "^p palette"):
+            assert shown in footer, footer
+
+
 async def test_a_dialog_shows_its_own_keys_in_the_footer():
     s = table(HAND7, BOT7, "R1", hands=[["R5"], ["B9", "B8"]])
     async with seated(s) as (pilot, app):

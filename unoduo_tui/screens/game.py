@@ -86,7 +86,7 @@ class GameScreen(Screen[None]):
         yield from table_row(GameLog(id="log"))
         yield Hand(id="hand")
         yield StatusLine(id="status")
-        yield Footer()
+        yield Footer(compact=True)  # every key valid now fits 80 columns (UNO, catch, hint…)
 
     def on_mount(self) -> None:
         names = self.session.names
