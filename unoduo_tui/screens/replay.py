@@ -22,6 +22,7 @@ from bisect import bisect_left
 from functools import partial
 from typing import Iterable
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -505,7 +506,8 @@ class ReplayScreen(Screen[None]):
         """The status line, in the screen's width: where the cursor is, the decision
         that led here in the log's words (or a note: "no later Draw 2 volley"), then
         the marks — unfinished, practice, spoiler-free, the autoplay speed — which stay
-        in sight at 80 columns: the sentence gives way first, then long names.
+        in sight at 80 columns: when the sentence does not fit, long names and the
+        practice mark take short forms first, then the sentence is cut.
         ``shown``: the view the log shows (default: ``everything``)."""
         width = self.size.width or 80
         shown = everything if shown is None else shown
@@ -513,7 +515,7 @@ class ReplayScreen(Screen[None]):
                                 (tuple(fit(n, 10) for n in self.names), "practice")):
             head, said, tail = self._status(everything, shown, names, practice)
             room = width - head.cell_len - tail.cell_len
-            if room >= 10 or practice:  # else the marks take their short forms
+            if cell_len(said) <= room:  # else short names and marks, for more of the sentence
                 break
         text = head
         text.append(fit(said, max(1, room)) if room > 0 else "")
