@@ -355,3 +355,17 @@ async def test_a_long_opponent_name_leaves_the_strips_marks_in_sight():
         await pilot.pause()
         line = screen_text(app).splitlines()[0]
         assert "Maximilian" in line and "UNO!" in line and "thinking" in line
+
+
+async def test_a_long_name_leaves_the_status_lines_keys_in_sight():
+    from unoduo_tui.session import GameSession
+
+    from .conftest import Scripted, game
+
+    s = table(HAND7, ["W+4", "B8", "B7", "B6", "B5", "B4", "Y9"], "R1")
+    long = GameSession(s.match, ("Ann", "Maximilian " + "x" * 53), s.kinds,
+                       bots={1: Scripted(["play W+4 B"])})
+    async with seated(long) as (pilot, app):
+        await press(pilot, "1", "enter")  # R5; the bot plays W+4
+        status = str(game(app).query_one(StatusLine).render()).strip()
+        assert status == "Maximilian played W+4: challenge (c) or draw 4 (d)"
