@@ -216,12 +216,10 @@ async def test_a6_the_challenge_hint_says_guilty_with_the_right_article(monkeypa
 async def test_the_hint_toast_is_one_sentence():
     s = table(HAND7, BOT7, "R1", script=["draw"])
     async with seated(s) as (pilot, app):
-        await press(pilot, "t")
-        for _ in range(200):
-            await pilot.pause()
-            said = [n for n in app._notifications if n.title == "Hint"]
-            if said:
-                break
+        await pilot.press("t")
+        await app.workers.wait_for_complete()  # the hint's worker has said it
+        await pilot.pause()
+        said = [n for n in app._notifications if n.title == "Hint"]
         assert said, "no hint"
         assert said[0].message.startswith("The hard bot would ")
         assert said[0].message.endswith(".") and "Hint:" not in said[0].message
