@@ -38,8 +38,8 @@ def _moment_kinds(events: Sequence[Event]) -> frozenset[str]:
     kinds = set()
     for e in events:
         k = e.kind
-        if k == "play" and e.cards and e.cards[0].rank == "+2" and e.amount > 2:
-            kinds.add("volley")  # a Draw 2 stacked on a Draw 2 (A1)
+        if k == "play" and e.cards and e.cards[0].rank == "+2":
+            kinds.add("volley")  # every Draw 2 played starts or extends a volley (A1)
         elif k == "dump":
             kinds.add("dump")
         elif k == "challenge":

@@ -23,7 +23,7 @@ from engine import Rules
 
 from .screens.game import GameScreen
 from .screens.too_small import MIN_SIZE, TooSmall
-from .session import HUMAN, GameSession, Settings, bot_levels
+from .session import DEFAULT_LEVEL, HUMAN, GameSession, Settings, bot_levels
 
 __all__ = ["UnoDuoApp", "run_app"]
 
@@ -151,7 +151,7 @@ class UnoDuoApp(App[int]):
     def _play_session(self) -> GameSession:
         """The new match ``unoduo play`` asked for (remembered rule options apply)."""
         opts = self.start_options
-        vs = opts["vs"] or "random"
+        vs = opts["vs"] or DEFAULT_LEVEL
         if vs != HUMAN and vs not in bot_levels():
             raise CannotOpen(f"Unknown opponent {vs!r}: one of {', '.join(bot_levels())} "
                              "or human.")

@@ -19,13 +19,24 @@ from textual.widgets import Button, Static
 from engine import Action, Card, PlayerView
 from engine.cards import COLOUR_NAMES, COLOURS
 
+from .columns import short_names
 from .widgets.cardrow import CardRow
+from .widgets.footer import Footer
 
 __all__ = ["ColourPicker", "DumpDialog", "ChallengePrompt", "RoundOver", "MatchOver",
-           "ConfirmLeave", "BranchDialog"]
+           "ConfirmLeave", "ConfirmDelete", "BranchDialog", "OwnKeys"]
 
 
 _LEAVE = Binding("q", "leave", "Quit", id="dialog.quit")
+_SHEET_ROOM = 64 - 2 - 4 - 6  # a dialog's width, less its border, padding and "Round "
+
+
+class OwnKeys:
+    """A dialog with a footer of its own: its keys, not the keys of the screen it covers
+    (a mixin for a ``ModalScreen``; Textual runs every class's ``on_mount``)."""
+
+    def on_mount(self) -> None:
+        self.mount(Footer())
 
 
 class CanLeave:
@@ -35,7 +46,7 @@ class CanLeave:
         self.app.ask_to_leave()
 
 
-class ColourPicker(CanLeave, ModalScreen[str | None]):
+class ColourPicker(OwnKeys, CanLeave, ModalScreen[str | None]):
     """Name a colour: r / y / g / b (``None`` when cancelled, if cancelling is allowed)."""
 
     BINDINGS = [
@@ -79,7 +90,7 @@ class ColourPicker(CanLeave, ModalScreen[str | None]):
         self.dismiss((event.button.id or "colour-R")[-1])
 
 
-class DumpDialog(CanLeave, ModalScreen[Action]):
+class DumpDialog(OwnKeys, CanLeave, ModalScreen[Action]):
     """A4 / S10: dump every card of the colour, choosing the last one — or not."""
 
     BINDINGS = [
@@ -111,8 +122,8 @@ class DumpDialog(CanLeave, ModalScreen[Action]):
         name = COLOUR_NAMES[self.colour]
         n = self.count
         with Vertical(classes="dialog"):
-            yield Static(f"Dump all {n} {name} card{'s' * (n != 1)}?",
-                         classes="dialog-title")
+            yield Static(f"Dump all {n} {name} cards?" if n != 1
+                         else f"Dump your last {name} card too?", classes="dialog-title")
             yield Static("They all go down at once; choose the one that goes last — only its "
                          "action counts.", classes="dialog-text")
             yield CardRow(self.lasts, selected=0, id="dump-cards")
@@ -122,6 +133,13 @@ class DumpDialog(CanLeave, ModalScreen[Action]):
 
     def on_mount(self) -> None:
         self._show_uno()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "uno":
+            return self.can_uno
+        if action == "decline":
+            return self.nodump
+        return True
 
     def _show_uno(self) -> None:
         text = ""
@@ -159,7 +177,7 @@ class DumpDialog(CanLeave, ModalScreen[Action]):
             self.dismiss(Action.parse("nodump"))
 
 
-class ChallengePrompt(CanLeave, ModalScreen[str]):
+class ChallengePrompt(OwnKeys, CanLeave, ModalScreen[str]):
     """A6: challenge the Wild Draw 4, draw 4, or first catch a missed UNO."""
 
     BINDINGS = [
@@ -214,19 +232,20 @@ def _hand_text(cards: Sequence[Card]) -> str:
     return " ".join(c.text for c in cards) if cards else "—"
 
 
-class RoundOver(ModalScreen[None]):
+class RoundOver(OwnKeys, ModalScreen[None]):
     """E1–E3: who went out, the cards left, the points and the new totals."""
 
-    BINDINGS = [Binding("enter,space", "close", "Continue", id="round.continue")]
+    BINDINGS = [Binding("enter,space", "close", "Continue", id="round.continue", key_display="⏎")]
 
     def __init__(self, number: int, winner: int | None, data: tuple, names: Sequence[str],
-                 viewer: int | None, target: int) -> None:
+                 viewer: int | None, target: int, *, match_over: bool = False,
+                 match_winner: int | None = None) -> None:
+        """``match_over``: this round ended the match (``match_winner``: its winner,
+        ``None`` for a draw)."""
         super().__init__()
         self.number, self.winner, self.data = number, winner, data
         self.names, self.viewer, self.target = list(names), viewer, target
-
-    def _who(self, seat: int) -> str:
-        return "You" if seat == self.viewer else self.names[seat]
+        self.match_over, self.match_winner = match_over, match_winner
 
     def compose(self) -> ComposeResult:
         hands, points, totals, blocked = self.data
@@ -237,15 +256,27 @@ class RoundOver(ModalScreen[None]):
         else:
             head = f"Round {self.number}: {self.names[self.winner]} went out."
         body = Text()
-        for seat in range(len(hands)):
-            body.append(f"{self._who(seat)[:12]:<12} ", "bold")
+        w = min(_SHEET_ROOM // 2, max(len(n) for n in self.names))  # the seats' names
+        for seat, name in enumerate(short_names(self.names[0], self.names[1], w)):
+            body.append(f"{name:<{w}} ", "bold")
             body.append(f"+{points[seat]:<4} total {totals[seat]:<4}\n")
             body.append(f"  cards left: {_hand_text(hands[seat])}\n", "dim")
-        body.append(f"\nThe match ends when someone reaches {self.target}; the lower total wins.")
+        body.append("\n" + self._outcome())
         with Vertical(classes="dialog"):
             yield Static(head, classes="dialog-title")
             yield Static(body, classes="dialog-text")
             yield Button("Continue (Enter)", id="continue", compact=True)
+
+    def _outcome(self) -> str:
+        """What the round means for the match (E4)."""
+        if not self.match_over:
+            return f"The match ends when someone reaches {self.target}; the lower total wins."
+        if self.match_winner is None:
+            return f"That was the last round: someone reached {self.target}. The match is a draw."
+        who = ("You win" if self.match_winner == self.viewer
+               else f"{self.names[self.match_winner]} wins")
+        return (f"That was the last round: someone reached {self.target}. "
+                f"{who} the match with the lower total.")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -255,7 +286,7 @@ class RoundOver(ModalScreen[None]):
         self.dismiss(None)
 
 
-class MatchOver(ModalScreen[str]):
+class MatchOver(OwnKeys, ModalScreen[str]):
     """E4: the winner and the full score sheet; then a new match, the menu or quit."""
 
     BINDINGS = [
@@ -295,16 +326,18 @@ class MatchOver(ModalScreen[str]):
             head = (f"{self.names[view.winner]} wins the match, "
                     f"{scores[view.winner]} to {scores[1 - view.winner]}.")
         sheet = Text()
-        a, b = (self.names[0][:10], self.names[1][:10])
-        sheet.append(f"{'Round':<6}{a:>11}{b:>11}\n", "bold")
+        # a column as wide as the longer name, up to half the room beside "Round"
+        w = max(10, min(_SHEET_ROOM // 2, max(len(n) for n in self.names) + 1)) - 1
+        a, b = short_names(self.names[0], self.names[1], w)
+        sheet.append(f"{'Round':<6}{a:>{w}} {b:>{w}}\n", "bold")
         rounds = view.rounds
         shown = rounds[-10:]
         if len(rounds) > len(shown):
             sheet.append(f"  … {len(rounds) - len(shown)} earlier rounds\n", "dim")
         for i, (winner, points) in enumerate(shown, len(rounds) - len(shown) + 1):
             marks = ["*" if winner == s else " " for s in (0, 1)]
-            sheet.append(f"{i:<6}{points[0]:>10}{marks[0]}{points[1]:>10}{marks[1]}\n")
-        sheet.append(f"{'Total':<6}{scores[0]:>10} {scores[1]:>10}\n", "bold")
+            sheet.append(f"{i:<6}{points[0]:>{w}}{marks[0]}{points[1]:>{w}}{marks[1]}\n")
+        sheet.append(f"{'Total':<6}{scores[0]:>{w}} {scores[1]:>{w}}\n", "bold")
         sheet.append(f"(* went out · lower total wins · target {view.rules.target})", "dim")
         self.replay_ref = self._saved_ref()
         with Vertical(classes="dialog"):
@@ -336,7 +369,7 @@ class MatchOver(ModalScreen[str]):
         self.dismiss(event.button.id or "menu")
 
 
-class ConfirmLeave(ModalScreen[str | None]):
+class ConfirmLeave(OwnKeys, ModalScreen[str | None]):
     """q at the table: quit or go to the menu (the match is saved after every move)."""
 
     AUTO_FOCUS = "#stay"
@@ -370,7 +403,40 @@ class ConfirmLeave(ModalScreen[str | None]):
         self.dismiss(None if event.button.id == "stay" else event.button.id)
 
 
-class BranchDialog(ModalScreen["tuple[str, int] | None"]):
+class ConfirmDelete(OwnKeys, ModalScreen[bool]):
+    """The lists' delete key: delete ``what`` (a saved match, in words) for good?
+    ``True`` deletes; n, Escape or the Keep button keep it."""
+
+    AUTO_FOCUS = "#keep"
+
+    BINDINGS = [
+        Binding("y", "choose(True)", "Delete", id="delete.yes"),
+        Binding("n,escape", "choose(False)", "Keep", id="delete.no"),
+    ]
+
+    def __init__(self, what: str) -> None:
+        super().__init__()
+        self.what = what
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Delete this saved match for good?", classes="dialog-title")
+            yield Static(self.what, classes="dialog-text")
+            yield Static("Its file goes, and its replay with it; this cannot be undone.",
+                         classes="dialog-help")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Delete (y)", id="delete", variant="error", compact=True)
+                yield Button("Keep (n)", id="keep", compact=True)
+
+    def action_choose(self, delete: bool) -> None:
+        self.dismiss(delete)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "delete")
+
+
+class BranchDialog(OwnKeys, ModalScreen["tuple[str, int] | None"]):
     """``b`` in a replay: the bot level to play against and the seat to take, for a
     what-if branch from the position shown; ``(level, seat)`` or ``None``.
 

@@ -23,7 +23,7 @@ from .session import GameSession
 __all__ = ["SCENES", "scene_session", "scene_app", "main"]
 
 NAMES = ("Ann", "Bot")
-KINDS = ("human", "bot:random")
+KINDS = ("human", "bot:normal")  # the default opponent
 
 
 def _playout(seed: int, stop: Callable[[Match], bool], rules: Rules | None = None,

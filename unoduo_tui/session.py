@@ -20,9 +20,12 @@ from typing import Any, Sequence
 from engine import Action, Event, Match, PlayerView, Rules
 from engine import bots as engine_bots
 
-__all__ = ["GameSession", "Settings", "bot_levels", "opponent_label"]
+__all__ = ["GameSession", "Settings", "bot_levels", "opponent_label", "DEFAULT_LEVEL"]
 
 HUMAN = "human"
+
+#: the bot a new match is against unless the player chose another (`unoduo play`, the form)
+DEFAULT_LEVEL = "normal"
 
 
 def bot_levels() -> tuple[str, ...]:
@@ -236,7 +239,7 @@ class GameSession:
 class Settings:
     """The new-match screen's last choices and the theme, as a small JSON file."""
 
-    opponent: str = "bot:random"
+    opponent: str = f"bot:{DEFAULT_LEVEL}"
     name: str = ""
     opponent_name: str = ""
     rules: dict[str, Any] = field(default_factory=dict)

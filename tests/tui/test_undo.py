@@ -207,7 +207,7 @@ async def test_t_gives_the_hard_bots_hint_from_your_view_and_selects_the_card(st
         hint = suggest(view, 0)
         assert g.hand.selected_card is hint.card
         shown = [n.message for n in app._notifications]
-        assert any(m.startswith(f"Hint: play {hint.card}") for m in shown), shown
+        assert any(m.startswith(f"The hard bot would play {hint.card}") for m in shown), shown
         assert g.session.match.log_length == log  # a hint plays nothing
 
 

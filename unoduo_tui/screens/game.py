@@ -19,9 +19,9 @@ from textual.screen import Screen
 
 from engine import Action, Card, Event, IllegalAction, PlayerView
 from engine import bots as engine_bots
-from engine.cards import COLOUR_NAMES
 
 from ..session import GameSession, opponent_label
+from ..words import article, hint_text
 from ..widgets import (Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, StatusLine,
                        table_row)
 
@@ -33,26 +33,6 @@ _QUIET = {"move", "jump"}
 
 #: the practice hint's thinking time (the hard bot's own budget is 500 ms)
 HINT_MS = 400
-
-
-def hint_text(action: Action, view: PlayerView) -> str:
-    """A suggested action in words, with the key that makes it."""
-    kind = action.kind
-    uno = ", saying UNO (u)" if action.uno else ""
-    if kind == "play":
-        named = f" and name {COLOUR_NAMES[action.colour]}" if action.card.is_wild else ""
-        return f"play {action.card}{named}{uno}"
-    if kind == "dump":
-        return (f"dump every {COLOUR_NAMES[view.dump_colour]} card, {action.card} last{uno}")
-    if kind == "draw":
-        owed = view.pending_draw
-        return f"draw {owed} (d)" if owed else "draw (d)"
-    if kind == "pass":
-        return "keep the card you drew (p)" if view.phase == "drawn" else "pass (p)"
-    if kind == "colour":
-        return f"name {COLOUR_NAMES[action.colour]}"
-    return {"keep": "keep it (k)", "reject": "reject it (r)", "nodump": "keep your cards",
-            "challenge": "challenge (c)", "catch": "catch them (x)"}[kind]
 
 
 class GameScreen(Screen[None]):
@@ -82,7 +62,7 @@ class GameScreen(Screen[None]):
                 tooltip="Practice: take back your last decision (and the bot's replies)"),
         Binding("y", "redo", "Redo", id="game.redo",
                 tooltip="Practice: redo what you took back"),
-        Binding("t", "hint", "Hint", id="game.hint", show=False,
+        Binding("t", "hint", "Hint", id="game.hint",
                 tooltip="Practice: what the hard bot would do here"),
         Binding("question_mark", "help", "Help", id="game.help", key_display="?",
                 tooltip="Every key"),
@@ -97,7 +77,6 @@ class GameScreen(Screen[None]):
         self.thinking = False
         self._deferred = False
         self._waiting = False  # a dialog or hand-off cover is up: keys wait for it
-        self._last_mine = False
         self._warned_save = False
 
     # -- layout ------------------------------------------------------------------
@@ -107,7 +86,7 @@ class GameScreen(Screen[None]):
         yield from table_row(GameLog(id="log"))
         yield Hand(id="hand")
         yield StatusLine(id="status")
-        yield Footer()
+        yield Footer(compact=True)  # every key valid now fits 80 columns (UNO, catch, hint…)
 
     def on_mount(self) -> None:
         names = self.session.names
@@ -143,7 +122,6 @@ class GameScreen(Screen[None]):
         opponent = self.query_one(Opponent)
         opponent.name_text = s.names[other]
         opponent.kind_text = opponent_label(s.kinds[other]) if s.is_bot(other) else ""
-        mine = view.to_act == view.seat and bool(view.legal_actions)
         hand = self.hand
         for widget in (opponent, self.query_one(Discard), self.query_one(ScoreSheet), hand):
             widget.view = view
@@ -154,13 +132,6 @@ class GameScreen(Screen[None]):
         hand.uno_armed = self.uno_armed
         if view.phase == "drawn" and view.drawn is not None:
             hand.select_card(view.drawn)
-        elif mine and not self._last_mine:
-            playable = hand.playable()
-            for i, card in enumerate(hand.cards):
-                if card in playable:
-                    hand.select(i)
-                    break
-        self._last_mine = mine
         self.refresh_bindings()
 
     def advance(self) -> None:
@@ -224,7 +195,6 @@ class GameScreen(Screen[None]):
         def uncovered(_: object) -> None:
             self._waiting = False
             self.viewer = seat
-            self._last_mine = False
             self.uno_armed = False
             self.advance()
 
@@ -242,11 +212,12 @@ class GameScreen(Screen[None]):
             p = float(estimate(view))
         except Exception:  # the hint is optional; never let it break the prompt
             return ""
-        return f"Hint: a {p:.0%} chance the W+4 was played illegally."
+        percent = round(p * 100)
+        opp = self.session.names[(view.seat + 1) % 2]
+        return f"Hint: {article(percent)} {percent}% chance that {opp} is guilty."
 
     def do(self, action: Action | str) -> None:
         """Apply one decision (human or bot), save it, and move on."""
-        actor = self.session.match.to_act
         try:
             events = self.session.apply(action)
         except IllegalAction as exc:
@@ -254,8 +225,7 @@ class GameScreen(Screen[None]):
             self.notify(str(exc), severity="warning")
             self.advance()
             return
-        if actor == self.viewer and Action.parse(action).kind in ("play", "dump"):
-            self.uno_armed = False
+        self.uno_armed = False  # UNO is said with one move (U1), never carried on
         self._announce(events)
         ends = [e for e in events if e.kind == "round_end"]
         if ends:
@@ -265,9 +235,10 @@ class GameScreen(Screen[None]):
             self._waiting = True
             from ..dialogs import RoundOver
 
+            m = self.session.match
             self.app.push_screen(
                 RoundOver(end.amount, end.seat, end.data, self.session.names, viewer,
-                          self.session.match.rules.target),
+                          m.rules.target, match_over=m.over, match_winner=m.winner),
                 self._after_round)
             return
         self.advance()
@@ -359,7 +330,6 @@ class GameScreen(Screen[None]):
         if action == "hint":
             return bool(legal) and self.session.undo_allowed
         kinds = {a.kind for a in legal}
-        phase = self.session.match.phase
         if action in ("move", "jump"):
             return bool(self.hand.cards)
         if action == "play":
@@ -373,16 +343,12 @@ class GameScreen(Screen[None]):
         if action == "pass":
             return "pass" in kinds
         if action == "uno":
-            return any(a.uno for a in legal) or (phase == "turn" and self._two_left())
+            return any(a.uno for a in legal)  # U3: only with a move that leaves one card
         if action == "challenge":
             return "challenge" in kinds
         if action == "catch":
             return "catch" in kinds
         return True
-
-    def _two_left(self) -> bool:
-        view = self.my_view()
-        return view is not None and len(view.hand) == 2
 
     # -- actions -----------------------------------------------------------------
 
@@ -479,12 +445,11 @@ class GameScreen(Screen[None]):
             return  # the moment has passed
         if action.card is not None:
             self.hand.select_card(action.card)
-        self.notify(f"Hint: {hint_text(action, view)}.", title="The hard bot would",
+        self.notify(f"The hard bot would {hint_text(action, view)}.", title="Hint",
                     timeout=8)
 
     def _rewound(self, note: str) -> None:
         self.uno_armed = False
-        self._last_mine = False
         self.notify(note, timeout=3)
         self.advance()
 

@@ -8,6 +8,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
+from ..dialogs import OwnKeys
+
 __all__ = ["HelpScreen"]
 
 HELP = """\
@@ -21,7 +23,7 @@ HELP = """\
 | k / r | draft: keep / reject the card you drew |
 | d | draw (a card on your turn, or what a volley / W+4 makes you draw) |
 | p | keep the card you just drew and end your turn; pass when nothing is left to draw |
-| u | say UNO with your next play (shown on screen until you play) |
+| u | say UNO with this move (offered only when a move leaves you one card; your next move takes it) |
 | c | challenge a Wild Draw 4 |
 | x | catch your opponent who forgot to say UNO (they draw 2) |
 | r y g b | in the colour picker: red, yellow, green, blue |
@@ -42,7 +44,7 @@ HELP = """\
 | Home / End | the start / the last action |
 | g | go to an action number |
 | Space | autoplay (again: pause); + / − faster / slower |
-| v / V | next / previous Draw 2 volley |
+| v / V | next / previous Draw 2 volley (every Draw 2 starts one) |
 | o / O | next / previous Reverse dump |
 | c / C | next / previous Wild Draw 4 challenge |
 | x / X | next / previous UNO catch |
@@ -57,7 +59,8 @@ HELP = """\
 
 `unoduo replay --spoiler-free` opens a match spoiler-free, at its start.
 In *Saved matches* and *Replays*, **s** lists the finished matches without their
-rounds, scores or length, and Enter then watches one spoiler-free from its start.
+rounds, scores or length, and Enter then watches one spoiler-free from its start;
+**d** (or Delete) deletes the highlighted match for good, once you confirm.
 
 Escape only closes screens like this one: it never makes a move.
 The footer shows the keys that do something right now.
@@ -70,7 +73,7 @@ Press **Escape**, **q** or **?** to go back.
 """
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(OwnKeys, ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark", "close", "Back", id="help.back")]
 
     def compose(self) -> ComposeResult:

@@ -15,6 +15,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 from engine import Rules
 
 from ..session import HUMAN, Settings, bot_levels, opponent_label
+from ..text import player_name
 from ..widgets.footer import Footer
 
 __all__ = ["NewMatchScreen", "default_names"]
@@ -30,16 +31,18 @@ _RULE_CHOICES = {
 
 
 def default_names(opponent: str, name: str = "", opponent_name: str = "") -> tuple[str, str]:
-    """Names for a new match when the player left them blank."""
+    """The seats' names for a new match, cleaned at the edge (:func:`player_name`:
+    printable, at most ``MAX_NAME`` characters); a blank one gets a default — "Player 1"
+    and "Player 2" at one keyboard, else the login name and the bot's level."""
     if opponent == HUMAN:
-        return (name or "Player 1", opponent_name or "Player 2")
+        return (player_name(name, "Player 1"), player_name(opponent_name, "Player 2"))
     me = name
-    if not me:
+    if not player_name(me, ""):
         try:
             me = getpass.getuser().capitalize()
         except Exception:
             me = ""
-    return (me or "You", opponent_name or opponent_label(opponent))
+    return (player_name(me, "You"), player_name(opponent_name, opponent_label(opponent)))
 
 
 class NewMatchScreen(Screen[None]):
@@ -54,7 +57,7 @@ class NewMatchScreen(Screen[None]):
         opponents = [(opponent_label(f"bot:{lv}"), f"bot:{lv}") for lv in levels]
         opponents.append(("Human at this keyboard (hot-seat)", HUMAN))
         chosen = settings.opponent if settings.opponent in dict(
-            (v, k) for k, v in opponents) else opponents[0][1]
+            (v, k) for k, v in opponents) else Settings().opponent
         base = Rules()
         saved_rules = settings.rules if isinstance(settings.rules, dict) else {}
 

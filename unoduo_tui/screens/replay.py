@@ -22,6 +22,7 @@ from bisect import bisect_left
 from functools import partial
 from typing import Iterable
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -33,9 +34,10 @@ from textual.screen import ModalScreen, Screen
 from textual.strip import Strip
 from textual.widgets import DataTable, Input, Static
 
+from engine import describe
 from engine.replay import ALL, ReplayCursor
 
-from ..dialogs import BranchDialog
+from ..dialogs import BranchDialog, OwnKeys
 from ..session import bot_levels
 from ..store import parent_of
 from ..widgets import Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, table_row
@@ -58,6 +60,10 @@ MOMENT_KEYS = (("v", "volley", "2", "Draw 2 volley"), ("o", "dump", "R", "Revers
 #: does not follow); the rows a step back may leave before it rewrites
 REWRITE, MAX_ROWS, MIN_ROWS = 80, 320, 24
 
+#: keys that wait while a line of the log is picked: asking (g), moving on their own
+#: (Space), rewriting the log (p)
+WAIT_WHILE_PICKING = frozenset({"goto", "autoplay", "perspective"})
+
 #: bindings that are only cursor movement: no palette entry
 _QUIET = {"step", "turn", "round"}
 _QUIET_IDS = {"replay.log_up"}  # the palette's "Log" entry does what ↑ does, and more
@@ -70,7 +76,9 @@ class ReplayLog(GameLog, inherit_bindings=False):
     Tab or ``l`` hand the keys back to the replay.
 
     Only these keys are bound: ← → and the rest still move the replay while the log
-    has focus (the picked line stays while it is shown).
+    has focus (the picked line stays while it is shown) — except g, Space and p
+    (:data:`WAIT_WHILE_PICKING`), which wait until Done, so the footer has room for
+    the log's keys at 80 columns.
 
     A step must stay instant on a long match, so the current action's highlight (and
     the picked line) are drawn as the lines are, never written into them: a step
@@ -103,8 +111,6 @@ class ReplayLog(GameLog, inherit_bindings=False):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._first = 0  # the first event written since the last rewrite
-        self._width = 0  # the width its lines were wrapped to
-        self._view = None  # the view last shown
         self.can_focus = False  # until picked: its keys would take ↑ ↓ Home End
         #: the picked line's event (an index into the view's events), while focused
         self.picked: int | None = None
@@ -222,11 +228,6 @@ class ReplayLog(GameLog, inherit_bindings=False):
                 self.picked = events_shown[-1] if events_shown else None
             self._reveal()
 
-    def on_resize(self) -> None:
-        """Lines are wrapped as they are written: a new width writes them again."""
-        if self._view is not None and self.scrollable_content_region.width != self._width:
-            self.call_after_refresh(lambda: self.show(self._view, self._current))
-
     def on_blur(self) -> None:
         self.refresh()
 
@@ -264,7 +265,7 @@ def _styled(line: Strip, style: Style, pad: bool) -> Strip:
                   else seg for i, seg in enumerate(segments)], line.cell_length)
 
 
-class GoToAction(ModalScreen[int | None]):
+class GoToAction(OwnKeys, ModalScreen[int | None]):
     """``g``: ask for an action number (0 … count)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="goto.cancel")]
@@ -383,6 +384,7 @@ class ReplayScreen(Screen[None]):
         self.perspective: int | str = ALL if self.locked is None else self.locked
         self.speed = 2
         self._timer = None
+        self._note: str | None = None  # said on the status line until the next move
         #: hide what lies ahead: the length, the future moments, the final scores
         self.spoiler_free = spoiler_free
         if spoiler_free:  # the end is the spoiler: start at the start
@@ -495,45 +497,69 @@ class ReplayScreen(Screen[None]):
         self.query_one("#timeline", Static).update(self.timeline())
         if self.branched_from is not None:
             self.query_one("#replay-lineage", Static).update(self.lineage())
-        self.query_one("#replay-status", Static).update(self.status(everything))
+        self.query_one("#replay-status", Static).update(
+            self.status(everything, everything if everything is not None else mine))
+        self._note = None  # said once: the next move says what it did
         self.refresh_bindings()
 
-    def status(self, everything) -> Text:
-        """The status line, in the screen's width: long names give way first (cut
-        with "…"), so the marks at its end — unfinished, practice, spoiler-free, the
-        autoplay speed — stay in sight at 80 columns."""
+    def status(self, everything, shown=None) -> Text:
+        """The status line, in the screen's width: where the cursor is, the decision
+        that led here in the log's words (or a note: "no later Draw 2 volley"), then
+        the marks — unfinished, practice, spoiler-free, the autoplay speed — which stay
+        in sight at 80 columns: when the sentence does not fit, long names and the
+        practice mark take short forms first, then the sentence is cut.
+        ``shown``: the view the log shows (default: ``everything``)."""
         width = self.size.width or 80
-        text = self._status(everything, self.names)
-        if text.cell_len > width:
-            text = self._status(everything, tuple(fit(n, 10) for n in self.names),
-                                practice="practice")
+        shown = everything if shown is None else shown
+        for names, practice in ((self.names, ""),
+                                (tuple(fit(n, 10) for n in self.names), "practice")):
+            head, said, tail = self._status(everything, shown, names, practice)
+            room = width - head.cell_len - tail.cell_len
+            if cell_len(said) <= room:  # else short names and marks, for more of the sentence
+                break
+        text = head
+        text.append(fit(said, max(1, room)) if room > 0 else "")
+        text.append_text(tail)
         text.truncate(width, overflow="ellipsis")
         return text
 
-    def _status(self, everything, names: tuple[str, ...], practice: str = "") -> Text:
+    def _status(self, everything, shown, names: tuple[str, ...],
+                practice: str = "") -> tuple[Text, str, Text]:
+        """The status line's three parts: where, what happened (to be cut to the room
+        left), the marks."""
         cursor = self.cursor
-        pos, m = cursor.position, cursor.match
-        text = Text(f" {pos}" if self.spoiler_free else f" {pos}/{cursor.count}", "bold")
-        text.append(f" · round {m.round}")
-        decision = cursor.decision()
-        if decision is not None:
-            text.append(f" · {names[cursor.actor()]}: {decision}")
-        else:
-            text.append(" · the start")
+        pos = cursor.position
+        head = Text(f" {pos}" if self.spoiler_free else f" {pos}/{cursor.count}", "bold")
+        # the round the decision was made in (the one that ends a round is still in it)
+        head.append(f" · round {cursor.round_at(max(0, pos - 1))} · ")
+        said = self._note or (self._decision_words(shown, names) if pos else "the start")
+        tail = Text()
         if everything is not None and everything.draw_pile:
-            text.append(f" · next {' '.join(c.text for c in everything.draw_pile[:3])}")
+            tail.append(f" · next {' '.join(c.text for c in everything.draw_pile[:3])}")
         view = ("all hands" if self.perspective == ALL
                 else f"{names[self.perspective]}'s view")
-        text.append(f" · {view}")
+        tail.append(f" · {view}")
         if self.locked is not None:
-            text.append(" (unfinished)")
+            tail.append(" (unfinished)")
         if self.undos:
-            text.append(f" · {practice or practice_mark(self.undos)}")
+            tail.append(f" · {practice or practice_mark(self.undos)}")
         if self.spoiler_free:
-            text.append(" · spoiler-free")
+            tail.append(" · spoiler-free")
         if self._timer is not None:
-            text.append(f" · ▶ {SPEEDS[self.speed]:g}/s")
-        return text
+            tail.append(f" · ▶ {SPEEDS[self.speed]:g}/s")
+        return head, said, tail
+
+    def _decision_words(self, shown, names: tuple[str, ...]) -> str:
+        """The decision that led here, as the log tells it (its own event, seen as the
+        log shows it), without the full stop."""
+        cursor = self.cursor
+        pos = cursor.position
+        decision = cursor.decision()
+        own = shown.events[cursor.event_count(pos - 1):cursor.event_count(pos)]
+        event = next((e for e in own if e.kind == decision.kind), own[0] if own else None)
+        if event is None:
+            return f"{names[cursor.actor()]}: {decision}"
+        return describe(event, names, None).rstrip(".")
 
     def lineage(self) -> Text:
         """A what-if branch's header: where it came from (the parent's short id, which
@@ -567,17 +593,14 @@ class ReplayScreen(Screen[None]):
     # -- what a key may do now -------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in WAIT_WHILE_PICKING and self.query_one(ReplayLog).has_focus:
+            return False
         cursor = self.cursor
         pos, count = cursor.position, cursor.count
         forward = parameters and isinstance(parameters[-1], int) and parameters[-1] > 0
         if action in ("step", "turn", "round", "moment"):
-            if action == "moment":
-                kind, direction = parameters
-                if self.spoiler_free and direction > 0:
-                    return True  # whether one lies ahead is a spoiler: try and see
-                marks = cursor.moments(kind)
-                ok = any(p > pos for p in marks) if direction > 0 else any(p < pos for p in marks)
-                return True if ok else None
+            if action == "moment":  # always answers: a jump, or "no later …" said
+                return True
             return True if (pos < count if forward else pos > 0) else None
         if action == "edge":
             return True if (pos < count if parameters[0] else pos > 0) else None
@@ -590,6 +613,14 @@ class ReplayScreen(Screen[None]):
         if action == "speed":
             return True if self._timer is not None else None
         return True
+
+    def _moment_there(self, kind: str, direction: int) -> bool:
+        """Whether a ``kind`` moment lies that way (the palette offers only those; ahead,
+        spoiler-free, always: whether one lies ahead is a spoiler — try and see)."""
+        if self.spoiler_free and direction > 0:
+            return True
+        pos, marks = self.cursor.position, self.cursor.moments(kind)
+        return any(p > pos for p in marks) if direction > 0 else any(p < pos for p in marks)
 
     # -- actions -------------------------------------------------------------------------
 
@@ -617,6 +648,8 @@ class ReplayScreen(Screen[None]):
         moved = (cursor.next_moment if direction > 0 else cursor.prev_moment)(kind)
         if moved is None:
             self.app.bell()
+            label = next(label for _, k, _, label in MOMENT_KEYS if k == kind)
+            self._note = f"no {'later' if direction > 0 else 'earlier'} {label}"
         self._moved()
 
     def action_log(self, delta: int = 0) -> None:
@@ -735,7 +768,8 @@ class ReplayScreen(Screen[None]):
                 continue
             params = binding.action[len(name):].strip("()")
             args = ast.literal_eval(f"({params},)") if params else ()
-            if self.check_action(name, args):
+            if self.check_action(name, args) and (name != "moment"
+                                                  or self._moment_there(*args)):
                 help_text = f"{binding.tooltip} ({binding.key_display or binding.key})"
                 yield SystemCommand(f"Replay: {binding.description}", help_text,
                                     partial(self.run_action, binding.action))
@@ -754,6 +788,7 @@ class ReplayListScreen(MatchTable):
     BINDINGS = list_bindings("replays")
 
     ID = "replays"
+    PALETTE = "Replays"
     TITLE_TEXT = "Replays — Enter watches a match (an unfinished one only as you saw it)"
     SPOILER_FREE_TEXT = "Replays, spoiler-free — Enter watches a match from its start"
     EMPTY_TEXT = "No saved matches to replay yet."

@@ -6,12 +6,16 @@ out to fit the terminal: a line too long for it puts those marks on a second lin
 
 ``s`` lists the matches spoiler-free — a finished match shows neither its round,
 its scores nor its length — and Enter then watches it spoiler-free, from the start.
+``d`` (or Delete) deletes the highlighted match for good, once confirmed.
 """
 
 from __future__ import annotations
 
+from functools import partial
+from typing import Iterable
+
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.events import Resize
 from textual.screen import Screen
@@ -47,6 +51,7 @@ class MatchTable(Screen[None]):
     """A table of saved matches (Saved matches, Replays): ``s`` spoiler-free."""
 
     ID = "list"  # the title is #<ID>-title, the table #<ID>-table
+    PALETTE = "Saved"  # its commands' prefix in the command palette
     TITLE_TEXT = ""
     SPOILER_FREE_TEXT = ""
     EMPTY_TEXT = ""
@@ -63,12 +68,16 @@ class MatchTable(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.load()
+        self.query_one(DataTable).focus()
+
+    def load(self) -> None:
+        """(Re)read the saved matches and show them."""
         try:
             self.summaries = self.listed(self.app.store.list())
         except Exception as exc:  # show the problem, keep the screen
             self.notify(f"Could not list saved matches: {exc}", severity="error")
         self.fill()
-        self.query_one(DataTable).focus()
 
     def listed(self, summaries) -> list:
         return list(summaries)
@@ -81,6 +90,7 @@ class MatchTable(Screen[None]):
             title.update(self.EMPTY_TEXT)
         else:
             title.update(self.SPOILER_FREE_TEXT if self.spoiler_free else self.TITLE_TEXT)
+        self.refresh_bindings()  # d: only with a match to delete
 
     def on_resize(self, event: Resize) -> None:
         if self.is_mounted and self.app.size.width != self._width:
@@ -99,6 +109,60 @@ class MatchTable(Screen[None]):
     def action_close(self) -> None:
         self.dismiss(None)
 
+    # -- deleting ----------------------------------------------------------------------
+
+    @property
+    def highlighted(self):
+        """The summary of the row under the cursor (None: the list is empty)."""
+        row = self.query_one(DataTable).cursor_row
+        return self.summaries[row] if 0 <= row < len(self.summaries) else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "delete":
+            return True if self.highlighted is not None else None
+        return True
+
+    def action_delete(self) -> None:
+        """``d`` / Delete: delete the highlighted match for good, once confirmed
+        (:meth:`Store.delete`: its file, lock and ``.corrupt`` copy)."""
+        summary = self.highlighted
+        if summary is None:
+            return
+        from ..dialogs import ConfirmDelete
+
+        created = summary.created.strftime("%Y-%m-%d %H:%M") if summary.created else "?"
+        what = "\n".join([f"{created} · {summary.status}",
+                          *summary_lines(summary, 56, self.spoiler_free)])
+
+        def confirmed(delete: bool | None) -> None:
+            if delete:
+                self._delete(summary)
+
+        self.app.push_screen(ConfirmDelete(what), confirmed)
+
+    def _delete(self, summary) -> None:
+        from ..store import SaveFileError
+
+        try:
+            self.app.store.delete(summary.path)
+        except SaveFileError as exc:  # open in another unoduo (LockedError), or no access
+            pid = getattr(exc, "pid", None)
+            why = (f"it is open in another unoduo (process {pid})" if pid is not None
+                   else str(exc))
+            self.notify(f"Could not delete that match: {why}.", severity="error", timeout=8)
+            return
+        self.notify("Deleted.", timeout=3)
+        self.load()
+
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        """A command for every key valid now (the footer's declarations)."""
+        for binding in self.BINDINGS:
+            name = binding.action.split("(")[0]
+            if self.check_action(name, ()):
+                help_text = f"{binding.tooltip} ({binding.key_display or binding.key})"
+                yield SystemCommand(f"{self.PALETTE}: {binding.description}", help_text,
+                                    partial(self.run_action, binding.action))
+
 
 def list_bindings(prefix: str) -> list[Binding]:
     """The keys of a list of saved matches (``prefix``: the screen's binding ids)."""
@@ -106,7 +170,9 @@ def list_bindings(prefix: str) -> list[Binding]:
         Binding("s", "spoilers", "Spoiler-free", id=f"{prefix}.spoilers",
                 tooltip="Hide finished matches' rounds, scores and length; watch them "
                         "from the start"),
-        Binding("escape,q", "close", "Back", id=f"{prefix}.back"),
+        Binding("d,delete", "delete", "Delete", id=f"{prefix}.delete", key_display="d",
+                tooltip="Delete the highlighted match for good (asks first)"),
+        Binding("escape,q", "close", "Back", id=f"{prefix}.back", tooltip="Back to the menu"),
     ]
 
 

@@ -37,7 +37,7 @@ class Discard(SeatNames, CardCanvas):
         top = view.top
         if top is not None:
             right = big_card(top, self.card_style(top), view.color)
-            right_label = "discard" if view.phase != "draft" else "burned"
+            right_label = "discard" if view.phase != "draft" else "turned up"  # S3
         else:
             right = [Text(" " * BIG_W)] * 7
             right_label = ""

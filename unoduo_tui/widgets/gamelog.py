@@ -42,6 +42,8 @@ class GameLog(SeatNames, RichLog):
         self._shown = 0
         self._current: int | None = None  # the first highlighted event (replays)
         self._line_event: list[int] | None = None  # each line's event (None: not known)
+        self._view: PlayerView | None = None  # the view last shown
+        self._width = 0  # the width its lines were wrapped to
 
     def show(self, view: PlayerView, current: int | None = None) -> None:
         """Add the events not shown yet.  ``current`` (replays): the index of the first
@@ -49,13 +51,16 @@ class GameLog(SeatNames, RichLog):
         rewritten (its last ``_KEEP_HIGHLIGHTED`` lines) whenever the highlight moves."""
         events = view.events
         highlighted = self._current
+        self._view = view
+        width = self.scrollable_content_region.width
         if (view.seat != self._seat or len(events) < self._shown
+                or self._size_known and width != self._width
                 or (current is not None or highlighted is not None)
                 and ((current, len(events)) != (highlighted, self._shown)
                      or self._line_event is None and self._size_known)):
             self.clear()
             self._line_event = [] if self._size_known else None
-            self._seat = view.seat
+            self._seat, self._width = view.seat, width
             self._shown = max(0, len(events) - (_KEEP if current is None else _KEEP_HIGHLIGHTED))
         self._current = current
         for i, event in enumerate(events[self._shown:], self._shown):
@@ -75,6 +80,17 @@ class GameLog(SeatNames, RichLog):
             if self._line_event is not None:
                 self._line_event.extend([i] * (len(self.lines) - before))
         self._shown = len(events)
+
+    def on_resize(self) -> None:
+        """Lines are wrapped as they are written: a new width writes them again, the
+        newest in sight."""
+        if self._view is not None and self.scrollable_content_region.width != self._width:
+            self.call_after_refresh(self._rewrap)
+
+    def _rewrap(self) -> None:
+        if self._view is not None:
+            self.show(self._view, self._current)
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)

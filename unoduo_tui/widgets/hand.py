@@ -1,5 +1,7 @@
-"""Your hand: small card faces grouped by colour, playable ones filled, the others
-dimmed, the selected one raised in a heavy frame; scrolls sideways for long hands."""
+"""Your hand: small card faces grouped by colour, playable ones filled and marked ▼
+above (the mark reads without colour), the others dimmed, the selected one raised in a
+heavy frame; scrolls sideways for long hands.  At each new decision the selection
+moves to a card that can be played, unless it is on one already."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ __all__ = ["Hand"]
 
 _STEP = 6  # card width 5 + a gap
 _MARGIN = 2  # room for the ◀ ▶ scroll marks
+PLAYABLE_MARK = "▼"  # above a card that can be played now (in the frame of a raised one)
 
 
 class Hand(CardCanvas):
@@ -41,6 +44,7 @@ class Hand(CardCanvas):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._first = 0
+        self._position: int | None = None  # the events seen at the last view: a new decision
         #: the replay viewer: whose hand (title) and no playable / selected marks
         self.owner: str | None = None
         self.read_only = False
@@ -79,8 +83,21 @@ class Hand(CardCanvas):
         if card in cards:
             self.selected = len(cards) - 1 - cards[::-1].index(card)
 
-    def watch_view(self) -> None:
+    def watch_view(self, view: PlayerView | None) -> None:
+        position = None if view is None else len(view.events)
+        if position != self._position:
+            self._position = position
+            playable = self._playable_now()
+            if playable and self.selected_card not in playable:
+                self.select(next(i for i, c in enumerate(self.cards) if c in playable))
         self.select(self.selected)
+
+    def _playable_now(self) -> set[Card]:
+        """The cards that can be played now by this hand's owner (none in a replay)."""
+        view = self.view
+        if view is None or self.read_only or view.to_act != view.seat:
+            return set()
+        return self.playable()
 
     # -- drawing -----------------------------------------------------------------
 
@@ -104,7 +121,7 @@ class Hand(CardCanvas):
         title = Text()
         if view is None:
             return Group(title)
-        playable = self.playable() if view.to_act == view.seat and not self.read_only else set()
+        playable = self._playable_now()
         mine = bool(playable)
         whose = f"{self.owner}'s hand" if self.owner else "Your hand"
         title.append(f"{whose} · {len(cards)} card{'s' * (len(cards) != 1)}", "bold")
@@ -127,7 +144,15 @@ class Hand(CardCanvas):
             raised = i == self.selected and mine
             face = small_card_raised(card, style) if raised else small_card(card, style)
             top = 0 if raised else 1
+            if card in playable:
+                if raised:
+                    face[0] = Text(f"┏━{PLAYABLE_MARK}━┓", style)
+                else:
+                    rows[0].append(PLAYABLE_MARK.center(5), "bold")
+                    rows[0].append(" ")
             for r in range(4):
+                if r == 0 and not raised and card in playable:
+                    continue  # the mark is there
                 if top <= r < top + 3:
                     rows[r].append_text(face[r - top])
                 else:

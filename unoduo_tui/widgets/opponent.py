@@ -7,11 +7,13 @@ from textual.reactive import reactive
 
 from engine import PlayerView
 
+from ..columns import short_name
 from .cards import CardCanvas
 
 __all__ = ["Opponent"]
 
 _SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+_MARKS = 56  # the cells the rest of the strip may need: kind, count, UNO!, catch!, thinking
 
 
 class Opponent(CardCanvas):
@@ -37,7 +39,8 @@ class Opponent(CardCanvas):
     def render(self) -> Text:
         view = self.view
         text = Text(" ")
-        text.append(self.name_text, "bold")
+        # a long name gives way to the marks after it (UNO!, catch!, ◀ to play)
+        text.append(short_name(self.name_text, max(10, self.size.width - _MARKS)), "bold")
         if self.kind_text and self.kind_text != self.name_text:
             text.append(f" ({self.kind_text})", "dim")
         if view is None:

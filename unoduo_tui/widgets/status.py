@@ -9,9 +9,12 @@ from textual.widget import Widget
 from engine import PlayerView
 from engine.cards import COLOUR_NAMES
 
+from ..columns import short_name
 from .names import SeatNames
 
 __all__ = ["StatusLine", "status_text"]
+
+_NAME_ROOM = 20  # a name in the status line's sentences (a seat's name may be 64 long)
 
 
 def status_text(view: PlayerView, names: tuple[str, ...], armed: bool = False,
@@ -75,5 +78,6 @@ class StatusLine(SeatNames, Widget):
     def render(self) -> Text:
         if self.view is None:
             return Text("")
-        return Text(" " + status_text(self.view, self.names, self.armed, self.thinking,
+        names = tuple(short_name(n, _NAME_ROOM) for n in self.names)  # the keys stay in sight
+        return Text(" " + status_text(self.view, names, self.armed, self.thinking,
                                       self.say_you))
