@@ -19,17 +19,27 @@ Layout (format 2; format 1 is the same without undo records)::
 Bodies: the first record is the header (a map); then one record per log entry:
 ``[code]`` for a decision (``Action.code``), ``[-1, cards…]`` a cut, ``[-2, seat]``
 the given first seat, ``[-3, cards…]`` a shuffle (card codes, top first); and
-once the match is over, ``[-9, {"winner", "scores", "rounds"}]``, the footer.
+once the match is over, ``[-9, {"winner", "scores", "rounds", "entries", "undos",
+"offset"}]``, the footer (files before it have only the first three): the log's
+length and the undo records before it, and the byte offset where the footer record
+starts, so a listing can read a finished file's header and footer alone and check
+that they agree (:func:`read_ends`).
 Format 2 adds ``[-4, n]``: practice undo — the log goes back to its first ``n``
 entries (the file itself is never rewritten; loading applies it).
 A decision costs 9 bytes (10 for codes ≥ 128) including framing.
+
+Every limit (name and id lengths, the seed's range, the seat count, a record's size)
+is checked in one place used by the writer and the reader alike
+(``Header.__post_init__``): the writer refuses with ``ValueError`` what the reader
+would refuse, so no file is written that cannot be read.
 
 A torn tail (a record cut short by a crash, or zero-filled by a power loss) is
 reported so the caller can cut the file back to its last whole record; any
 other damage raises :class:`SaveFileError` naming the record.  Decoding uses a
 fresh msgpack unpacker per record with tight size limits, so a hostile 1 KB file
 cannot allocate more than a few KB, and every exception msgpack can raise
-becomes :class:`SaveFileError`.
+becomes :class:`SaveFileError`.  Decoding is linear in the file's size (one
+memoryview, no per-record copies of the rest).
 """
 
 from __future__ import annotations
@@ -48,10 +58,12 @@ from .actions import Action, Chance, IllegalAction
 from .cards import Card
 from .match import Match
 from .rules import Rules
+from .scoring import match_result
 
 __all__ = [
-    "FORMAT_VERSION", "MAGIC", "MAX_NAME", "magic", "SaveFileError", "Header", "Footer", "Decoded", "Encoder",
-    "decode", "entry_body", "load", "last_tag",
+    "FORMAT_VERSION", "MAGIC", "MAX_NAME", "MAX_ID", "MAX_SEED", "MAX_BODY", "magic",
+    "SaveFileError", "Header", "Footer", "Decoded", "Encoder", "decode", "entry_body", "load",
+    "last_tag", "read_ends", "HEAD_BYTES", "TAIL_BYTES",
 ]
 
 FORMAT_VERSION = 2
@@ -68,7 +80,16 @@ MAX_BODY = 4096  # a shuffle is ~117 bytes, a header a few hundred
 _TAG = 4
 _CUT, _FIRST, _SHUFFLE, _UNDO, _FOOTER = -1, -2, -3, -4, -9
 _CHANCE_CODES = {"cut": _CUT, "first": _FIRST, "shuffle": _SHUFFLE}
-MAX_NAME = 64  # a seat name, in characters: the writer and the reader share it
+# the limits the writer and the reader share (Header.__post_init__ checks them all)
+MAX_NAME = 64  # a seat's name and kind, in characters
+MAX_ID = 100  # a match id, in characters
+MAX_TEXT = 64  # the header's "created" and "app" strings
+MAX_SEED = 10**100  # |seed| < MAX_SEED (seeds beyond 64 bits are written as text)
+_MAX_FOOTER = 256  # a footer body is ~40 bytes: where read_ends looks for one
+#: bytes from the front that hold any header; bytes from the end that hold any footer
+HEAD_BYTES = len(MAGIC) + 3 + MAX_BODY + _TAG
+TAIL_BYTES = _TAG + 3 + _MAX_FOOTER + _TAG
+_CORE = ("format", "id", "rules", "seed", "seats", "created", "app")
 
 
 class SaveFileError(ValueError):
@@ -84,7 +105,8 @@ class SaveFileError(ValueError):
 
 @dataclass(frozen=True)
 class Header:
-    """Everything a save file knows before its first action."""
+    """Everything a save file knows before its first action.  Constructing one checks
+    every limit (``ValueError``), so the writer and the reader share them."""
 
     match_id: str
     rules: Rules
@@ -94,6 +116,34 @@ class Header:
     app_version: str
     format_version: int = FORMAT_VERSION
     extra: dict = field(default_factory=dict)  # later versions' fields (e.g. a branch's parent)
+
+    def __post_init__(self) -> None:
+        if not _is_int(self.format_version) or not 1 <= self.format_version <= FORMAT_VERSION:
+            raise ValueError(f"format version {self.format_version!r} is not one this "
+                             f"unoduo writes or reads (1 to {FORMAT_VERSION})")
+        if not isinstance(self.match_id, str) or not 0 < len(self.match_id) <= MAX_ID:
+            raise ValueError(f"a match id is 1 to {MAX_ID} characters")
+        if not isinstance(self.rules, Rules):
+            raise ValueError("the header's rules are not Rules")
+        if not _is_int(self.seed) or not -MAX_SEED < self.seed < MAX_SEED:
+            raise ValueError(f"a seed is a whole number of at most {len(str(MAX_SEED)) - 1} "
+                             "digits")
+        seats = self.seats
+        if (not isinstance(seats, tuple) or not all(
+                isinstance(s, tuple) and len(s) == 2
+                and all(isinstance(x, str) and len(x) <= MAX_NAME for x in s) for s in seats)):
+            raise ValueError(f"seats are (name, kind) pairs of at most {MAX_NAME} characters "
+                             "each")
+        if len(seats) != self.rules.seats:
+            raise ValueError(f"{len(seats)} seats for a {self.rules.seats}-seat game")
+        for key in ("created", "app_version"):
+            value = getattr(self, key)
+            if not isinstance(value, str) or len(value) > MAX_TEXT:
+                raise ValueError(f"header field {key!r} is text of at most {MAX_TEXT} "
+                                 "characters")
+        if not isinstance(self.extra, dict) or any(
+                not isinstance(k, str) or k in _CORE for k in self.extra):
+            raise ValueError("the header's extra fields must have names of their own")
 
     def to_body(self) -> dict[str, Any]:
         seed: int | str = self.seed if -(2**63) <= self.seed < 2**64 else str(self.seed)
@@ -119,20 +169,16 @@ class Header:
                              f"reads ({FORMAT_VERSION}): upgrade unoduo")
         seed = body["seed"]
         if isinstance(seed, str):
-            if not seed.lstrip("-").isdigit() or len(seed) > 100:
+            digits = seed[1:] if seed[:1] == "-" else seed
+            if not (digits.isascii() and digits.isdigit()) or len(digits) > 100:
                 raise ValueError("header field 'seed' is not a whole number")
             seed = int(seed)
         seats = []
         for seat in body["seats"]:
-            if (not isinstance(seat, list) or len(seat) != 2
-                    or not all(isinstance(x, str) and len(x) <= MAX_NAME for x in seat)):
+            if not isinstance(seat, list) or len(seat) != 2:
                 raise ValueError("header field 'seats' must list [name, kind] pairs")
-            seats.append((seat[0], seat[1]))
+            seats.append(tuple(seat))
         rules = Rules.from_dict(body["rules"])
-        if len(seats) != rules.seats:
-            raise ValueError(f"{len(seats)} seats in the header for a {rules.seats}-seat game")
-        if not body["id"] or len(body["id"]) > 100:
-            raise ValueError("header field 'id' is empty or too long")
         extra = {k: v for k, v in body.items() if k not in need}
         return cls(body["id"], rules, seed, tuple(seats), body["created"], body["app"],
                    body["format"], extra)
@@ -140,15 +186,25 @@ class Header:
 
 @dataclass(frozen=True)
 class Footer:
-    """The result, written once a match is over, so listing need not replay."""
+    """The result, written once a match is over, so listing need not replay.
+
+    ``entries``, ``undos`` and ``offset`` (the log's length, the undo records before
+    the footer, where the footer record starts) are ``None`` in older files."""
 
     winner: int | None
     scores: tuple[int, ...]
     rounds: int
+    entries: int | None = None
+    undos: int | None = None
+    offset: int | None = None
 
     def to_body(self) -> list:
-        return [_FOOTER, {"winner": self.winner, "scores": list(self.scores),
-                          "rounds": self.rounds}]
+        d: dict[str, Any] = {"winner": self.winner, "scores": list(self.scores),
+                             "rounds": self.rounds}
+        for key in ("entries", "undos", "offset"):
+            if getattr(self, key) is not None:
+                d[key] = getattr(self, key)
+        return [_FOOTER, d]
 
     @classmethod
     def from_body(cls, body: list) -> "Footer":
@@ -156,10 +212,25 @@ class Footer:
             raise ValueError("malformed footer")
         d = body[1]
         winner, scores, rounds = d.get("winner"), d.get("scores"), d.get("rounds")
+        more = [d.get(k) for k in ("entries", "undos", "offset")]
         if not (winner is None or _is_int(winner)) or not _is_int(rounds) or \
-                not isinstance(scores, list) or not all(_is_int(x) for x in scores):
+                not isinstance(scores, list) or not all(_is_int(x) for x in scores) or \
+                not all(x is None or (_is_int(x) and x >= 0) for x in more):
             raise ValueError("malformed footer")
-        return cls(winner, tuple(scores), rounds)
+        return cls(winner, tuple(scores), rounds, *more)
+
+    def problem(self, rules: Rules) -> str | None:
+        """Why this footer cannot end a match under ``rules`` (None: it can): one score
+        per seat, none negative, a total at the target and the winner the rules make."""
+        scores = self.scores
+        if len(scores) != rules.seats or any(x < 0 for x in scores) or self.rounds < 1:
+            return "the final record does not fit the header (seats, scores or rounds)"
+        over, winner = match_result(rules.target, scores)
+        if not over:
+            return "the final record claims a result before the target was reached"
+        if winner != self.winner:
+            return "the final record names a winner the scores do not make"
+        return None
 
 
 @dataclass
@@ -201,7 +272,9 @@ class Encoder:
     """Turns a header and then log entries into framed, chained records.
 
     ``Encoder(header).start()`` gives the file's first bytes; each ``entry()``
-    the bytes to append.  ``resume(tag)`` continues the chain of a loaded file.
+    the bytes to append.  ``Encoder(tag)`` continues the chain of a loaded file;
+    ``tag`` is the chain's end after the records made so far (a writer that fails
+    to write them goes on from a copy: ``Encoder(old_tag)``).
     """
 
     def __init__(self, tag: bytes = MAGIC) -> None:
@@ -240,7 +313,7 @@ def _reject_ext(code: int, data: bytes) -> None:
     raise ValueError(f"msgpack extension type {code} is not used by unoduo")
 
 
-def _unpack(body: bytes) -> Any:
+def _unpack(body: Any) -> Any:
     """One record body (at most MAX_BODY bytes: the buffer limit), unpacked by a fresh
     unpacker (msgpack's advisory on reusing one after an error) with every length
     capped; trailing bytes raise ``ExtraData``."""
@@ -268,13 +341,16 @@ def _entry_from(body: Any) -> "Action | Chance":
     raise ValueError(f"unknown record type {first} (written by a newer unoduo?)")
 
 
-def decode(data: bytes, name: str = "save file") -> Decoded:
-    """Parse a whole save file.  A torn tail is reported, not raised; anything else
-    wrong raises :class:`SaveFileError` naming ``name`` and the record."""
+_DECODE_ERRORS = (ValueError, TypeError, msgpack.UnpackException, RecursionError,
+                  OverflowError)  # ExtraData, StackError, FormatError are ValueErrors
+
+
+def _start(data: Any, name: str) -> int | Decoded:
+    """The format version from the magic, or what a file too short for one holds."""
     if not data:
         raise SaveFileError(f"{name}: the file is empty — the match never started")
-    if not data.startswith(_MAGIC_STEM):
-        if _MAGIC_STEM.startswith(data[:len(_MAGIC_STEM)]) and len(data) < len(MAGIC):
+    if data[:len(_MAGIC_STEM)] != _MAGIC_STEM:
+        if _MAGIC_STEM.startswith(bytes(data[:len(_MAGIC_STEM)])) and len(data) < len(MAGIC):
             return Decoded(None, [], None, 0, len(data), False)
         if not any(data):
             return Decoded(None, [], None, 0, len(data), True)
@@ -282,17 +358,29 @@ def decode(data: bytes, name: str = "save file") -> Decoded:
     if len(data) < len(MAGIC):
         return Decoded(None, [], None, 0, len(data), False)
     version = data[len(_MAGIC_STEM)]
-    if data[len(MAGIC) - 1:len(MAGIC)] != b"\n":
+    if data[len(MAGIC) - 1] != 0x0A:
         raise SaveFileError(f"{name}: not a unoduo save file (damaged signature)")
     if version > FORMAT_VERSION:
         raise SaveFileError(f"{name}: format version {version} is newer than this unoduo "
                             f"reads ({FORMAT_VERSION}): upgrade unoduo")
     if version < 1:
         raise SaveFileError(f"{name}: unknown format version {version}")
+    return version
+
+
+def decode(data: bytes, name: str = "save file") -> Decoded:
+    """Parse a whole save file.  A torn tail is reported, not raised; anything else
+    wrong raises :class:`SaveFileError` naming ``name`` and the record."""
+    version = _start(data, name)
+    if isinstance(version, Decoded):
+        return version
+    mv = memoryview(data)
+    by_code, n_codes = Action.by_code, len(Action.by_code)
     pos = len(MAGIC)
-    tag = data[:len(MAGIC)]  # the chain starts from the file's own magic (its version)
+    tag = bytes(mv[:pos])  # the chain starts from the file's own magic (its version)
     header: Header | None = None
     entries: list = []
+    append = entries.append
     footer: Footer | None = None
     undos = 0
     record = 0
@@ -302,53 +390,126 @@ def decode(data: bytes, name: str = "save file") -> Decoded:
         if footer is not None:
             raise SaveFileError(f"{name}: record {record}: data after the final record",
                                 record)
-        # the length and its check byte
-        if data[pos] == 0 and not any(data[pos:]):
-            return Decoded(header, entries, footer, start, end - start, True, undos)
-        if pos + 3 > end:
-            return Decoded(header, entries, footer, start, end - start, False, undos)
-        head = data[pos:pos + 3]
-        n = head[0] << 8 | head[1]
-        if head[0] ^ head[1] ^ 0x5A != head[2] or not 1 <= n <= MAX_BODY:
+        if pos + 3 > end:  # the length and its check byte, cut short
+            return Decoded(header, entries, footer, start, end - start,
+                           not any(mv[start:]), undos)
+        hi, lo, check = data[pos], data[pos + 1], data[pos + 2]
+        n = hi << 8 | lo
+        if hi ^ lo ^ 0x5A != check or not 1 <= n <= MAX_BODY:
+            if n == 0 and not any(mv[start:]):  # a zero-filled tail (checked once: it ends)
+                return Decoded(header, entries, footer, start, end - start, True, undos)
             raise SaveFileError(f"{name}: record {record} is damaged (bad length)", record)
         pos += 3
         if pos + n + _TAG > end:
-            return Decoded(header, entries, footer, start, end - start, not any(data[start:]),
-                           undos)
-        body = data[pos:pos + n]
-        pos += n
-        expect = _tag(tag, head, body)
-        if data[pos:pos + _TAG] != expect:
+            return Decoded(header, entries, footer, start, end - start,
+                           not any(mv[start:]), undos)
+        h = blake2b(tag, digest_size=_TAG)
+        h.update(mv[start:pos + n])
+        expect = h.digest()
+        if mv[pos + n:pos + n + _TAG] != expect:
             raise SaveFileError(
                 f"{name}: record {record} is damaged or was edited (checksum and chain "
                 "do not match)", record)
         tag = expect
-        pos += _TAG
-        try:
-            obj = _unpack(body)
-            if record == 0:
-                header = Header.from_body(obj)
-            elif isinstance(obj, list) and obj and obj[0] == _FOOTER:
-                footer = Footer.from_body(obj)
-            elif isinstance(obj, list) and obj and obj[0] == _UNDO:
-                if version < 2:
-                    raise ValueError("an undo record in a format-1 file")
-                if len(obj) != 2 or not _is_int(obj[1]) or not 0 <= obj[1] <= len(entries):
-                    raise ValueError("an undo to a log length the file does not have")
-                del entries[obj[1]:]
-                undos += 1
-            else:
-                entries.append(_entry_from(obj))
-        except (ValueError, TypeError, msgpack.UnpackException, RecursionError,
-                OverflowError) as exc:  # ExtraData, StackError, FormatError are ValueErrors
-            raise SaveFileError(f"{name}: record {record}: {exc}", record) from None
+        # the common case, a decision [code] packed canonically: no msgpack call
+        b0 = data[pos]
+        if n == 2 and b0 == 0x91 and data[pos + 1] < n_codes and record:
+            append(by_code[data[pos + 1]])
+        elif n == 3 and b0 == 0x91 and data[pos + 1] == 0xCC and data[pos + 2] < n_codes \
+                and record:
+            append(by_code[data[pos + 2]])
+        else:
+            try:
+                obj = _unpack(mv[pos:pos + n])
+                if record == 0:
+                    header = Header.from_body(obj)
+                elif isinstance(obj, list) and obj and obj[0] == _FOOTER:
+                    footer = Footer.from_body(obj)
+                    _check_footer(footer, header, len(entries), undos, start)
+                elif isinstance(obj, list) and obj and obj[0] == _UNDO:
+                    if version < 2:
+                        raise ValueError("an undo record in a format-1 file")
+                    if len(obj) != 2 or not _is_int(obj[1]) or not 0 <= obj[1] <= len(entries):
+                        raise ValueError("an undo to a log length the file does not have")
+                    del entries[obj[1]:]
+                    undos += 1
+                else:
+                    append(_entry_from(obj))
+            except _DECODE_ERRORS as exc:
+                raise SaveFileError(f"{name}: record {record}: {exc}", record) from None
+        pos += n + _TAG
         record += 1
     return Decoded(header, entries, footer, pos, 0, False, undos)
 
 
+def _check_footer(footer: Footer, header: Header | None, entries: int, undos: int,
+                  offset: int) -> None:
+    """``ValueError`` unless ``footer`` agrees with the header and with what precedes it."""
+    assert header is not None  # record 0 is always the header
+    problem = footer.problem(header.rules)
+    if problem is None and footer.entries is not None and footer.entries != entries:
+        problem = "the final record counts another number of log entries"
+    if problem is None and footer.undos is not None and footer.undos != undos:
+        problem = "the final record counts another number of undos"
+    if problem is None and footer.offset is not None and footer.offset != offset:
+        problem = "the final record is not where it says it is"
+    if problem:
+        raise ValueError(problem)
+
+
+def read_ends(head: bytes, tail: bytes, size: int,
+              name: str = "save file") -> tuple[Header, Footer] | None:
+    """A finished file's header and footer from its first :data:`HEAD_BYTES` bytes
+    (``head``) and its last :data:`TAIL_BYTES` (``tail``; the file is ``size`` bytes),
+    without decoding what lies between.  The header record is checked as
+    :func:`decode` checks it (``SaveFileError`` if damaged); the footer only counts
+    if its own check holds (the 4 bytes before a record are the tag it chains
+    from), it carries ``offset`` / ``entries`` / ``undos`` and agrees with the header
+    and with where it lies.  ``None``: no such footer — decode the whole file."""
+    version = _start(head, name)
+    if isinstance(version, Decoded):
+        return None
+    pos = len(MAGIC)
+    if pos + 3 > len(head):
+        return None
+    hi, lo, check = head[pos], head[pos + 1], head[pos + 2]
+    n = hi << 8 | lo
+    if hi ^ lo ^ 0x5A != check or not 1 <= n <= MAX_BODY or pos + 3 + n + _TAG > len(head):
+        return None  # decode says what is wrong
+    if _tag(head[:pos], head[pos:pos + 3], head[pos + 3:pos + 3 + n]) != \
+            head[pos + 3 + n:pos + 3 + n + _TAG]:
+        return None
+    try:
+        header = Header.from_body(_unpack(head[pos + 3:pos + 3 + n]))
+    except _DECODE_ERRORS:
+        return None
+    first_entry = pos + 3 + n + _TAG
+    base = size - len(tail)  # the file offset of tail[0]
+    for n in range(1, _MAX_FOOTER + 1):
+        at = len(tail) - _TAG - n - 3  # where a footer of body length n would start
+        if at < _TAG or base + at < first_entry:
+            break
+        hi, lo, check = tail[at], tail[at + 1], tail[at + 2]
+        if hi != n >> 8 or lo != n & 0xFF or hi ^ lo ^ 0x5A != check or \
+                tail[at + 3] != 0x92 or tail[at + 4] != 0xF7:  # [-9, …]
+            continue
+        body = tail[at + 3:at + 3 + n]
+        if _tag(tail[at - _TAG:at], tail[at:at + 3], body) != tail[at + 3 + n:]:
+            continue
+        try:
+            footer = Footer.from_body(_unpack(body))
+        except _DECODE_ERRORS:
+            return None
+        if None in (footer.entries, footer.undos, footer.offset) or \
+                footer.offset != base + at or footer.problem(header.rules) is not None:
+            return None
+        return header, footer
+    return None
+
+
 def last_tag(data: bytes, length: int) -> bytes:
     """The chain tag after the first ``length`` bytes of a decoded file."""
-    return data[length - _TAG:length] if length > len(MAGIC) else data[:len(MAGIC)]
+    return bytes(data[length - _TAG:length]) if length > len(MAGIC) else bytes(data[:len(MAGIC)])
 
 
 def load(data: bytes, name: str = "save file") -> tuple[Decoded, Match]:
