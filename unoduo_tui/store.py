@@ -193,6 +193,7 @@ class SaveHandle:
         self._undos = undos  # undo records on disk
         self._rewind: int | None = None  # an undo not yet on disk: back to this length
         self._dirty = False  # a failed write may have left bytes past _size
+        self._failed = False  # the last write failed: the file is behind the match
 
     @property
     def id(self) -> str:
@@ -209,8 +210,9 @@ class SaveHandle:
 
     @property
     def pending(self) -> bool:
-        """Whether something failed to save and waits for the next :meth:`sync`."""
-        return self._dirty or self._rewind is not None
+        """Whether the last write failed, so the file is behind the match until a
+        :meth:`sync` succeeds (which then has written everything)."""
+        return self._failed
 
     def _unsaved(self, match: Match) -> tuple[bytes, Encoder, bool]:
         """(the records that bring the file to ``match``, the encoder after them,
@@ -255,8 +257,9 @@ class SaveHandle:
             write_all(fd, chunk)
             if self._durable:
                 os.fdatasync(fd)
+            self._failed = False
         except OSError as exc:
-            self._dirty = True
+            self._dirty = self._failed = True
             try:
                 os.ftruncate(fd, self._size)
                 self._dirty = False
