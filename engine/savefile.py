@@ -438,7 +438,8 @@ def decode(data: bytes, name: str = "save file") -> Decoded:
                 else:
                     append(_entry_from(obj))
             except _DECODE_ERRORS as exc:
-                raise SaveFileError(f"{name}: record {record}: {exc}", record) from None
+                why = str(exc) or type(exc).__name__  # msgpack's StackError says nothing
+                raise SaveFileError(f"{name}: record {record}: {why}", record) from None
         pos += n + _TAG
         record += 1
     return Decoded(header, entries, footer, pos, 0, False, undos)
