@@ -495,6 +495,7 @@ class Store:
         file that cannot be read is listed as damaged, never hiding the others."""
         if not self.matches_dir.is_dir():
             return []
+        self._sweep()
         out = []
         for path in self.matches_dir.glob("*" + SUFFIX):
             try:
@@ -505,6 +506,22 @@ class Store:
         return sorted(out, key=lambda s: (s.created or oldest, s.id), reverse=True)
 
     list = summaries
+
+    def _sweep(self) -> None:
+        """Remove the temp file a writer killed while creating a match left behind
+        (``.<id>.unoduo.<random>.tmp``): its maker held ``<id>.lock``, so a lock we can
+        take means nobody is writing it."""
+        for temp in self.matches_dir.glob(".*" + SUFFIX + ".*.tmp"):
+            save = temp.with_name(temp.name[1:].rsplit(".", 2)[0])
+            lock = _Lock(save)
+            try:
+                lock.acquire()
+            except SaveFileError:
+                continue
+            try:
+                temp.unlink(missing_ok=True)
+            finally:
+                lock.release()
 
     def summary(self, path: Path) -> Summary:
         """One file's line: a finished file's header and footer are read from its two
