@@ -508,20 +508,28 @@ class Store:
     list = summaries
 
     def _sweep(self) -> None:
-        """Remove the temp file a writer killed while creating a match left behind
-        (``.<id>.unoduo.<random>.tmp``): its maker held ``<id>.lock``, so a lock we can
-        take means nobody is writing it."""
-        for temp in self.matches_dir.glob(".*" + SUFFIX + ".*.tmp"):
-            save = temp.with_name(temp.name[1:].rsplit(".", 2)[0])
-            lock = _Lock(save)
-            try:
-                lock.acquire()
-            except SaveFileError:
-                continue
-            try:
-                temp.unlink(missing_ok=True)
-            finally:
-                lock.release()
+        """Remove what killed processes left: the temp file of a match being created
+        (``.<id>.unoduo.<random>.tmp``, made under ``<id>.lock``) and lock files
+        nobody holds.  A lock we can take means nobody is writing; releasing it
+        removes its file."""
+        d = self.matches_dir
+        for temp in d.glob(".*" + SUFFIX + ".*.tmp"):
+            self._while_free(temp.with_name(temp.name[1:].rsplit(".", 2)[0]),
+                             lambda temp=temp: temp.unlink(missing_ok=True))
+        for stale in d.glob("*.lock"):
+            self._while_free(stale.with_suffix(SUFFIX), lambda: None)
+
+    @staticmethod
+    def _while_free(save: Path, action) -> None:
+        lock = _Lock(save)
+        try:
+            lock.acquire()
+        except SaveFileError:
+            return  # held (or odd): leave it
+        try:
+            action()
+        finally:
+            lock.release()
 
     def summary(self, path: Path) -> Summary:
         """One file's line: a finished file's header and footer are read from its two
