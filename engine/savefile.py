@@ -227,6 +227,7 @@ def decode(data: bytes, name: str = "save file") -> Decoded:
         return version
     mv = memoryview(data)
     by_code, n_codes = Action.by_code, len(Action.by_code)
+    fixint = min(0x80, n_codes)  # codes a positive fixint byte can hold
     pos = len(MAGIC)
     tag = bytes(mv[:pos])  # the chain starts from the file's own magic (its version)
     header: Header | None = None
@@ -264,7 +265,7 @@ def decode(data: bytes, name: str = "save file") -> Decoded:
         tag = expect
         # the common case, a decision [code] packed canonically: no msgpack call
         b0 = data[pos]
-        if n == 2 and b0 == 0x91 and data[pos + 1] < n_codes and record:
+        if n == 2 and b0 == 0x91 and data[pos + 1] < fixint and record:
             append(by_code[data[pos + 1]])
         elif n == 3 and b0 == 0x91 and data[pos + 1] == 0xCC and data[pos + 2] < n_codes \
                 and record:

@@ -190,6 +190,16 @@ def test_wrong_types_and_unknown_records_are_refused(body):
         load(header + record)
 
 
+@pytest.mark.parametrize("body", [b"\x91\x85", b"\x91\xe0", b"\x91\xcc", b"\x91\xcd\x00",
+                                  b"\x91\xcc\xff", b"\x91"])
+def test_raw_bodies_that_only_look_like_a_decision_are_refused(body):
+    m = Match.new(seed=1)
+    header = Encoder().start(_header(m))
+    head = _frame_head(len(body))
+    with pytest.raises(SaveFileError, match="record 1"):
+        decode(header + head + body + _tag(header[-4:], head, body))  # not even a log
+
+
 def test_trailing_bytes_inside_a_record_are_refused():
     m = Match.new(seed=1)
     header = Encoder().start(_header(m))
