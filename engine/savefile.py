@@ -19,23 +19,35 @@ Layout (format 2; format 1 is the same without undo records)::
 Bodies: the first record is the header (a map); then one record per log entry:
 ``[code]`` for a decision (``Action.code``), ``[-1, cards…]`` a cut, ``[-2, seat]``
 the given first seat, ``[-3, cards…]`` a shuffle (card codes, top first); and
-once the match is over, ``[-9, {"winner", "scores", "rounds"}]``, the footer.
+once the match is over, ``[-9, {"winner", "scores", "rounds", "entries", "undos",
+"offset"}]``, the footer (files before it have only the first three): the log's
+length and the undo records before it, and the byte offset where the footer record
+starts, so a listing can read a finished file's header and footer alone and check
+that they agree (:func:`read_ends`).
 Format 2 adds ``[-4, n]``: practice undo — the log goes back to its first ``n``
 entries (the file itself is never rewritten; loading applies it).
 A decision costs 9 bytes (10 for codes ≥ 128) including framing.
+
+Every limit (name and id lengths, the seed's range, the seat count, a record's size)
+is checked in one place used by the writer and the reader alike
+(``Header.__post_init__``): the writer refuses with ``ValueError`` what the reader
+would refuse, so no file is written that cannot be read.
 
 A torn tail (a record cut short by a crash, or zero-filled by a power loss) is
 reported so the caller can cut the file back to its last whole record; any
 other damage raises :class:`SaveFileError` naming the record.  Decoding uses a
 fresh msgpack unpacker per record with tight size limits, so a hostile 1 KB file
 cannot allocate more than a few KB, and every exception msgpack can raise
-becomes :class:`SaveFileError`.
+becomes :class:`SaveFileError`.  Decoding is linear in the file's size (one
+memoryview, no per-record copies of the rest).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Iterable
+import gc
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
 
 try:  # hashlib's BLAKE2 itself: ``import hashlib`` also loads OpenSSL (~2 ms at start-up)
     from _blake2 import blake2b
@@ -47,14 +59,15 @@ import msgpack
 from .actions import Action, Chance, IllegalAction
 from .cards import Card
 from .match import Match
-from .rules import Rules
+from .savefile_fields import (FOOTER_CODE, FORMAT_VERSION, MAX_ID, MAX_NAME, MAX_SEED,
+                              MAX_TEXT, Footer, Header, SaveFileError, _is_int)
 
 __all__ = [
-    "FORMAT_VERSION", "MAGIC", "MAX_NAME", "magic", "SaveFileError", "Header", "Footer", "Decoded", "Encoder",
-    "decode", "entry_body", "load", "last_tag",
+    "FORMAT_VERSION", "MAGIC", "MAX_NAME", "MAX_ID", "MAX_SEED", "MAX_TEXT", "MAX_BODY", "magic",
+    "SaveFileError", "Header", "Footer", "Decoded", "Encoder", "decode", "entry_body", "load",
+    "last_tag", "read_ends", "HEAD_BYTES", "TAIL_BYTES",
 ]
 
-FORMAT_VERSION = 2
 _MAGIC_STEM = b"UNODUO"
 
 
@@ -66,100 +79,12 @@ def magic(version: int = FORMAT_VERSION) -> bytes:
 MAGIC = magic()
 MAX_BODY = 4096  # a shuffle is ~117 bytes, a header a few hundred
 _TAG = 4
-_CUT, _FIRST, _SHUFFLE, _UNDO, _FOOTER = -1, -2, -3, -4, -9
+_CUT, _FIRST, _SHUFFLE, _UNDO, _FOOTER = -1, -2, -3, -4, FOOTER_CODE
 _CHANCE_CODES = {"cut": _CUT, "first": _FIRST, "shuffle": _SHUFFLE}
-MAX_NAME = 64  # a seat name, in characters: the writer and the reader share it
-
-
-class SaveFileError(ValueError):
-    """A save file that cannot be loaded; the message names the file and the record.
-
-    ``record`` is the 0-based record number (0 is the header) when one is to blame.
-    """
-
-    def __init__(self, message: str, record: int | None = None) -> None:
-        super().__init__(message)
-        self.record = record
-
-
-@dataclass(frozen=True)
-class Header:
-    """Everything a save file knows before its first action."""
-
-    match_id: str
-    rules: Rules
-    seed: int
-    seats: tuple[tuple[str, str], ...]  # (name, kind): kind "human" or "bot:<level>"
-    created: str  # ISO 8601, UTC
-    app_version: str
-    format_version: int = FORMAT_VERSION
-    extra: dict = field(default_factory=dict)  # later versions' fields (e.g. a branch's parent)
-
-    def to_body(self) -> dict[str, Any]:
-        seed: int | str = self.seed if -(2**63) <= self.seed < 2**64 else str(self.seed)
-        body = {
-            "format": self.format_version, "id": self.match_id, "rules": self.rules.to_dict(),
-            "seed": seed, "seats": [list(s) for s in self.seats], "created": self.created,
-            "app": self.app_version,
-        }
-        body.update(self.extra)
-        return body
-
-    @classmethod
-    def from_body(cls, body: Any) -> "Header":
-        if not isinstance(body, dict):
-            raise ValueError("the header is not a map")
-        need = {"format": int, "id": str, "rules": dict, "seed": (int, str), "seats": list,
-                "created": str, "app": str}
-        for key, kind in need.items():
-            if not isinstance(body.get(key), kind) or isinstance(body.get(key), bool):
-                raise ValueError(f"header field {key!r} is missing or of the wrong type")
-        if body["format"] > FORMAT_VERSION:
-            raise ValueError(f"format version {body['format']} is newer than this unoduo "
-                             f"reads ({FORMAT_VERSION}): upgrade unoduo")
-        seed = body["seed"]
-        if isinstance(seed, str):
-            if not seed.lstrip("-").isdigit() or len(seed) > 100:
-                raise ValueError("header field 'seed' is not a whole number")
-            seed = int(seed)
-        seats = []
-        for seat in body["seats"]:
-            if (not isinstance(seat, list) or len(seat) != 2
-                    or not all(isinstance(x, str) and len(x) <= MAX_NAME for x in seat)):
-                raise ValueError("header field 'seats' must list [name, kind] pairs")
-            seats.append((seat[0], seat[1]))
-        rules = Rules.from_dict(body["rules"])
-        if len(seats) != rules.seats:
-            raise ValueError(f"{len(seats)} seats in the header for a {rules.seats}-seat game")
-        if not body["id"] or len(body["id"]) > 100:
-            raise ValueError("header field 'id' is empty or too long")
-        extra = {k: v for k, v in body.items() if k not in need}
-        return cls(body["id"], rules, seed, tuple(seats), body["created"], body["app"],
-                   body["format"], extra)
-
-
-@dataclass(frozen=True)
-class Footer:
-    """The result, written once a match is over, so listing need not replay."""
-
-    winner: int | None
-    scores: tuple[int, ...]
-    rounds: int
-
-    def to_body(self) -> list:
-        return [_FOOTER, {"winner": self.winner, "scores": list(self.scores),
-                          "rounds": self.rounds}]
-
-    @classmethod
-    def from_body(cls, body: list) -> "Footer":
-        if len(body) != 2 or not isinstance(body[1], dict):
-            raise ValueError("malformed footer")
-        d = body[1]
-        winner, scores, rounds = d.get("winner"), d.get("scores"), d.get("rounds")
-        if not (winner is None or _is_int(winner)) or not _is_int(rounds) or \
-                not isinstance(scores, list) or not all(_is_int(x) for x in scores):
-            raise ValueError("malformed footer")
-        return cls(winner, tuple(scores), rounds)
+_MAX_FOOTER = 256  # a footer body is ~40 bytes: where read_ends looks for one
+#: bytes from the front that hold any header; bytes from the end that hold any footer
+HEAD_BYTES = len(MAGIC) + 3 + MAX_BODY + _TAG
+TAIL_BYTES = _TAG + 3 + _MAX_FOOTER + _TAG
 
 
 @dataclass
@@ -174,9 +99,6 @@ class Decoded:
     zero_tail: bool  # the torn bytes are all zeros (power loss on some filesystems)
     undos: int = 0  # undo records applied (format 2): the match was practice
 
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _frame_head(n: int) -> bytes:
@@ -201,7 +123,9 @@ class Encoder:
     """Turns a header and then log entries into framed, chained records.
 
     ``Encoder(header).start()`` gives the file's first bytes; each ``entry()``
-    the bytes to append.  ``resume(tag)`` continues the chain of a loaded file.
+    the bytes to append.  ``Encoder(tag)`` continues the chain of a loaded file;
+    ``tag`` is the chain's end after the records made so far (a writer that fails
+    to write them goes on from a copy: ``Encoder(old_tag)``).
     """
 
     def __init__(self, tag: bytes = MAGIC) -> None:
@@ -240,7 +164,7 @@ def _reject_ext(code: int, data: bytes) -> None:
     raise ValueError(f"msgpack extension type {code} is not used by unoduo")
 
 
-def _unpack(body: bytes) -> Any:
+def _unpack(body: Any) -> Any:
     """One record body (at most MAX_BODY bytes: the buffer limit), unpacked by a fresh
     unpacker (msgpack's advisory on reusing one after an error) with every length
     capped; trailing bytes raise ``ExtraData``."""
@@ -268,13 +192,16 @@ def _entry_from(body: Any) -> "Action | Chance":
     raise ValueError(f"unknown record type {first} (written by a newer unoduo?)")
 
 
-def decode(data: bytes, name: str = "save file") -> Decoded:
-    """Parse a whole save file.  A torn tail is reported, not raised; anything else
-    wrong raises :class:`SaveFileError` naming ``name`` and the record."""
+_DECODE_ERRORS = (ValueError, TypeError, msgpack.UnpackException, RecursionError,
+                  OverflowError)  # ExtraData, StackError, FormatError are ValueErrors
+
+
+def _start(data: Any, name: str) -> int | Decoded:
+    """The format version from the magic, or what a file too short for one holds."""
     if not data:
         raise SaveFileError(f"{name}: the file is empty — the match never started")
-    if not data.startswith(_MAGIC_STEM):
-        if _MAGIC_STEM.startswith(data[:len(_MAGIC_STEM)]) and len(data) < len(MAGIC):
+    if data[:len(_MAGIC_STEM)] != _MAGIC_STEM:
+        if _MAGIC_STEM.startswith(bytes(data[:len(_MAGIC_STEM)])) and len(data) < len(MAGIC):
             return Decoded(None, [], None, 0, len(data), False)
         if not any(data):
             return Decoded(None, [], None, 0, len(data), True)
@@ -282,17 +209,30 @@ def decode(data: bytes, name: str = "save file") -> Decoded:
     if len(data) < len(MAGIC):
         return Decoded(None, [], None, 0, len(data), False)
     version = data[len(_MAGIC_STEM)]
-    if data[len(MAGIC) - 1:len(MAGIC)] != b"\n":
+    if data[len(MAGIC) - 1] != 0x0A:
         raise SaveFileError(f"{name}: not a unoduo save file (damaged signature)")
     if version > FORMAT_VERSION:
         raise SaveFileError(f"{name}: format version {version} is newer than this unoduo "
                             f"reads ({FORMAT_VERSION}): upgrade unoduo")
     if version < 1:
         raise SaveFileError(f"{name}: unknown format version {version}")
+    return version
+
+
+def decode(data: bytes, name: str = "save file") -> Decoded:
+    """Parse a whole save file.  A torn tail is reported, not raised; anything else
+    wrong raises :class:`SaveFileError` naming ``name`` and the record."""
+    version = _start(data, name)
+    if isinstance(version, Decoded):
+        return version
+    mv = memoryview(data)
+    by_code, n_codes = Action.by_code, len(Action.by_code)
+    fixint = min(0x80, n_codes)  # codes a positive fixint byte can hold
     pos = len(MAGIC)
-    tag = data[:len(MAGIC)]  # the chain starts from the file's own magic (its version)
+    tag = bytes(mv[:pos])  # the chain starts from the file's own magic (its version)
     header: Header | None = None
     entries: list = []
+    append = entries.append
     footer: Footer | None = None
     undos = 0
     record = 0
@@ -302,53 +242,141 @@ def decode(data: bytes, name: str = "save file") -> Decoded:
         if footer is not None:
             raise SaveFileError(f"{name}: record {record}: data after the final record",
                                 record)
-        # the length and its check byte
-        if data[pos] == 0 and not any(data[pos:]):
-            return Decoded(header, entries, footer, start, end - start, True, undos)
-        if pos + 3 > end:
-            return Decoded(header, entries, footer, start, end - start, False, undos)
-        head = data[pos:pos + 3]
-        n = head[0] << 8 | head[1]
-        if head[0] ^ head[1] ^ 0x5A != head[2] or not 1 <= n <= MAX_BODY:
+        if pos + 3 > end:  # the length and its check byte, cut short
+            return Decoded(header, entries, footer, start, end - start,
+                           not any(mv[start:]), undos)
+        hi, lo, check = data[pos], data[pos + 1], data[pos + 2]
+        n = hi << 8 | lo
+        if hi ^ lo ^ 0x5A != check or not 1 <= n <= MAX_BODY:
+            if n == 0 and not any(mv[start:]):  # a zero-filled tail (checked once: it ends)
+                return Decoded(header, entries, footer, start, end - start, True, undos)
             raise SaveFileError(f"{name}: record {record} is damaged (bad length)", record)
         pos += 3
         if pos + n + _TAG > end:
-            return Decoded(header, entries, footer, start, end - start, not any(data[start:]),
-                           undos)
-        body = data[pos:pos + n]
-        pos += n
-        expect = _tag(tag, head, body)
-        if data[pos:pos + _TAG] != expect:
+            return Decoded(header, entries, footer, start, end - start,
+                           not any(mv[start:]), undos)
+        h = blake2b(tag, digest_size=_TAG)
+        h.update(mv[start:pos + n])
+        expect = h.digest()
+        if mv[pos + n:pos + n + _TAG] != expect:
             raise SaveFileError(
                 f"{name}: record {record} is damaged or was edited (checksum and chain "
                 "do not match)", record)
         tag = expect
-        pos += _TAG
-        try:
-            obj = _unpack(body)
-            if record == 0:
-                header = Header.from_body(obj)
-            elif isinstance(obj, list) and obj and obj[0] == _FOOTER:
-                footer = Footer.from_body(obj)
-            elif isinstance(obj, list) and obj and obj[0] == _UNDO:
-                if version < 2:
-                    raise ValueError("an undo record in a format-1 file")
-                if len(obj) != 2 or not _is_int(obj[1]) or not 0 <= obj[1] <= len(entries):
-                    raise ValueError("an undo to a log length the file does not have")
-                del entries[obj[1]:]
-                undos += 1
-            else:
-                entries.append(_entry_from(obj))
-        except (ValueError, TypeError, msgpack.UnpackException, RecursionError,
-                OverflowError) as exc:  # ExtraData, StackError, FormatError are ValueErrors
-            raise SaveFileError(f"{name}: record {record}: {exc}", record) from None
+        # the common case, a decision [code] packed canonically: no msgpack call
+        b0 = data[pos]
+        if n == 2 and b0 == 0x91 and data[pos + 1] < fixint and record:
+            append(by_code[data[pos + 1]])
+        elif n == 3 and b0 == 0x91 and data[pos + 1] == 0xCC and data[pos + 2] < n_codes \
+                and record:
+            append(by_code[data[pos + 2]])
+        else:
+            try:
+                obj = _unpack(mv[pos:pos + n])
+                if record == 0:
+                    header = Header.from_body(obj)
+                elif isinstance(obj, list) and obj and obj[0] == _FOOTER:
+                    footer = Footer.from_body(obj)
+                    _check_footer(footer, header, len(entries), undos, start)
+                elif isinstance(obj, list) and obj and obj[0] == _UNDO:
+                    if version < 2:
+                        raise ValueError("an undo record in a format-1 file")
+                    if len(obj) != 2 or not _is_int(obj[1]) or not 0 <= obj[1] <= len(entries):
+                        raise ValueError("an undo to a log length the file does not have")
+                    del entries[obj[1]:]
+                    undos += 1
+                else:
+                    append(_entry_from(obj))
+            except _DECODE_ERRORS as exc:
+                why = str(exc) or type(exc).__name__  # msgpack's StackError says nothing
+                raise SaveFileError(f"{name}: record {record}: {why}", record) from None
+        pos += n + _TAG
         record += 1
     return Decoded(header, entries, footer, pos, 0, False, undos)
 
 
+def _check_footer(footer: Footer, header: Header | None, entries: int, undos: int,
+                  offset: int) -> None:
+    """``ValueError`` unless ``footer`` agrees with the header and with what precedes it."""
+    assert header is not None  # record 0 is always the header
+    problem = footer.problem(header.rules)
+    if problem is None and footer.entries is not None and footer.entries != entries:
+        problem = "the final record counts another number of log entries"
+    if problem is None and footer.undos is not None and footer.undos != undos:
+        problem = "the final record counts another number of undos"
+    if problem is None and footer.offset is not None and footer.offset != offset:
+        problem = "the final record is not where it says it is"
+    if problem:
+        raise ValueError(problem)
+
+
+def read_ends(head: bytes, tail: bytes, size: int,
+              name: str = "save file") -> tuple[Header, Footer] | None:
+    """A finished file's header and footer from its first :data:`HEAD_BYTES` bytes
+    (``head``) and its last :data:`TAIL_BYTES` (``tail``; the file is ``size`` bytes),
+    without decoding what lies between.  The header record is checked as
+    :func:`decode` checks it (``SaveFileError`` if damaged); the footer only counts
+    if its own check holds (the 4 bytes before a record are the tag it chains
+    from), it carries ``offset`` / ``entries`` / ``undos`` and agrees with the header
+    and with where it lies.  ``None``: no such footer — decode the whole file."""
+    version = _start(head, name)
+    if isinstance(version, Decoded):
+        return None
+    pos = len(MAGIC)
+    if pos + 3 > len(head):
+        return None
+    hi, lo, check = head[pos], head[pos + 1], head[pos + 2]
+    n = hi << 8 | lo
+    if hi ^ lo ^ 0x5A != check or not 1 <= n <= MAX_BODY or pos + 3 + n + _TAG > len(head):
+        return None  # decode says what is wrong
+    if _tag(head[:pos], head[pos:pos + 3], head[pos + 3:pos + 3 + n]) != \
+            head[pos + 3 + n:pos + 3 + n + _TAG]:
+        return None
+    try:
+        header = Header.from_body(_unpack(head[pos + 3:pos + 3 + n]))
+    except _DECODE_ERRORS:
+        return None
+    first_entry = pos + 3 + n + _TAG
+    base = size - len(tail)  # the file offset of tail[0]
+    for n in range(1, _MAX_FOOTER + 1):
+        at = len(tail) - _TAG - n - 3  # where a footer of body length n would start
+        if at < _TAG or base + at < first_entry:
+            break
+        hi, lo, check = tail[at], tail[at + 1], tail[at + 2]
+        if hi != n >> 8 or lo != n & 0xFF or hi ^ lo ^ 0x5A != check or \
+                tail[at + 3] != 0x92 or tail[at + 4] != 0xF7:  # [-9, …]
+            continue
+        body = tail[at + 3:at + 3 + n]
+        if _tag(tail[at - _TAG:at], tail[at:at + 3], body) != tail[at + 3 + n:]:
+            continue
+        try:
+            footer = Footer.from_body(_unpack(body))
+        except _DECODE_ERRORS:
+            return None
+        if None in (footer.entries, footer.undos, footer.offset) or \
+                footer.offset != base + at or footer.problem(header.rules) is not None:
+            return None
+        return header, footer
+    return None
+
+
 def last_tag(data: bytes, length: int) -> bytes:
     """The chain tag after the first ``length`` bytes of a decoded file."""
-    return data[length - _TAG:length] if length > len(MAGIC) else data[:len(MAGIC)]
+    return bytes(data[length - _TAG:length]) if length > len(MAGIC) else bytes(data[:len(MAGIC)])
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Replaying a long log makes millions of objects and no cycles: the cyclic
+    collector would walk them again and again (a 1 M-decision replay spends about a
+    third of its time there).  Paused for the load, then back as it was."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def load(data: bytes, name: str = "save file") -> tuple[Decoded, Match]:
@@ -357,18 +385,19 @@ def load(data: bytes, name: str = "save file") -> tuple[Decoded, Match]:
     A torn tail is left out (``decoded.torn_bytes`` says so); a header-only file
     gives the match as its seed starts it.  Raises only :class:`SaveFileError`.
     """
-    decoded = decode(data, name)
-    header = decoded.header
-    if header is None:
-        what = "only zeros" if decoded.zero_tail else "an incomplete header"
-        raise SaveFileError(f"{name}: the file holds {what} — the match never started", 0)
-    try:
-        match = Match.replay(header.rules, decoded.entries, seed=header.seed)
-    except IllegalAction as exc:
-        index = exc.index if exc.index is not None else 0
-        raise SaveFileError(f"{name}: record {index + 1}: {exc}", index + 1) from None
-    except ValueError as exc:  # e.g. rules the engine cannot play yet
-        raise SaveFileError(f"{name}: {exc}") from None
+    with _collector_paused():
+        decoded = decode(data, name)
+        header = decoded.header
+        if header is None:
+            what = "only zeros" if decoded.zero_tail else "an incomplete header"
+            raise SaveFileError(f"{name}: the file holds {what} — the match never started", 0)
+        try:
+            match = Match.replay(header.rules, decoded.entries, seed=header.seed)
+        except IllegalAction as exc:
+            index = exc.index if exc.index is not None else 0
+            raise SaveFileError(f"{name}: record {index + 1}: {exc}", index + 1) from None
+        except ValueError as exc:  # e.g. rules the engine cannot play yet
+            raise SaveFileError(f"{name}: {exc}") from None
     if decoded.footer is not None:
         f = decoded.footer
         if not match.over or f.winner != match.winner or f.scores != match.scores:

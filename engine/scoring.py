@@ -15,6 +15,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from .match import Match
 
 
+def match_result(target: int, scores: "tuple[int, ...]") -> "tuple[bool, int | None]":
+    """E4: (is the match over, its winner) once a round has left ``scores``: over when
+    a total reaches ``target``; the lower total wins, a tie for it is a draw (None)."""
+    if not scores or max(scores) < target:
+        return False, None
+    low = min(scores)
+    return True, (scores.index(low) if scores.count(low) == 1 else None)
+
+
 class Scoring:
     """E1–E4 for :class:`Match`."""
 
@@ -34,9 +43,9 @@ class Scoring:
         self._history.append((winner, points))
         self._emit(ev("round_end", winner, amount=self._round,
                       data=(hands, points, self._scores, winner is None)))
-        if max(self._scores) >= self._rules.target:  # E4: the lower total wins
-            low = min(self._scores)
-            self._winner = self._scores.index(low) if self._scores.count(low) == 1 else None
+        over, winner = match_result(self._rules.target, self._scores)
+        if over:  # E4
+            self._winner = winner
             self._over = True
             self._to_act = None
             self._phase = "over"

@@ -11,6 +11,13 @@ Measured side by side, each the median of ``--runs``:
   match with an unreachable target so every key lands on the table; the bot moves
   without its pause so 800 turns take a minute or two, not a quarter of an hour).
 
+With ``--decode`` (alone: ``python -m unoduo_tui.bench --decode [--decisions
+100000,1000000]``), the save file at scale instead: for a finished random-vs-random
+match of each size, the file's size and the seconds of *decode* (``savefile.decode``),
+*verify* (``Store.open`` read-only: read, decode, replay every move, as ``unoduo
+verify``), *summary* (``Store.summary``: a finished file's two ends) and *list*
+(``Store.summaries`` of the folder holding it).
+
 A benchmark, not a test: nothing here asserts on time.
 """
 
@@ -241,6 +248,59 @@ def keys_and_memory(turns: int, samples: int) -> tuple[float, float, int]:
     return statistics.median(good) * 1000, peak_mb, decisions
 
 
+def finished_match(decisions: int, seed: int = 1) -> Match:
+    """A finished random-vs-random match of about ``decisions`` decisions: played with an
+    unreachable target, then replayed up to the first round ending past ``decisions``
+    with that round's top score as the target (the target changes nothing before)."""
+    import random
+
+    rng = random.Random(seed)
+    m = Match.new(Rules(target=10**12), seed=seed)
+    made, rounds, top = 0, 1, 0
+    while True:
+        m.apply(rng.choice(m.legal_actions()))
+        made += 1
+        if m.round != rounds:  # a round ended (and the next one's deal is logged)
+            rounds = m.round
+            if made >= decisions and max(m.scores) > top:
+                break
+            top = max(m.scores)
+    log = m.actions
+    while log[-1].is_chance:  # back to the decision that ended the round
+        log.pop()
+    return Match.replay(Rules(target=max(m.scores)), log, seed=seed)
+
+
+def decode_figures(decisions: int) -> dict[str, float]:
+    """Seconds to decode / verify / summarise / list one finished ``decisions`` match."""
+    from engine.savefile import decode
+
+    m = finished_match(decisions)
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store(tmp)
+        with store.new_match(m, (Seat("A", "bot:random"), Seat("B", "bot:random")),
+                             durable=False) as handle:
+            path = handle.path
+        data = path.read_bytes()
+        out = {"decisions": sum(1 for e in m.actions if not e.is_chance),
+               "mb": len(data) / 1e6}
+        start = time.perf_counter()
+        decode(data)
+        out["decode"] = time.perf_counter() - start
+        start = time.perf_counter()
+        loaded = store.open(handle.id, read_only=True)
+        out["verify"] = time.perf_counter() - start
+        assert loaded.match.over and loaded.match.actions == m.actions
+        start = time.perf_counter()
+        status = store.summary(path).status
+        out["summary"] = time.perf_counter() - start
+        start = time.perf_counter()
+        store.summaries()
+        out["list"] = time.perf_counter() - start
+        assert status == "finished"
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m unoduo_tui.bench", description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
@@ -248,7 +308,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="key-latency samples, spread over the turns")
     parser.add_argument("--turns", type=int, default=800,
                         help="turns of play for the memory figure")
+    parser.add_argument("--decode", action="store_true",
+                        help="time the save file at scale instead (see --decisions)")
+    parser.add_argument("--decisions", default="100000,1000000",
+                        help="match sizes for --decode, comma-separated")
     args = parser.parse_args(argv)
+    if args.decode:
+        for n in (int(x) for x in args.decisions.split(",")):
+            f = decode_figures(n)
+            print(f"{f['decisions']:>9,} decisions {f['mb']:6.1f} MB   decode {f['decode']:6.2f} s"
+                  f"   verify {f['verify']:6.2f} s   summary {f['summary'] * 1000:7.2f} ms"
+                  f"   list {f['list'] * 1000:7.2f} ms", flush=True)
+        return 0
     resume = resume_ms(args.runs)
     ours, bare, widgets = start_seconds(args.runs)
     key_ms, peak_mb, decisions = keys_and_memory(args.turns, args.presses)

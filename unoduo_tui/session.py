@@ -12,7 +12,6 @@ This module also keeps the new-match screen's remembered choices
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -275,10 +274,10 @@ class Settings:
         path = self.path(store)
         if path is None:
             return
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(self.__dict__, indent=2, sort_keys=True), encoding="utf-8")
-            os.replace(tmp, path)
+        from .files import private_dir, replace_private
+
+        try:  # 0600 whatever the umask, through no symlink, whole or not at all
+            private_dir(path.parent)
+            replace_private(path, json.dumps(self.__dict__, indent=2, sort_keys=True).encode())
         except OSError:
             pass  # remembering choices is a nicety, never a reason to fail

@@ -190,6 +190,16 @@ def test_wrong_types_and_unknown_records_are_refused(body):
         load(header + record)
 
 
+@pytest.mark.parametrize("body", [b"\x91\x85", b"\x91\xe0", b"\x91\xcc", b"\x91\xcd\x00",
+                                  b"\x91\xcc\xff", b"\x91"])
+def test_raw_bodies_that_only_look_like_a_decision_are_refused(body):
+    m = Match.new(seed=1)
+    header = Encoder().start(_header(m))
+    head = _frame_head(len(body))
+    with pytest.raises(SaveFileError, match="record 1"):
+        decode(header + head + body + _tag(header[-4:], head, body))  # not even a log
+
+
 def test_trailing_bytes_inside_a_record_are_refused():
     m = Match.new(seed=1)
     header = Encoder().start(_header(m))
@@ -251,3 +261,91 @@ def test_fuzz_mutated_files_only_ever_raise_save_file_error(edits, cut):
     except SaveFileError:
         return
     assert decoded.entries == decode(FILE_200).entries[:len(decoded.entries)]
+
+
+# -- one set of limits for the writer and the reader (issue #11 item 2) -------------------
+
+def _roundtrip(header: Header) -> Header:
+    return decode(Encoder().start(header)).header
+
+
+def test_the_writer_refuses_every_header_the_reader_would_refuse():
+    m = Match.new(seed=1)
+    good = _header(m)
+    from dataclasses import replace
+
+    from engine.savefile import MAX_ID, MAX_NAME, MAX_SEED
+    at_the_limits = replace(good, match_id="i" * MAX_ID, seed=-(MAX_SEED - 1),
+                            seats=(("N" * MAX_NAME, "human"), ("B", "k" * MAX_NAME)),
+                            created="c" * 64, app_version="a" * 64)
+    assert _roundtrip(at_the_limits) == at_the_limits
+    assert _roundtrip(replace(good, seed=MAX_SEED - 1)).seed == MAX_SEED - 1
+    for change in ({"match_id": "i" * (MAX_ID + 1)}, {"match_id": ""},
+                   {"seats": (("N" * (MAX_NAME + 1), "human"), ("B", "human"))},
+                   {"seats": (("A", "human"),)}, {"seats": (("A", "human"),) * 3},
+                   {"seed": MAX_SEED}, {"seed": -MAX_SEED}, {"seed": 1.5},
+                   {"created": "c" * 65}, {"format_version": FORMAT_VERSION + 1},
+                   {"extra": {"id": "other"}}, {"extra": {1: 2}}):
+        with pytest.raises(ValueError):
+            replace(good, **change)
+        # and a file that says so anyway is refused by the reader, at record 0
+        body = good.to_body()
+        key = {"match_id": "id", "format_version": "format", "seats": "seats"}.get(
+            next(iter(change)), next(iter(change)))
+        if key in body and not isinstance(next(iter(change.values())), dict):
+            value = next(iter(change.values()))
+            body[key] = ([list(s) for s in value] if key == "seats" else
+                         str(value) if key == "seed" and isinstance(value, int) else value)
+            record, _ = _record(MAGIC, body)
+            with pytest.raises(SaveFileError, match="record 0"):
+                load(MAGIC + record)
+
+
+# -- footers that can be checked, and read from the end (items 4 and 5) --------------------
+
+def _finished_file(seed: int = 14) -> tuple[bytes, Match]:
+    m = _played(seed=seed, rules=Rules(target=30))
+    enc = Encoder()
+    data = enc.start(_header(m)) + enc.entries(m.actions)
+    data += enc.footer(Footer(m.winner, m.scores, m.round, m.log_length, 0, len(data)))
+    return data, m
+
+
+def _ends(data: bytes):
+    from engine.savefile import HEAD_BYTES, TAIL_BYTES, read_ends
+    return read_ends(data[:HEAD_BYTES], data[-TAIL_BYTES:], len(data))
+
+
+def test_a_finished_file_is_summed_up_from_its_two_ends():
+    data, m = _finished_file()
+    header, footer = _ends(data)
+    assert header == _header(m)
+    assert (footer.winner, footer.scores, footer.rounds, footer.entries, footer.offset) == (
+        m.winner, m.scores, m.round, m.log_length, len(data) - len(
+            Encoder().footer(Footer(m.winner, m.scores, m.round, m.log_length, 0,
+                                    footer.offset))))
+    assert load(data)[0].footer == footer
+
+
+def test_an_old_footer_a_torn_one_or_none_means_decoding_the_whole_file():
+    data, m = _finished_file()
+    old = _file(m)  # the footer without entries / undos / offset
+    assert decode(old).footer is not None and _ends(old) is None
+    assert _ends(data[:-1]) is None and _ends(data + b"\x00") is None
+    assert _ends(FILE_200) is None  # not finished
+
+
+@pytest.mark.parametrize("change", [
+    {"winner": 7}, {"winner": None}, {"scores": [0, 0]}, {"scores": [40]},
+    {"scores": [-5, 40]}, {"offset": 12}, {"rounds": 0},
+])
+def test_a_footer_that_disagrees_with_its_header_or_its_place_is_refused(change):
+    m = _played(seed=14, rules=Rules(target=30))
+    enc = Encoder()
+    data = enc.start(_header(m)) + enc.entries(m.actions)
+    fields = {"winner": m.winner, "scores": list(m.scores), "rounds": m.round,
+              "entries": m.log_length, "undos": 0, "offset": len(data), **change}
+    record, _ = _record(enc.tag, [-9, fields])
+    assert _ends(data + record) is None
+    with pytest.raises(SaveFileError, match="final record"):
+        load(data + record)

@@ -1,6 +1,7 @@
 """The file store: appending, permissions, recovery, locking, crashes, listing."""
 
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -56,12 +57,14 @@ def test_files_are_private_whatever_the_umask(store):
     old = os.umask(0)
     try:
         handle = store.new_match(Match.new(seed=1), SEATS)
+        lock = handle.path.with_suffix(".lock")
+        assert lock.stat().st_mode & 0o777 == 0o600
         handle.close()
     finally:
         os.umask(old)
     assert store.matches_dir.stat().st_mode & 0o777 == 0o700
     assert handle.path.stat().st_mode & 0o777 == 0o600
-    assert handle.path.with_suffix(".lock").stat().st_mode & 0o777 == 0o600
+    assert not lock.exists()  # removed on release
 
 
 def test_a_torn_tail_is_cut_back_kept_aside_and_reported(store):
@@ -167,25 +170,22 @@ def test_the_lock_is_free_at_once_when_its_holder_is_killed(store):
     store.open(handle.id).handle.close()
 
 
-WRITER = textwrap.dedent("""
-    import sys
-    from engine import Match, bots
-    from unoduo_tui.store import Seat, Store
-    store = Store(sys.argv[1])
-    m = Match.new(seed=int(sys.argv[2]))
+def _writer(store: Store, seed: int, out: int) -> None:
+    """The child of a kill -9 run: a bulk-simulation save, one decision at a time,
+    reporting the file and then each log length once it is written."""
+    m = Match.new(seed=seed)
     handle = store.new_match(m, (Seat("A", "bot:random"), Seat("B", "bot:random")),
                              durable=False)
-    print(handle.path, flush=True)
+    os.write(out, f"{handle.path}\n".encode())
     players = [bots.make("random", seed=1), bots.make("random", seed=2)]
     while not m.over:
         m.apply(players[m.to_act].choose(m.view(m.to_act)))
         handle.sync(m)
-        print(m.log_length, flush=True)
-""")
+        os.write(out, f"{m.log_length}\n".encode())
 
 
 def _boundaries(seed: int) -> list[int]:
-    """The log length after each decision of WRITER's (deterministic) match."""
+    """The log length after each decision of _writer's (deterministic) match."""
     m = Match.new(seed=seed)
     players = [bots.make("random", seed=1), bots.make("random", seed=2)]
     out = [m.log_length]
@@ -195,27 +195,108 @@ def _boundaries(seed: int) -> list[int]:
     return out
 
 
-def test_sigkill_while_appending_never_loses_more_than_the_action_in_flight(store, tmp_path):
-    script = tmp_path / "writer.py"
-    script.write_text(WRITER)
-    rng = __import__("random").Random(5)
-    for run in range(50):
-        proc = subprocess.Popen([sys.executable, str(script), str(store.data_dir), str(run)],
-                                stdout=subprocess.PIPE, text=True)
-        path = Path(proc.stdout.readline().strip())
-        time.sleep(rng.uniform(0.0, 0.05))
-        os.kill(proc.pid, signal.SIGKILL)
-        reported = [int(line) for line in proc.stdout.read().split() if line.isdigit()]
-        proc.wait()
-        loaded = store.open(path)  # always loads
+def _fork(target, *args) -> tuple[int, int]:
+    """(pid, read end of its pipe) of a child running ``target(*args, write_end)``."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        code = 0
+        try:
+            os.close(r)
+            target(*args, w)
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(w)
+    return pid, r
+
+
+def _lines(fd: int, wanted: int | None = None) -> list[str]:
+    """Lines from ``fd`` until ``wanted`` of them (None: until the writer is gone)."""
+    buf = b""
+    while wanted is None or buf.count(b"\n") < wanted:
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break
+        buf += chunk
+    return buf.decode().splitlines(keepends=True)
+
+
+def test_200_sigkills_at_random_moments_lose_at_most_the_action_in_flight(store):
+    """kill -9 a writer after a random number of decisions (0: while it creates the
+    file): the save always loads, ends exactly after a decision, holds everything
+    reported as written, and the lock is free; never a 0-byte or header-only file."""
+    rng = random.Random(5)
+    bounds = {seed: _boundaries(seed) for seed in range(8)}
+    store.matches_dir.mkdir(parents=True)
+    early = 0
+    for run in range(200):
+        seed = run % 8
+        pid, r = _fork(_writer, store, seed)
+        if run % 5:
+            lines = _lines(r, 1 + rng.randrange(0, 60))
+        else:  # while it starts or creates the file: a moment counted out, not slept
+            lines = []
+            for _ in range(rng.randrange(400_000)):
+                pass
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        lines += _lines(r)
+        os.close(r)
+        saves = list(store.matches_dir.glob("*.unoduo"))
+        assert len(saves) <= 1
+        if not saves:  # killed before the file was whole: no file at all
+            assert not lines or not lines[0].endswith("\n")
+            store.summaries()  # and listing sweeps away the dead writer's temp file
+            assert [p for p in store.matches_dir.iterdir() if p.suffix == ".tmp"] == []
+            early += 1
+            continue
+        (path,) = saves
+        reported = [int(x) for x in lines[1:] if x.endswith("\n")]
+        loaded = store.open(path)  # the dead writer's lock is free
         written = loaded.match.log_length
-        bounds = _boundaries(run)
-        synced = reported[-1] if reported else bounds[0]
-        # the file ends exactly after a decision: everything reported as written is
-        # there, and at most the one decision in flight (with its chance) is missing
-        assert written in bounds
-        assert bounds.index(synced) <= bounds.index(written) <= bounds.index(synced) + 1
+        synced = reported[-1] if reported else bounds[seed][0]
+        assert written in bounds[seed] and loaded.notes == []
+        assert bounds[seed].index(synced) <= bounds[seed].index(written) <= \
+            bounds[seed].index(synced) + 1
         loaded.handle.close()
+        store.delete(path)
+    store.summaries()  # listing sweeps the locks of writers killed while creating
+    assert list(store.matches_dir.iterdir()) == []
+    assert early > 0  # some runs died before their file was whole
+
+
+def _contender(store: Store, path: Path, rounds: int, out: int) -> None:
+    """Take and release the lock ``rounds`` times; while holding it, a marker file
+    that the other contender must never see."""
+    from unoduo_tui.store import _Lock
+
+    marker = path.with_suffix(".held")
+    done = 0
+    while done < rounds:
+        lock = _Lock(path)
+        try:
+            lock.acquire()
+        except LockedError:
+            continue
+        fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)  # FileExistsError: both hold
+        os.close(fd)
+        os.unlink(marker)
+        lock.release()
+        done += 1
+    os.write(out, b"ok\n")
+
+
+def test_a_lock_removed_on_release_is_never_held_twice(store):
+    store.matches_dir.mkdir(parents=True)
+    path = store.matches_dir / "race.unoduo"
+    kids = [_fork(_contender, store, path, 300) for _ in range(2)]
+    for pid, r in kids:
+        _, status = os.waitpid(pid, 0)
+        assert _lines(r) == ["ok\n"] and os.waitstatus_to_exitcode(status) == 0
+        os.close(r)
+    assert not path.with_suffix(".lock").exists()
 
 
 def test_listing_newest_first_with_status(store):
@@ -265,3 +346,35 @@ def test_delete_removes_the_file_lock_and_corrupt_copy_but_not_an_open_match(sto
     assert not handle.path.with_suffix(".lock").exists()
     with pytest.raises(SaveFileError):
         store.delete(handle.id)
+
+
+def test_listing_sweeps_the_temp_file_of_a_writer_killed_while_creating(store):
+    handle = store.new_match(Match.new(seed=12), SEATS)
+    mine = handle.path.with_name(f".{handle.path.name}.0badf00d.tmp")
+    mine.write_bytes(b"half a header")  # its writer (this handle) still holds the lock
+    dead = store.matches_dir / ".20000101-000000-abcdef.unoduo.0badf00d.tmp"
+    dead.write_bytes(b"half a header")
+    stale = store.matches_dir / "20000101-000000-abcdef.lock"
+    stale.write_bytes(b"999999 gone\n")  # its holder was killed: nobody holds it
+    store.summaries()
+    assert mine.exists() and not dead.exists() and not stale.exists()
+    assert handle.path.with_suffix(".lock").exists()  # held: left alone
+    handle.close()
+
+
+def test_a_renamed_save_is_listed_resumed_verified_and_deleted_by_its_file_name(store):
+    m = Match.new(Rules(target=60), seed=13)
+    with store.new_match(m, SEATS) as handle:
+        _play(m, 20, handle)
+    renamed = handle.path.with_name("my-best-match.unoduo")
+    handle.path.rename(renamed)
+    (row,) = store.summaries()
+    assert row.id == "my-best-match" and row.header_id == handle.header.match_id
+    loaded = store.open(row.id)
+    assert loaded.id == row.id and loaded.handle.id == row.id
+    assert loaded.match.actions == m.actions
+    loaded.handle.close()
+    assert store.open(row.id, read_only=True).id == row.id
+    with pytest.raises(SaveFileError, match="no saved match"):
+        store.open(handle.header.match_id)  # the old name is gone with the file's name
+    assert store.delete(row.id) == renamed and store.summaries() == []

@@ -1,0 +1,263 @@
+"""An open save file that appends, and the lock that guards it (part of the store:
+:mod:`unoduo_tui.store` re-exports everything here).
+
+A :class:`SaveHandle` knows exactly what is on disk (its size, its chain tag, the log
+length it holds), so a write that fails (disk full, quota, I/O error, a short write)
+is cut back to the last whole record and nothing moves on: the next
+:meth:`SaveHandle.sync` writes everything not yet saved.  A :class:`_Lock` is a
+``flock`` on ``<id>.lock``, removed on release.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine import Match
+from engine.savefile import Encoder, Footer, Header, SaveFileError
+
+from .files import FILE_MODE, FileProblem, open_regular, write_all
+
+__all__ = ["SUFFIX", "LockedError", "SaveWriteError", "Seat", "SaveHandle", "id_of"]
+
+SUFFIX = ".unoduo"
+
+
+class LockedError(SaveFileError):
+    """Another process (``pid`` on ``host``) is playing this match."""
+
+    def __init__(self, message: str, pid: int | None = None, host: str | None = None) -> None:
+        super().__init__(message)
+        self.pid, self.host = pid, host
+
+
+class SaveWriteError(FileProblem):
+    """A write to a save file failed (disk full, I/O error…).  The file was cut back to
+    its last whole record, so it still loads; the next :meth:`SaveHandle.sync` writes
+    everything not yet saved.  An ``OSError``; ``str()`` is a plain sentence."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    kind: str  # "human" or "bot:<level>"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind.startswith("bot:")
+
+    @property
+    def level(self) -> str | None:
+        return self.kind[4:] if self.is_bot else None
+
+
+def plain(exc: OSError) -> str:
+    return str(exc) if isinstance(exc, FileProblem) else (exc.strerror or str(exc))
+
+
+class _Lock:
+    """An advisory lock on ``<save>.lock``; released (and the file removed) on
+    release, or dropped by the kernel when the process dies."""
+
+    def __init__(self, save: Path) -> None:
+        self.path = save.with_suffix(".lock")
+        self.fd: int | None = None
+
+    def acquire(self) -> None:
+        for _ in range(50):
+            try:
+                fd = open_regular(self.path, os.O_RDWR | os.O_CREAT)
+                os.fchmod(fd, FILE_MODE)
+            except OSError as exc:
+                raise SaveFileError(f"{self.path}: cannot lock: {plain(exc)}") from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                holder = os.read(fd, 200).decode("utf-8", "replace").split()
+                os.close(fd)
+                if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                    raise SaveFileError(f"{self.path}: cannot lock: {exc.strerror}") from None
+                pid = int(holder[0]) if holder and holder[0].isdigit() else None
+                host = holder[1] if len(holder) > 1 else None
+                who = f"process {pid} on {host}" if pid else "another process"
+                raise LockedError(f"this match is open in {who}; close it there first "
+                                  "(or open it read-only)", pid, host) from None
+            # the holder before us may have removed the file between our open and our
+            # flock: then we hold a lock on a name nobody sees — take the new one
+            mine = os.fstat(fd)
+            try:
+                now = os.stat(self.path, follow_symlinks=False)
+            except FileNotFoundError:
+                now = None
+            if now is None or (now.st_dev, now.st_ino) != (mine.st_dev, mine.st_ino):
+                os.close(fd)
+                continue
+            try:  # who holds it, for the next opener's message (a nicety: a full disk is fine)
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, f"{os.getpid()} {socket.gethostname()}\n".encode(), 0)
+            except OSError:
+                pass
+            self.fd = fd
+            return
+        raise SaveFileError(f"{self.path}: cannot lock: the lock file keeps changing")
+
+    def release(self) -> None:
+        if self.fd is not None:
+            try:  # removed while still held, so nobody can take the old inode meanwhile
+                self.path.unlink(missing_ok=True)
+            except OSError:
+                pass
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            os.close(self.fd)
+            self.fd = None
+
+
+class SaveHandle:
+    """An open save file that appends; call :meth:`sync` after every ``apply``.
+
+    The handle knows what is on disk: ``size`` bytes of whole records, ending in
+    the chain tag ``tag``, holding a log of ``written`` entries (after its undo
+    records).  A write that fails is cut back to ``size`` and nothing here moves on,
+    so the next :meth:`sync` writes everything not yet saved, from where the file
+    really ends; an undo that could not be written is written first.
+    """
+
+    def __init__(self, path: Path, fd: int, lock: _Lock, tag: bytes, size: int,
+                 written: int, header: Header, durable: bool = True,
+                 finished: bool = False, undos: int = 0) -> None:
+        self.path = path
+        self.header = header
+        self._fd = fd
+        self._lock = lock
+        self._tag = tag
+        self._size = size
+        self._written = written
+        self._durable = durable
+        self._finished = finished
+        self._undos = undos  # undo records on disk
+        self._rewind: int | None = None  # an undo not yet on disk: back to this length
+        self._dirty = False  # a failed write may have left bytes past _size
+        self._failed = False  # the last write failed: the file is behind the match
+
+    @property
+    def id(self) -> str:
+        """The match's id in the store: its file's name."""
+        return id_of(self.path)
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return tuple(Seat(*s) for s in self.header.seats)
+
+    @property
+    def closed(self) -> bool:
+        return self._fd < 0
+
+    @property
+    def pending(self) -> bool:
+        """Whether the last write failed, so the file is behind the match until a
+        :meth:`sync` succeeds (which then has written everything)."""
+        return self._failed
+
+    def _unsaved(self, match: Match) -> tuple[bytes, Encoder, bool]:
+        """(the records that bring the file to ``match``, the encoder after them,
+        whether they end with the footer)."""
+        enc = Encoder(self._tag)
+        parts = []
+        start = self._written
+        if self._rewind is not None:
+            start = self._rewind
+            parts.append(enc.undo(start))
+        parts.append(enc.entries(match.actions_from(start)))
+        footer = match.over and not self._finished
+        if footer:
+            undos = self._undos + (self._rewind is not None)
+            offset = self._size + sum(map(len, parts))
+            parts.append(enc.footer(Footer(match.winner, match.scores, match.round,
+                                           match.log_length, undos, offset)))
+        return b"".join(parts), enc, footer
+
+    def sync(self, match: Match) -> None:
+        """Append every log entry not yet written (after an undo not yet written),
+        then the footer once it is over.  Raises :class:`SaveWriteError` (an
+        ``OSError``) when the disk refuses; the file is then as it was."""
+        if self._fd < 0:
+            raise SaveFileError(f"{self.path}: the save file is closed")
+        chunk, enc, footer = self._unsaved(match)
+        if chunk:
+            self._append(chunk)
+        self._tag, self._size = enc.tag, self._size + len(chunk)
+        self._written = match.log_length
+        if self._rewind is not None:
+            self._undos += 1
+            self._rewind = None
+        self._finished = self._finished or footer
+
+    def _append(self, chunk: bytes) -> None:
+        fd = self._fd
+        try:
+            if self._dirty:  # cut back what the failed write left
+                os.ftruncate(fd, self._size)
+                self._dirty = False
+            write_all(fd, chunk)
+            if self._durable:
+                os.fdatasync(fd)
+            self._failed = False
+        except OSError as exc:
+            self._dirty = self._failed = True
+            try:
+                os.ftruncate(fd, self._size)
+                self._dirty = False
+            except OSError:
+                pass  # tried again before the next write
+            what = ("the disk is full" if exc.errno in (errno.ENOSPC, errno.EDQUOT)
+                    else exc.strerror or str(exc))
+            raise SaveWriteError(f"{what} — the match goes on, and is saved as soon as "
+                                 "the disk takes it", exc.errno or errno.EIO) from exc
+
+    @property
+    def can_undo(self) -> bool:
+        """Undo records need format 2 (a format-1 file carries on as format 1)."""
+        return self.header.format_version >= 2 and not self._finished
+
+    def undo(self, match: Match) -> None:
+        """Append "the log goes back to ``match``'s length" (practice undo): the file
+        is never rewritten, so a crash mid-undo loses at most this record.  Raises
+        :class:`SaveWriteError` like :meth:`sync`; the undo is then written first by
+        the next ``sync``."""
+        if self._fd < 0:
+            raise SaveFileError(f"{self.path}: the save file is closed")
+        if not self.can_undo:
+            raise SaveFileError(f"{self.path}: this save file cannot record an undo")
+        # the file must go back to where it and ``match`` part: at most the last
+        # length on disk, at most an earlier undo not yet written
+        back = self._written if self._rewind is None else self._rewind
+        self._rewind = min(back, match.log_length)
+        self.sync(match)
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            try:
+                if not self._durable:
+                    os.fsync(self._fd)
+            except OSError:
+                pass
+            finally:
+                os.close(self._fd)
+                self._fd = -1
+        self._lock.release()
+
+    def __enter__(self) -> "SaveHandle":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def id_of(path: Path) -> str:
+    """A save's id in the store: its file's name without ``.unoduo``."""
+    name = path.name
+    return name[:-len(SUFFIX)] if name.endswith(SUFFIX) else name
