@@ -27,6 +27,7 @@ Headless (never imports Textual): the app and the ``unoduo`` commands both use i
 from __future__ import annotations
 
 import errno
+import glob
 import os
 import re
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ from engine import Match, __version__
 from engine.savefile import (HEAD_BYTES, TAIL_BYTES, Encoder, Header, SaveFileError, decode,
                              last_tag, load, read_ends)
 
+from .text import printable
 from .files import MAX_FILE, create_new, open_regular, private_dir, put_new, read_all, write_all
 from .savehandle import (SUFFIX, LockedError, SaveHandle, SaveWriteError, Seat, _Lock, id_of,
                          plain)
@@ -166,17 +168,18 @@ class Store:
             exact = self.matches_dir / (text + SUFFIX)
             if os.path.lexists(exact):
                 return exact
-            hits = sorted(set(self.matches_dir.glob(f"{text}*{SUFFIX}"))
-                          | (set(self.matches_dir.glob(f"*-{text}{SUFFIX}"))
+            pattern = glob.escape(text)  # an id holds no wildcards: '*5' picks nothing
+            hits = sorted(set(self.matches_dir.glob(f"{pattern}*{SUFFIX}"))
+                          | (set(self.matches_dir.glob(f"*-{pattern}{SUFFIX}"))
                              if _SHORT.fullmatch(text) else set()))
             if len(hits) == 1:
                 return hits[0]
             if len(hits) > 1:
-                raise SaveFileError(f"{text!r} matches {len(hits)} saved matches; give more "
+                raise SaveFileError(f"{_quoted(text)} matches {len(hits)} saved matches; give more "
                                     "of the id")
         if os.path.lexists(path):
             return path
-        raise SaveFileError(f"no saved match {text!r} (see 'unoduo list')")
+        raise SaveFileError(f"no saved match {_quoted(text)} (see 'unoduo list')")
 
     def open(self, ref: "str | os.PathLike", read_only: bool = False) -> Loaded:
         """Load a match by replaying its file; unless read-only, lock it, recover a torn
@@ -371,6 +374,12 @@ def parent_of(header: Header) -> tuple[str, int] | None:
             and isinstance(raw[1], int) and not isinstance(raw[1], bool)):
         return raw[0], raw[1]
     return None
+
+
+def _quoted(ref: str, width: int = 40) -> str:
+    """A reference the user gave, as an error message quotes it: printable, cut short."""
+    text = printable(ref)
+    return repr(text if len(text) <= width else text[:width - 1] + "…")
 
 
 def short_id(match_id: str) -> str:
