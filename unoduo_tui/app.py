@@ -24,6 +24,7 @@ from engine import Rules
 from .screens.game import GameScreen
 from .screens.too_small import MIN_SIZE, TooSmall
 from .session import HUMAN, GameSession, Settings, bot_levels
+from .textual_compat import give_result_callback
 
 __all__ = ["UnoDuoApp", "run_app"]
 
@@ -297,9 +298,8 @@ class UnoDuoApp(App[int]):
         while len(self.screen_stack) > 1 and not isinstance(self.screen, MenuScreen):
             self.pop_screen()
         if not isinstance(self.screen, MenuScreen):
-            # switch_screen drops the result callback push_screen gave the screen, but
-            # the first screen was never pushed (IndexError, textual 8.2): give it one
-            self.screen._push_result_callback(self, None)
+            # the first screen was never pushed: give it the callback switch drops
+            give_result_callback(self.screen)
             self.switch_screen(MenuScreen())
 
     # -- the terminal size -----------------------------------------------------------

@@ -7,7 +7,7 @@ Escape only ever cancels something that changes nothing.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Sequence, TypeVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,10 +19,19 @@ from textual.widgets import Button, Static
 from engine import Action, Card, PlayerView
 from engine.cards import COLOUR_NAMES, COLOURS
 
+from .textual_compat import AnswerOnce
 from .widgets.cardrow import CardRow
 
-__all__ = ["ColourPicker", "DumpDialog", "ChallengePrompt", "RoundOver", "MatchOver",
+__all__ = ["Dialog", "ColourPicker", "DumpDialog", "ChallengePrompt", "RoundOver", "MatchOver",
            "ConfirmLeave", "BranchDialog"]
+
+
+T = TypeVar("T")
+
+
+class Dialog(AnswerOnce, ModalScreen[T]):
+    """The base of every dialog: it answers once (:class:`AnswerOnce`) — a second key
+    or click in the same tick, after the answer, does nothing."""
 
 
 _LEAVE = Binding("q", "leave", "Quit", id="dialog.quit")
@@ -35,7 +44,7 @@ class CanLeave:
         self.app.ask_to_leave()
 
 
-class ColourPicker(CanLeave, ModalScreen[str | None]):
+class ColourPicker(CanLeave, Dialog[str | None]):
     """Name a colour: r / y / g / b (``None`` when cancelled, if cancelling is allowed)."""
 
     BINDINGS = [
@@ -79,7 +88,7 @@ class ColourPicker(CanLeave, ModalScreen[str | None]):
         self.dismiss((event.button.id or "colour-R")[-1])
 
 
-class DumpDialog(CanLeave, ModalScreen[Action]):
+class DumpDialog(CanLeave, Dialog[Action]):
     """A4 / S10: dump every card of the colour, choosing the last one — or not."""
 
     BINDINGS = [
@@ -159,7 +168,7 @@ class DumpDialog(CanLeave, ModalScreen[Action]):
             self.dismiss(Action.parse("nodump"))
 
 
-class ChallengePrompt(CanLeave, ModalScreen[str]):
+class ChallengePrompt(CanLeave, Dialog[str]):
     """A6: challenge the Wild Draw 4, draw 4, or first catch a missed UNO."""
 
     BINDINGS = [
@@ -214,7 +223,7 @@ def _hand_text(cards: Sequence[Card]) -> str:
     return " ".join(c.text for c in cards) if cards else "—"
 
 
-class RoundOver(ModalScreen[None]):
+class RoundOver(Dialog[None]):
     """E1–E3: who went out, the cards left, the points and the new totals."""
 
     BINDINGS = [Binding("enter,space", "close", "Continue", id="round.continue")]
@@ -255,7 +264,7 @@ class RoundOver(ModalScreen[None]):
         self.dismiss(None)
 
 
-class MatchOver(ModalScreen[str]):
+class MatchOver(Dialog[str]):
     """E4: the winner and the full score sheet; then a new match, the menu or quit."""
 
     BINDINGS = [
@@ -336,7 +345,7 @@ class MatchOver(ModalScreen[str]):
         self.dismiss(event.button.id or "menu")
 
 
-class ConfirmLeave(ModalScreen[str | None]):
+class ConfirmLeave(Dialog[str | None]):
     """q at the table: quit or go to the menu (the match is saved after every move)."""
 
     AUTO_FOCUS = "#stay"
@@ -370,7 +379,7 @@ class ConfirmLeave(ModalScreen[str | None]):
         self.dismiss(None if event.button.id == "stay" else event.button.id)
 
 
-class BranchDialog(ModalScreen["tuple[str, int] | None"]):
+class BranchDialog(Dialog["tuple[str, int] | None"]):
     """``b`` in a replay: the bot level to play against and the seat to take, for a
     what-if branch from the position shown; ``(level, seat)`` or ``None``.
 

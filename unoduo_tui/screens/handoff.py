@@ -9,10 +9,12 @@ from textual.containers import Center, Middle
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ..textual_compat import AnswerOnce
+
 __all__ = ["HandOff"]
 
 
-class HandOff(Screen[None]):
+class HandOff(AnswerOnce, Screen[None]):
     """"Pass to <name> — press Enter"; the table is uncovered for that player only."""
 
     BINDINGS = [Binding("enter,space", "ready", "Ready", id="handoff.ready")]

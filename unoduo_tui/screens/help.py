@@ -8,6 +8,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
+from ..textual_compat import AnswerOnce
+
 __all__ = ["HelpScreen"]
 
 HELP = """\
@@ -70,7 +72,7 @@ Press **Escape**, **q** or **?** to go back.
 """
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(AnswerOnce, ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark", "close", "Back", id="help.back")]
 
     def compose(self) -> ComposeResult:

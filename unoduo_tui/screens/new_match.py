@@ -15,6 +15,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 from engine import Rules
 
 from ..session import HUMAN, Settings, bot_levels, opponent_label
+from ..textual_compat import AnswerOnce
 from ..widgets.footer import Footer
 
 __all__ = ["NewMatchScreen", "default_names"]
@@ -42,7 +43,7 @@ def default_names(opponent: str, name: str = "", opponent_name: str = "") -> tup
     return (me or "You", opponent_name or opponent_label(opponent))
 
 
-class NewMatchScreen(Screen[None]):
+class NewMatchScreen(AnswerOnce, Screen[None]):
     BINDINGS = [
         Binding("ctrl+s", "start", "Start", id="new.start"),
         Binding("escape", "back", "Back", id="new.back"),

@@ -38,6 +38,7 @@ from engine.replay import ALL, ReplayCursor
 from ..dialogs import BranchDialog
 from ..session import bot_levels
 from ..store import parent_of
+from ..textual_compat import AnswerOnce, log_size_known
 from ..widgets import Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, table_row
 from .menu import fit, lineage, practice_mark
 from .saved import MatchTable, list_bindings
@@ -195,7 +196,7 @@ class ReplayLog(GameLog, inherit_bindings=False):
         count = len(events)
         mapping = self._line_event
         width = self.scrollable_content_region.width
-        steady = (self._size_known and mapping is not None and view.seat == self._seat
+        steady = (log_size_known(self) and mapping is not None and view.seat == self._seat
                   and len(mapping) == len(self.lines) and width == self._width
                   and count - self._shown <= REWRITE and len(self.lines) <= MAX_ROWS)
         if steady and count < self._shown:  # back: drop the lines of what is undone
@@ -209,7 +210,7 @@ class ReplayLog(GameLog, inherit_bindings=False):
                 steady = False
         if not steady:
             self.clear()
-            self._line_event = [] if self._size_known else None
+            self._line_event = [] if log_size_known(self) else None
             self._seat, self._width = view.seat, width
             self._shown = self._first = max(0, count - REWRITE)
         self._current = None  # GameLog writes it unhighlighted: it is drawn, below
@@ -264,7 +265,7 @@ def _styled(line: Strip, style: Style, pad: bool) -> Strip:
                   else seg for i, seg in enumerate(segments)], line.cell_length)
 
 
-class GoToAction(ModalScreen[int | None]):
+class GoToAction(AnswerOnce, ModalScreen[int | None]):
     """``g``: ask for an action number (0 … count)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="goto.cancel")]
@@ -291,7 +292,7 @@ class GoToAction(ModalScreen[int | None]):
         self.dismiss(None)
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(AnswerOnce, Screen[None]):
     """One saved match, watched again (never written to)."""
 
     DEFAULT_CSS = """

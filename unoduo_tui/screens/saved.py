@@ -17,6 +17,7 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from ..textual_compat import AnswerOnce
 from ..widgets.footer import Footer
 from .menu import summary_lines
 
@@ -43,7 +44,7 @@ def fill_matches(table: DataTable, summaries, width: int, spoiler_free: bool = F
         table.move_cursor(row=min(row, len(summaries) - 1))
 
 
-class MatchTable(Screen[None]):
+class MatchTable(AnswerOnce, Screen[None]):
     """A table of saved matches (Saved matches, Replays): ``s`` spoiler-free."""
 
     ID = "list"  # the title is #<ID>-title, the table #<ID>-table

@@ -11,6 +11,7 @@ from textual.widgets import RichLog
 
 from engine import PlayerView, describe
 
+from ..textual_compat import log_size_known
 from .names import SeatNames
 
 __all__ = ["GameLog"]
@@ -52,9 +53,9 @@ class GameLog(SeatNames, RichLog):
         if (view.seat != self._seat or len(events) < self._shown
                 or (current is not None or highlighted is not None)
                 and ((current, len(events)) != (highlighted, self._shown)
-                     or self._line_event is None and self._size_known)):
+                     or self._line_event is None and log_size_known(self))):
             self.clear()
-            self._line_event = [] if self._size_known else None
+            self._line_event = [] if log_size_known(self) else None
             self._seat = view.seat
             self._shown = max(0, len(events) - (_KEEP if current is None else _KEEP_HIGHLIGHTED))
         self._current = current
