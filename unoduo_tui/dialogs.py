@@ -190,19 +190,19 @@ class ChallengePrompt(CanLeave, Dialog[str]):
                   if self.view.rules.wd4_guilty == "any_playable"
                   else "a card of the colour that was active then")
         with Vertical(classes="dialog"):
-            yield Static(f"{self.opponent} played W+4 and named {colour}.",
+            yield Static(Text(f"{self.opponent} played W+4 and named {colour}."),
                          classes="dialog-title")
-            yield Static(
+            yield Static(Text(
                 f"Challenge? {self.opponent} shows you the hand. If it held {guilty}, "
                 f"{self.opponent} draws 4 and you play on. If not, you draw 6 and "
-                f"{self.opponent} plays again.", classes="dialog-text")
+                f"{self.opponent} plays again."), classes="dialog-text")
             if self.hint:
                 yield Static(self.hint, classes="dialog-text hint")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Challenge (c)", id="challenge", compact=True)
                 yield Button("Draw 4 (d)", id="draw", compact=True)
                 if "catch" in self.view.legal_actions:
-                    yield Button(f"Catch {self.opponent} without UNO (x)", id="catch",
+                    yield Button(Text(f"Catch {self.opponent} without UNO (x)"), id="catch",
                                  compact=True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -252,7 +252,7 @@ class RoundOver(Dialog[None]):
             body.append(f"  cards left: {_hand_text(hands[seat])}\n", "dim")
         body.append(f"\nThe match ends when someone reaches {self.target}; the lower total wins.")
         with Vertical(classes="dialog"):
-            yield Static(head, classes="dialog-title")
+            yield Static(Text(head), classes="dialog-title")
             yield Static(body, classes="dialog-text")
             yield Button("Continue (Enter)", id="continue", compact=True)
 
@@ -317,7 +317,7 @@ class MatchOver(Dialog[str]):
         sheet.append(f"(* went out · lower total wins · target {view.rules.target})", "dim")
         self.replay_ref = self._saved_ref()
         with Vertical(classes="dialog"):
-            yield Static(head, classes="dialog-title")
+            yield Static(Text(head), classes="dialog-title")
             yield Static(sheet, classes="dialog-text")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("New match (n)", id="new", compact=True)

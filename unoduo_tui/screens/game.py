@@ -22,6 +22,7 @@ from engine import bots as engine_bots
 from engine.cards import COLOUR_NAMES
 
 from ..session import GameSession, opponent_label
+from ..text import printable
 from ..widgets import (Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, StatusLine,
                        table_row)
 
@@ -92,6 +93,8 @@ class GameScreen(Screen[None]):
     def __init__(self, session: GameSession) -> None:
         super().__init__()
         self.session = session
+        #: the seats' names as shown: a save file's are untrusted (escape sequences)
+        self.names = tuple(printable(n) for n in session.names)
         self.viewer: int | None = None if session.hot_seat else session.home
         self.uno_armed = False
         self.thinking = False
@@ -110,7 +113,7 @@ class GameScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        names = self.session.names
+        names = self.names
         for widget in (self.query_one(Discard), self.query_one(GameLog),
                        self.query_one(ScoreSheet)):
             widget.name_seats(names)
@@ -141,7 +144,7 @@ class GameScreen(Screen[None]):
         s = self.session
         other = (view.seat + 1) % 2
         opponent = self.query_one(Opponent)
-        opponent.name_text = s.names[other]
+        opponent.name_text = self.names[other]
         opponent.kind_text = opponent_label(s.kinds[other]) if s.is_bot(other) else ""
         mine = view.to_act == view.seat and bool(view.legal_actions)
         hand = self.hand
@@ -197,7 +200,7 @@ class GameScreen(Screen[None]):
         elif m.phase == "dump":
             self._wait(DumpDialog(view, self.uno_armed), self.do)
         elif m.phase == "wd4" and "challenge" in legal:
-            opp = s.names[(seat + 1) % 2]
+            opp = self.names[(seat + 1) % 2]
             self._wait(ChallengePrompt(view, opp, self._challenge_hint(view)), self.do)
 
     def resume_deferred(self) -> None:
@@ -231,7 +234,7 @@ class GameScreen(Screen[None]):
         from .handoff import HandOff
 
         self._waiting = True
-        self.app.push_screen(HandOff(self.session.names[seat]), uncovered)
+        self.app.push_screen(HandOff(self.names[seat]), uncovered)
 
     def _challenge_hint(self, view: PlayerView) -> str:
         """The bots' estimate that the W+4 was guilty, once the engine offers one."""
@@ -266,7 +269,7 @@ class GameScreen(Screen[None]):
             from ..dialogs import RoundOver
 
             self.app.push_screen(
-                RoundOver(end.amount, end.seat, end.data, self.session.names, viewer,
+                RoundOver(end.amount, end.seat, end.data, self.names, viewer,
                           self.session.match.rules.target),
                 self._after_round)
             return
@@ -279,7 +282,7 @@ class GameScreen(Screen[None]):
     def _announce(self, events: list[Event]) -> None:
         """Toasts for the moments a player must not miss (the log has everything)."""
         viewer = self.viewer
-        names = self.session.names
+        names = self.names
         for e in events:
             if e.kind == "catch":
                 who = "You" if e.seat == viewer else names[e.seat]
@@ -300,7 +303,7 @@ class GameScreen(Screen[None]):
         self._waiting = True
         from ..dialogs import MatchOver
 
-        self.app.push_screen(MatchOver(view, self.session.names, self.session.hot_seat),
+        self.app.push_screen(MatchOver(view, self.names, self.session.hot_seat),
                              self._after_match)
 
     def _after_match(self, choice: str | None) -> None:

@@ -38,6 +38,7 @@ from engine.replay import ALL, ReplayCursor
 from ..dialogs import BranchDialog
 from ..session import bot_levels
 from ..store import parent_of
+from ..text import printable
 from ..textual_compat import AnswerOnce, log_size_known
 from ..widgets import Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, table_row
 from .menu import fit, lineage, practice_mark
@@ -371,7 +372,7 @@ class ReplayScreen(AnswerOnce, Screen[None]):
         header = loaded.header
         seats = loaded.seats
         self.loaded = loaded
-        self.names: tuple[str, ...] = tuple(s.name for s in seats)
+        self.names: tuple[str, ...] = tuple(printable(s.name) for s in seats)
         self.kinds: tuple[str, ...] = tuple(s.kind for s in seats)
         self.cursor = ReplayCursor(header.rules, loaded.match.actions, header.seed, every=every)
         self.finished = loaded.match.over
