@@ -19,6 +19,7 @@ from textual.widgets import Button, Static
 from engine import Action, Card, PlayerView
 from engine.cards import COLOUR_NAMES, COLOURS
 
+from .text import printable
 from .textual_compat import AnswerOnce
 from .widgets.cardrow import CardRow
 
@@ -181,7 +182,7 @@ class ChallengePrompt(CanLeave, Dialog[str]):
     def __init__(self, view: PlayerView, opponent: str, hint: str = "") -> None:
         super().__init__()
         self.view = view
-        self.opponent = opponent
+        self.opponent = printable(opponent)
         self.hint = hint
 
     def compose(self) -> ComposeResult:
@@ -232,7 +233,7 @@ class RoundOver(Dialog[None]):
                  viewer: int | None, target: int) -> None:
         super().__init__()
         self.number, self.winner, self.data = number, winner, data
-        self.names, self.viewer, self.target = list(names), viewer, target
+        self.names, self.viewer, self.target = [printable(n) for n in names], viewer, target
 
     def _who(self, seat: int) -> str:
         return "You" if seat == self.viewer else self.names[seat]
@@ -276,7 +277,7 @@ class MatchOver(Dialog[str]):
 
     def __init__(self, view: PlayerView, names: Sequence[str], hot_seat: bool = False) -> None:
         super().__init__()
-        self.view, self.names, self.hot_seat = view, list(names), hot_seat
+        self.view, self.names, self.hot_seat = view, [printable(n) for n in names], hot_seat
         self.replay_ref: str | None = None  # the save file, when the match has one
 
     def _saved_ref(self) -> str | None:
@@ -397,7 +398,7 @@ class BranchDialog(Dialog["tuple[str, int] | None"]):
                  seat: int = 0, seat_fixed: int | None = None, level: str | None = None) -> None:
         super().__init__()
         self.levels = tuple(levels)
-        self.names = tuple(names)
+        self.names = tuple(printable(n) for n in names)
         self.position = position
         self.seat_fixed = seat_fixed
         self.seat = seat if seat_fixed is None else seat_fixed

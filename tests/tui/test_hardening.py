@@ -1,0 +1,175 @@
+"""The app under attack, part 1: names and paths from players and files are shown as
+plain text.  Textual markup in them (``[/]``) once crashed the app or hung it at
+100 % CPU; a terminal escape in them could retitle the player's terminal."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets._toast import Toast
+
+from engine import Match, Rules
+from tests.engine.helpers import random_match, stacked_deck
+from unoduo_tui.dialogs import ChallengePrompt, MatchOver, RoundOver
+from unoduo_tui.screens.handoff import HandOff
+from unoduo_tui.screens.menu import MenuScreen
+from unoduo_tui.screens.replay import ReplayListScreen, ReplayScreen
+from unoduo_tui.screens.saved import SavedScreen
+from unoduo_tui.session import GameSession
+from unoduo_tui.store import Seat, Store
+
+from .conftest import SIZE, make_app, press, screen_text, seated, settle, table
+
+ESCAPE = "\x1b]0;pwned\x07"
+NAMES = ["[/]", "[b]", "[link=x]", ESCAPE]
+
+
+def shown(name: str) -> str:
+    """What a name should look like on screen: itself, minus any escape sequence."""
+    return "" if name == ESCAPE else name
+
+
+def clean(app) -> str:
+    """The screen as text, checked free of escapes and bells."""
+    text = screen_text(app)
+    assert "\x1b" not in text and "\x07" not in text and "pwned" not in text
+    return text
+
+
+def toasts(app) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+async def rendered_toasts(pilot) -> list[str]:
+    """The toasts on screen, as rendered (where markup was parsed), once there are any."""
+    for _ in range(50):
+        await pilot.pause()
+        shown_now = [str(t.render()) for t in pilot.app.screen.query(Toast)]
+        if shown_now:
+            return [" ".join(t.split()) for t in shown_now]
+    raise AssertionError("no toast was shown")
+
+
+@pytest.fixture
+def store(tmp_path) -> Store:
+    return Store(tmp_path)
+
+
+@pytest.mark.parametrize("name", NAMES)
+async def test_a_name_at_the_table_is_plain_text(name):
+    s = table(["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
+              "Y9"], "R1", script=["draw"])
+    s.names = ("Ann", name)
+    async with seated(s) as (pilot, app):
+        await press(pilot, "1", "enter")
+        text = clean(app)
+        assert f" {shown(name)} " in text  # the opponent strip and the log
+
+
+@pytest.mark.parametrize("name", NAMES)
+async def test_a_name_on_the_challenge_prompt_is_plain_text(name):
+    s = table(["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"],
+              ["W+4", "R9", "B8", "B7", "B6", "B5", "Y9"], "R1", script=["play W+4 G", "draw"])
+    s.names = ("Ann", name)
+    async with seated(s) as (pilot, app):
+        await press(pilot, "1", "enter")
+        assert isinstance(app.screen, ChallengePrompt)
+        assert f"{shown(name)} played W+4" in clean(app)
+        await press(pilot, "c")
+        assert "challenge" in s.match.actions
+
+
+@pytest.mark.parametrize("name", NAMES)
+async def test_hot_seat_names_on_the_cover_and_the_score_sheet(name):
+    deck = stacked_deck(["R1", "R2", "R3", "R4", "R5", "R6", "R7"],
+                        ["B1", "B2", "B3", "B4", "B5", "B6", "B7"], "G9")
+    m = Match.new(Rules(), seed=0, deck=deck, first=0)
+    s = GameSession(m, (name, "[i]Bob"), ("human", "human"))
+    async with seated(s) as (pilot, app):
+        assert isinstance(app.screen, HandOff)
+        assert f"Pass to {shown(name)}" in clean(app)
+        await press(pilot, "enter", "k")
+        if isinstance(app.screen, HandOff):
+            assert "Pass to [i]Bob" in clean(app)
+            await press(pilot, "enter")
+        assert f" {shown(name)} · 1 card" in clean(app)  # Bob sees the opponent strip
+
+
+@pytest.mark.parametrize("name", NAMES)
+async def test_round_and_match_over_name_the_winner_as_plain_text(name):
+    s = table(["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
+              "Y9"], "R1", hands=[["R5"], ["B9", "B8"]], rules=Rules(target=10))
+    s.names = (name, "Bot")
+    async with seated(s) as (pilot, app):
+        await press(pilot, "enter")
+        assert isinstance(app.screen, RoundOver)
+        clean(app)
+        await press(pilot, "enter")
+        assert isinstance(app.screen, MatchOver)
+        clean(app)
+        view = s.match.view(0)
+        names = (name, "Bot")
+        app.push_screen(RoundOver(1, 0, (((), ()), (0, 17), (0, 17), False), names, None, 10))
+        await pilot.pause()
+        assert f"{shown(name)} went out" in clean(app)
+        app.pop_screen()
+        app.push_screen(MatchOver(view, names, hot_seat=True))
+        await pilot.pause()
+        assert f"{shown(name)} wins the match" in clean(app)
+
+
+@pytest.mark.parametrize("name", NAMES)
+async def test_menu_and_lists_show_saved_names_as_plain_text(store, name):
+    m = random_match(4, Rules(), 40)
+    with store.new_match(m, (Seat(name, "human"), Seat("Rando", "bot:random"))):
+        pass
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, MenuScreen)
+        assert f"{shown(name)} vs Rando" in clean(app)
+        for screen in (SavedScreen(), ReplayListScreen()):
+            app.push_screen(screen)
+            await pilot.pause()
+            await pilot.pause()
+            assert f"{shown(name)} vs Rando" in clean(app)
+            app.pop_screen()
+            await pilot.pause()
+
+
+@pytest.mark.parametrize("name", NAMES)
+async def test_replay_of_an_unfinished_match_whose_human_has_markup_in_the_name(store, name):
+    m = random_match(4, Rules(), 60)
+    with store.new_match(m, (Seat("Rando", "bot:random"), Seat(name, "human"))) as handle:
+        ref = handle.id
+    app = make_app(store, start="replay", replay=ref)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        said = " ".join(f"as {shown(name)} saw it".split())
+        assert any(said in t for t in await rendered_toasts(pilot))
+        assert isinstance(app.screen, ReplayScreen)
+        clean(app)
+
+
+@pytest.mark.parametrize("options, said", [
+    ({"start": "play", "vs": "[/]"}, "Unknown opponent '[/]'"),
+    ({"start": "play", "vs": "[link=x]"}, "Unknown opponent '[link=x]'"),
+    ({"start": "resume", "resume": "/x[/].unoduo"}, "/x[/].unoduo"),
+    ({"start": "replay", "replay": "/x[b].unoduo"}, "/x[b].unoduo"),
+])
+async def test_a_start_with_markup_in_it_says_why_as_plain_text(store, options, said):
+    app = make_app(store, **options)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, MenuScreen)
+        assert any(said in t for t in toasts(app))
+        assert any(said in t for t in await rendered_toasts(pilot))
+        clean(app)
+
+
+async def test_a_toast_with_an_escape_in_it_is_printable(store):
+    app = make_app(store)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        app.notify(f"hello {ESCAPE}[/]world\x1b[2J", title=f"t{ESCAPE}")
+        assert any("hello [/]world" in t for t in await rendered_toasts(pilot))
+        assert toasts(app)[-1] == "hello [/]world"
+        clean(app)
+
