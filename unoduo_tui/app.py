@@ -25,7 +25,7 @@ from .screens.too_small import MIN_SIZE, TooSmall
 from .session import HUMAN, GameSession, Settings, bot_levels
 from .shutdown import SignalExit
 from .text import player_name, printable
-from .textual_compat import give_result_callback
+from .textual_compat import SafePalettes, give_result_callback
 
 __all__ = ["UnoDuoApp", "run_app"]
 
@@ -56,8 +56,9 @@ def _default_theme() -> str:
     return "textual-dark" if truecolor else "ansi-dark"
 
 
-class UnoDuoApp(App[int]):
-    """UNO Duo at the terminal.  ``bot_pause``: seconds between bot moves (0 in tests)."""
+class UnoDuoApp(SafePalettes, App[int]):
+    """UNO Duo at the terminal.  ``bot_pause``: seconds between bot moves (0 in tests).
+    Its palettes are fast-key-safe (:class:`~.textual_compat.SafePalettes`)."""
 
     CSS_PATH = "app.tcss"
     TITLE = "UNO Duo"

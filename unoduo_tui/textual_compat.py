@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual import command
 from textual.await_complete import AwaitComplete
+from textual.binding import Binding
 from textual.screen import Screen
 
-__all__ = ["AnswerOnce", "give_result_callback", "footer_bindings_ready", "is_pruning",
+__all__ = ["AnswerOnce", "CommandPalette", "SafePalettes", "give_result_callback", "footer_bindings_ready", "is_pruning",
            "log_size_known"]
 
 
@@ -81,3 +83,52 @@ class AnswerOnce:
             return AwaitComplete.nothing()  # already answered, or not the screen on top
         self._answered = True
         return super().dismiss(result)  # type: ignore[misc]
+
+
+class CommandPalette(AnswerOnce, command.CommandPalette):
+    """Textual's command palette, made safe for keys faster than it:
+
+    - PageUp / PageDown while the commands are still being gathered: Textual's
+      ``OptionList._move_page`` reads the line of the highlighted option before the
+      list has laid its options out (``KeyError``, textual 8.2.8) — the keys are
+      ignored until it has;
+    - Escape twice in one read: it dismisses once (:class:`AnswerOnce`); a second
+      ``dismiss`` would pop the screen under the palette.
+
+    Only public names are used (``CommandList``, its ``action_page_up`` /
+    ``action_page_down``); the app opens this class instead of Textual's.
+    """
+
+    BINDINGS = [
+        Binding("pagedown", "page(1)", "Next page", show=False),
+        Binding("pageup", "page(-1)", "Previous page", show=False),
+    ]
+
+    def action_page(self, direction: int) -> None:
+        commands = self.query_one(command.CommandList)
+        move = commands.action_page_down if direction > 0 else commands.action_page_up
+        try:
+            move()
+        except (KeyError, IndexError):  # not laid out yet: as if the key came before
+            pass
+
+
+class SafePalettes:
+    """Mix into the ``App``: every palette it opens — Ctrl+P, the theme picker, a
+    list of commands — is the :class:`CommandPalette` above, not Textual's (which
+    ``App.search_themes`` / ``App.search_commands`` build themselves)."""
+
+    def action_command_palette(self) -> None:
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[attr-defined]
+            self.push_screen(CommandPalette(id="--command-palette"))  # type: ignore[attr-defined]
+
+    def search_themes(self) -> None:
+        from textual.theme import ThemeProvider
+
+        self.push_screen(  # type: ignore[attr-defined]
+            CommandPalette(providers=[ThemeProvider], placeholder="Search for themes…"))
+
+    def search_commands(self, commands, placeholder: str = "Search for commands…"):
+        return self.push_screen(  # type: ignore[attr-defined]
+            CommandPalette(providers=[command.SimpleProvider(self.screen, commands)],  # type: ignore[attr-defined]
+                           placeholder=placeholder))

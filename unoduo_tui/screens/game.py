@@ -183,7 +183,7 @@ class GameScreen(Screen[None]):
             return
         seat = m.to_act
         if s.is_bot(seat):
-            self.bot_move(seat)
+            self.bot_move(seat, s.view(seat), self.decision())
             return
         if seat != self.viewer:
             self._hand_off(seat)
@@ -315,11 +315,22 @@ class GameScreen(Screen[None]):
         else:
             self.app.leave_game()
 
+    def decision(self) -> tuple[object, int]:
+        """The decision being made now, as a token: a worker that computed for one
+        applies its result only while it is still the current one (a key, an undo or a
+        new round may have moved on while it thought)."""
+        match = self.session.match
+        return match, match.log_length
+
+    def _still(self, token: tuple[object, int]) -> bool:
+        match, length = token
+        return self.is_attached and self.session.match is match and match.log_length == length
+
     @work(exclusive=True, group="bot")
-    async def bot_move(self, seat: int) -> None:
-        """A bot's move: a pause a human can follow, then the choice in a thread."""
+    async def bot_move(self, seat: int, view: PlayerView, token: tuple[object, int]) -> None:
+        """A bot's move (``view``: its seat's, taken when the turn came): a pause a
+        human can follow, then the choice in a thread."""
         s = self.session
-        view = s.view(seat)
         self._set_thinking(True)
         try:
             pause = getattr(self.app, "bot_pause", 0)
@@ -328,8 +339,8 @@ class GameScreen(Screen[None]):
             action = await asyncio.to_thread(s.bots[seat].choose, view)
         finally:
             self._set_thinking(False)
-        if s.match.to_act != seat or not self.is_attached:
-            return
+        if not self._still(token):
+            return  # the moment has passed
         self.do(action)
 
     def _set_thinking(self, on: bool) -> None:
@@ -468,17 +479,15 @@ class GameScreen(Screen[None]):
     def action_hint(self) -> None:
         if self.check_action("hint", ()):
             self.notify("Thinking about your move…", timeout=1)
-            self._hint(self.session.match.log_length)
+            self._hint(self.my_view(), self.decision())
 
     @work(exclusive=True, group="hint")
-    async def _hint(self, at: int) -> None:
-        """``t``: the hard bot's pick for this decision (:func:`engine.bots.suggest`,
-        from the seat's view only), said in words; a card to play is selected."""
-        view = self.my_view()
-        if view is None:
-            return
+    async def _hint(self, view: PlayerView, token: tuple[object, int]) -> None:
+        """``t``: the hard bot's pick for the decision ``view`` (the seat's, taken when
+        t was pressed) is at (:func:`engine.bots.suggest`), said in words; a card to
+        play is selected — unless the moment has passed."""
         action = await asyncio.to_thread(engine_bots.suggest, view, HINT_MS)
-        if self.session.match.log_length != at or not self.is_attached:
+        if not self._still(token):
             return  # the moment has passed
         if action.card is not None:
             self.hand.select_card(action.card)
