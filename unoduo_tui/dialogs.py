@@ -23,7 +23,7 @@ from .text import printable
 from .textual_compat import AnswerOnce
 from .widgets.cardrow import CardRow
 
-__all__ = ["Dialog", "ColourPicker", "DumpDialog", "ChallengePrompt", "RoundOver", "MatchOver",
+__all__ = ["Dialog", "ShownHand", "ColourPicker", "DumpDialog", "ChallengePrompt", "RoundOver", "MatchOver",
            "ConfirmLeave", "BranchDialog"]
 
 
@@ -454,4 +454,30 @@ class BranchDialog(Dialog["tuple[str, int] | None"]):
         self.dismiss((self.levels[self.level], self.seat))
 
     def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ShownHand(Dialog[None]):
+    """A6: the hand a challenged Wild Draw 4's player showed you — in a dialog that
+    closes before the next turn, never a toast that could outlive it (hot-seat: on
+    the other player's screen)."""
+
+    BINDINGS = [Binding("enter,space", "close", "Continue", id="shown.continue")]
+
+    def __init__(self, player: str, cards: Sequence[Card]) -> None:
+        super().__init__()
+        self.player = printable(player)
+        self.cards = tuple(cards)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Text(f"{self.player} shows you the hand"), classes="dialog-title")
+            yield Static(Text(_hand_text(self.cards)), classes="dialog-text")
+            yield Button("Continue (Enter)", id="continue", compact=True)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
         self.dismiss(None)

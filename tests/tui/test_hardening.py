@@ -8,8 +8,9 @@ import pytest
 from textual.widgets._toast import Toast
 
 from engine import Match, Rules
-from tests.engine.helpers import random_match, stacked_deck
-from unoduo_tui.dialogs import ChallengePrompt, MatchOver, RoundOver
+from tests.engine.helpers import dealt, random_match, stacked_deck
+from unoduo_tui.dialogs import ChallengePrompt, MatchOver, RoundOver, ShownHand
+from unoduo_tui.screens.game import GameScreen
 from unoduo_tui.screens.handoff import HandOff
 from unoduo_tui.screens.menu import MenuScreen
 from unoduo_tui.screens.replay import ReplayListScreen, ReplayScreen
@@ -17,6 +18,7 @@ from unoduo_tui.screens.saved import SavedScreen
 from unoduo_tui.session import GameSession
 from unoduo_tui.store import Seat, Store
 
+from .test_fast_keys import burst
 from .conftest import SIZE, make_app, press, screen_text, seated, settle, table
 
 ESCAPE = "\x1b]0;pwned\x07"
@@ -173,3 +175,58 @@ async def test_a_toast_with_an_escape_in_it_is_printable(store):
         assert toasts(app)[-1] == "hello [/]world"
         clean(app)
 
+
+
+# -- hot-seat: nothing of one turn on the next player's cover ------------------------------
+
+def hot_seat(ann, bob, start="R1", draws=()):
+    """Two humans past the draft: Ann (seat 0) holds ``ann`` and plays first."""
+    m = dealt(bob, ann, start, draws, first=1)
+    return GameSession(m, ("Ann", "Bob"), ("human", "human"))
+
+
+async def uncover(pilot) -> None:
+    assert isinstance(pilot.app.screen, HandOff)
+    await press(pilot, "enter")
+
+
+async def test_a_toast_raised_just_before_the_cover_is_not_on_it():
+    s = hot_seat(["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"],
+                 ["B9", "B8", "B7", "B6", "B5", "B4", "Y9"])
+    app = make_app(session=s)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        await uncover(pilot)
+        # Y6 does not fit R1 (a toast), then R5 does: the turn passes, the cover goes up
+        burst(app, ["3", "enter", "1", "enter"])
+        for _ in range(20):
+            await pilot.pause()
+        assert "play R5" in s.match.actions
+        assert isinstance(app.screen, HandOff)
+        assert list(app._notifications) == []
+        assert not app.screen.query(Toast)
+        assert "fit" not in clean(app)
+
+
+async def test_the_challenged_hand_is_shown_in_a_dialog_that_closes_before_the_cover():
+    s = hot_seat(["W+4", "R9", "G8", "B2", "B3", "Y4", "Y6"],
+                 ["B9", "B8", "B7", "B6", "B5", "B4", "Y9"])
+    app = make_app(session=s)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        await uncover(pilot)
+        await press(pilot, "7", "enter", "g")  # W+4 (sorted last), naming green
+        await uncover(pilot)  # Bob
+        assert isinstance(app.screen, ChallengePrompt)
+        await press(pilot, "c")
+        assert isinstance(app.screen, ShownHand)
+        assert "R9" in clean(app)  # Ann's hand, to Bob
+        await press(pilot, "enter")
+        assert isinstance(app.screen, GameScreen)  # guilty: Ann draws 4, Bob plays on
+        for key in ("d", "p", "d", "p"):  # …until his turn ends
+            if isinstance(app.screen, HandOff):
+                break
+            await press(pilot, key)
+        assert isinstance(app.screen, HandOff)
+        text = clean(app)
+        assert "R9" not in text and not app.screen.query(Toast)

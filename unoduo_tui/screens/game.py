@@ -224,6 +224,11 @@ class GameScreen(Screen[None]):
     def _hand_off(self, seat: int) -> None:
         """Hot-seat: cover the table until the next player is at the keyboard."""
 
+        # nothing of the last turn on the cover: the toasts shown, and those still on
+        # their way (notify posts a message; this clear is queued after it)
+        self.app.clear_notifications()
+        self.app.call_later(self.app.clear_notifications)
+
         def uncovered(_: object) -> None:
             self._waiting = False
             self.viewer = seat
@@ -259,7 +264,7 @@ class GameScreen(Screen[None]):
             return
         if actor == self.viewer and Action.parse(action).kind in ("play", "dump"):
             self.uno_armed = False
-        self._announce(events)
+        shown = self._announce(events)
         ends = [e for e in events if e.kind == "round_end"]
         if ends:
             end = ends[-1]
@@ -273,16 +278,24 @@ class GameScreen(Screen[None]):
                           self.session.match.rules.target),
                 self._after_round)
             return
+        if shown is not None:  # the challenged hand, for this turn only
+            from ..dialogs import ShownHand
+
+            self._wait(ShownHand(*shown), lambda _: None)
+            return
         self.advance()
 
     def _after_round(self, _: object) -> None:
         self._waiting = False
         self.advance()
 
-    def _announce(self, events: list[Event]) -> None:
-        """Toasts for the moments a player must not miss (the log has everything)."""
+    def _announce(self, events: list[Event]) -> tuple[str, tuple[Card, ...]] | None:
+        """Toasts for the moments a player must not miss (the log has everything);
+        returns a hand shown to the viewer (whose, which cards): never in a toast,
+        which could outlive the turn."""
         viewer = self.viewer
         names = self.names
+        shown = None
         for e in events:
             if e.kind == "catch":
                 who = "You" if e.seat == viewer else names[e.seat]
@@ -293,8 +306,8 @@ class GameScreen(Screen[None]):
                 verdict = "guilty — they draw 4" if e.data else "not guilty — challenger draws 6"
                 self.notify(f"{by} challenged the W+4: {verdict}.", title="Challenge")
             elif e.kind == "reveal" and e.private == viewer and e.cards:
-                self.notify("Their hand: " + " ".join(c.text for c in e.cards),
-                            title="Shown to you", timeout=10)
+                shown = (names[e.seat], tuple(e.cards))
+        return shown
 
     def _show_match_over(self) -> None:
         if self._waiting:
