@@ -4,6 +4,8 @@ plain text.  Textual markup in them (``[/]``) once crashed the app or hung it at
 
 from __future__ import annotations
 
+import errno
+
 import pytest
 from textual.widgets._toast import Toast
 
@@ -230,3 +232,56 @@ async def test_the_challenged_hand_is_shown_in_a_dialog_that_closes_before_the_c
         assert isinstance(app.screen, HandOff)
         text = clean(app)
         assert "R9" not in text and not app.screen.query(Toast)
+
+
+# -- a full disk: a banner while the last save failed ---------------------------------------
+
+class FullDisk:
+    """A save handle whose disk is full until ``full`` is set False (then it saves
+    everything at the next sync, as the store's handle does)."""
+
+    can_undo = True
+    path = None
+    id = "full-disk"
+
+    def __init__(self) -> None:
+        self.full = True
+        self.saved = 0
+
+    def sync(self, match) -> None:
+        if self.full:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        self.saved = match.log_length
+
+    def undo(self, match) -> None:
+        self.sync(match)
+
+    def close(self) -> None:
+        pass
+
+
+def banner(app) -> str | None:
+    widget = app.screen.query_one("#save-banner")
+    return str(widget.render()) if widget.display else None
+
+
+async def test_a_failed_save_shows_a_banner_until_a_save_succeeds():
+    s = table(["R5", "R6", "G7", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
+              "Y9"], "R1", draws=["G1", "G2", "G3"], script=["draw", "draw", "draw"])
+    disk = FullDisk()
+    s.handle = disk
+    async with seated(s) as (pilot, app):
+        assert banner(app) is None
+        await press(pilot, "1", "enter")  # R5: not saved
+        assert "play R5" in s.match.actions and disk.saved == 0
+        assert banner(app) == ("Not saving: No space left on device. Your moves are kept in "
+                               "memory and will be saved when space is free.")
+        assert "Not saving" in clean(app)
+        assert list(app._notifications) == []  # a banner, not a toast that goes away
+        disk.full = False
+        await press(pilot, "1", "enter")  # R6: saved, with everything before it
+        assert disk.saved == s.match.log_length
+        assert banner(app) is None and "Not saving" not in clean(app)
+        disk.full = True
+        await press(pilot, "z")  # practice undo: its record cannot be written either
+        assert banner(app) is not None

@@ -16,6 +16,7 @@ from textual import work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.widgets import Static
 
 from engine import Action, Card, Event, IllegalAction, PlayerView
 from engine import bots as engine_bots
@@ -59,6 +60,13 @@ def hint_text(action: Action, view: PlayerView) -> str:
 class GameScreen(Screen[None]):
     """One match at the table (its session is closed when the screen goes)."""
 
+    DEFAULT_CSS = """
+    GameScreen #save-banner {
+        dock: top; height: auto; padding: 0 1; display: none;
+        background: $error; color: $text; text-style: bold;
+    }
+    """
+
     BINDINGS = [
         Binding("left,h", "move(-1)", "Select", id="game.left", key_display="←→",
                 tooltip="Select the card to the left"),
@@ -101,11 +109,11 @@ class GameScreen(Screen[None]):
         self._deferred = False
         self._waiting = False  # a dialog or hand-off cover is up: keys wait for it
         self._last_mine = False
-        self._warned_save = False
 
     # -- layout ------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        yield Static(id="save-banner", markup=False)
         yield Opponent(id="opponent")
         yield from table_row(GameLog(id="log"))
         yield Hand(id="hand")
@@ -174,9 +182,7 @@ class GameScreen(Screen[None]):
         self._deferred = False
         s = self.session
         m = s.match
-        if s.save_error and not self._warned_save:
-            self._warned_save = True
-            self.notify(s.save_error, severity="error", timeout=10)
+        self._show_save_error()
         self.refresh_table()
         if m.over:
             self._show_match_over()
@@ -202,6 +208,16 @@ class GameScreen(Screen[None]):
         elif m.phase == "wd4" and "challenge" in legal:
             opp = self.names[(seat + 1) % 2]
             self._wait(ChallengePrompt(view, opp, self._challenge_hint(view)), self.do)
+
+    def _show_save_error(self) -> None:
+        """The banner, while the last save failed (a full disk): the moves are kept in
+        memory and the next save writes them all."""
+        error = self.session.save_error
+        banner = self.query_one("#save-banner", Static)
+        if error:
+            banner.update(f"Not saving: {printable(error)}. Your moves are kept in memory "
+                          "and will be saved when space is free.")
+        banner.display = bool(error)
 
     def resume_deferred(self) -> None:
         """Called by the app when the terminal is big enough again."""
