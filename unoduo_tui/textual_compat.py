@@ -77,9 +77,18 @@ class AnswerOnce:
     def answered(self) -> bool:
         return self._answered
 
+    @property
+    def on_top(self) -> bool:
+        """Whether this screen may still act: it is the one on top and has not
+        answered.  Input a paste left queued for it after it gave way (a second Enter
+        in a form) checks this and does nothing."""
+        try:
+            return not self._answered and self.is_attached and self.app.screen is self  # type: ignore[attr-defined]
+        except Exception:  # no screen stack any more: the app is closing
+            return False
+
     def dismiss(self, result: Any = None) -> AwaitComplete:
-        app = self.app  # type: ignore[attr-defined]
-        if self._answered or not self.is_attached or app.screen is not self:  # type: ignore[attr-defined]
+        if not self.on_top:
             return AwaitComplete.nothing()  # already answered, or not the screen on top
         self._answered = True
         return super().dismiss(result)  # type: ignore[misc]

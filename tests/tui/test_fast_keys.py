@@ -9,14 +9,16 @@ from __future__ import annotations
 import random
 
 from textual import events
+from textual.widgets import Button
 
 from engine import Match, Rules
-from tests.engine.helpers import stacked_deck
+from tests.engine.helpers import random_match, stacked_deck
 from unoduo_tui.dialogs import ChallengePrompt
 from unoduo_tui.screens.game import GameScreen
 from unoduo_tui.screens.menu import MenuScreen
 from unoduo_tui.screens.new_match import NewMatchScreen
 from unoduo_tui.session import GameSession
+from unoduo_tui.store import Seat
 
 from .conftest import SIZE, Scripted, game, make_app, press, seated, settle, table
 
@@ -44,8 +46,11 @@ async def test_two_answers_to_the_wild_draw_4_prompt_in_one_tick_answer_once():
         await press(pilot, "1", "enter")
         prompt = app.screen
         assert isinstance(prompt, ChallengePrompt)
-        burst(app, ["c", "d", "c", "enter"])
-        prompt.query_one("#draw").press()
+        # two answers already in the prompt's queue (a click and Enter on a button in
+        # one read), then keys: the second answer once popped the table
+        prompt.post_message(Button.Pressed(prompt.query_one("#draw", Button)))
+        prompt.post_message(Button.Pressed(prompt.query_one("#challenge", Button)))
+        burst(app, ["c", "d", "enter"])
         await drain(pilot)
         after = s.match.actions[s.match.actions.index("play W+4 G") + 1:]
         assert after[0] in ("challenge", "draw")  # the first answer, and only that one
@@ -76,6 +81,34 @@ async def test_keys_while_the_table_gives_way_to_the_menu_do_nothing_harmful(sto
         await drain(pilot)
         assert app.is_running
         assert isinstance(app.screen, (MenuScreen, NewMatchScreen))
+
+
+async def test_enter_twice_on_the_menu_opens_once(store):
+    m = random_match(4, Rules(), 40)
+    with store.new_match(m, (Seat("Ann", "human"), Seat("Rando", "bot:random"))):
+        pass
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        burst(app, ["enter", "enter", "enter"])  # Resume, three times in one read
+        await drain(pilot)
+        assert [type(s) for s in app.screen_stack] == [MenuScreen, GameScreen]
+        assert not any("open in another" in n.message for n in app._notifications)
+        await press(pilot, "q", "m")
+        burst(app, ["down", "enter", "enter"])  # New match, twice
+        await drain(pilot)
+        assert [type(s) for s in app.screen_stack] == [MenuScreen, NewMatchScreen]
+
+
+async def test_enter_twice_in_the_new_match_form_starts_one_match(store):
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "tab", "tab")  # into the name field
+        burst(app, ["enter", "enter"])
+        await drain(pilot)
+        assert [type(s) for s in app.screen_stack] == [MenuScreen, GameScreen]
+        assert len(store.summaries()) == 1
 
 
 async def test_the_command_palette_then_page_keys():

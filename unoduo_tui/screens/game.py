@@ -540,7 +540,8 @@ class GameScreen(Screen[None]):
         self.app.push_screen(HelpScreen())
 
     def action_leave(self) -> None:
-        self.app.ask_to_leave(saved=self.session.handle is not None)
+        s = self.session
+        self.app.ask_to_leave(saved=s.handle is not None and s.save_error is None)
 
     # -- the command palette ---------------------------------------------------------
 

@@ -168,6 +168,8 @@ class MenuScreen(Screen[None]):
 
     def action_pick(self, what: str) -> None:
         app = self.app
+        if app.screen is not self:  # a second Enter of a paste, after the first opened it
+            return
         if what == "resume" and self.unfinished is not None:
             app.resume_match(str(self.unfinished.id))
         elif what == "new":

@@ -126,6 +126,8 @@ class NewMatchScreen(AnswerOnce, Screen[None]):
         return str(widget.value).strip()
 
     def action_start(self) -> None:
+        if not self.on_top:  # a second Enter of a paste, after the table replaced the form
+            return
         opponent = self._value("opponent")
         name, opp_name = self._value("name"), self._value("opponent-name")
         target_text, seed_text = self._value("target"), self._value("seed")
