@@ -62,10 +62,10 @@ class UnoDuoApp(SafePalettes, App[int]):
 
     CSS_PATH = "app.tcss"
     TITLE = "UNO Duo"
-    # Ctrl+Q and Ctrl+C leave as q does (asking first at the table); Ctrl+C stays
-    # "copy" in a text field, which binds it itself
+    # Ctrl+Q and Ctrl+C leave as q does (asking first at the table), on every screen:
+    # before Textual's own Ctrl+C (a "press Ctrl+Q" toast, or copy in a dialog)
     BINDINGS = [Binding("ctrl+q", "leave", "Quit", id="app.quit", show=False, priority=True),
-                Binding("ctrl+c", "leave", "Quit", id="app.quit_c", show=False)]
+                Binding("ctrl+c", "leave", "Quit", id="app.quit_c", show=False, priority=True)]
 
     # The theme is known before Textual builds the stylesheet; set after
     # App.__init__, the change would re-parse all the CSS before the first frame.

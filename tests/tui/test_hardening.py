@@ -11,7 +11,7 @@ from textual.widgets._toast import Toast
 
 from engine import Match, Rules
 from tests.engine.helpers import dealt, random_match, stacked_deck
-from unoduo_tui.dialogs import ChallengePrompt, MatchOver, RoundOver, ShownHand
+from unoduo_tui.dialogs import ChallengePrompt, ConfirmLeave, MatchOver, RoundOver, ShownHand
 from unoduo_tui.screens.game import GameScreen
 from unoduo_tui.screens.handoff import HandOff
 from unoduo_tui.screens.menu import MenuScreen
@@ -285,3 +285,41 @@ async def test_a_failed_save_shows_a_banner_until_a_save_succeeds():
         disk.full = True
         await press(pilot, "z")  # practice undo: its record cannot be written either
         assert banner(app) is not None
+
+
+# -- leaving: q, Ctrl+Q and Ctrl+C the same way ------------------------------------------
+
+@pytest.mark.parametrize("key", ["q", "ctrl+q", "ctrl+c"])
+async def test_every_way_out_of_the_table_asks_first(key):
+    s = table(["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
+              "Y9"], "R1", script=["draw"])
+    async with seated(s) as (pilot, app):
+        await press(pilot, key)
+        assert isinstance(app.screen, ConfirmLeave)
+        assert app.is_running and list(app._notifications) == []  # no "Press ^q" toast
+        await press(pilot, "n")
+        assert isinstance(app.screen, GameScreen)
+        await press(pilot, "1", "enter", key)  # from a dialog over the table, too
+        await press(pilot, key)  # asked twice: the second is the answer (quit)
+        assert app.return_code == 0 and not app.is_running
+
+
+@pytest.mark.parametrize("key", ["ctrl+q", "ctrl+c"])
+async def test_ctrl_q_and_ctrl_c_in_a_dialog_over_the_table_ask_first(key):
+    s = table(["W", "G7", "G8", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
+              "Y9"], "R1", script=["draw"])
+    async with seated(s) as (pilot, app):
+        await press(pilot, "7", "enter")  # W: the colour picker
+        await press(pilot, key)
+        assert isinstance(app.screen, ConfirmLeave)
+        await press(pilot, "m")
+        assert isinstance(app.screen, MenuScreen)
+
+
+@pytest.mark.parametrize("key", ["q", "ctrl+q", "ctrl+c"])
+async def test_every_way_out_of_the_menu_quits(store, key):
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, key)
+        assert app.return_code == 0 and not app.is_running
