@@ -333,7 +333,7 @@ class MatchOver(Dialog[str]):
     def action_watch(self) -> None:
         """To the menu (the table closes its save file), then the replay over it."""
         ref, app = self.replay_ref, self.app
-        if ref is None:
+        if ref is None or not self.on_top:  # answered already: one replay, not two
             return
         self.dismiss("menu")
         app.call_later(app.open_replay, ref)

@@ -13,10 +13,11 @@ from textual.widgets import Button
 
 from engine import Match, Rules
 from tests.engine.helpers import random_match, stacked_deck
-from unoduo_tui.dialogs import ChallengePrompt
+from unoduo_tui.dialogs import ChallengePrompt, MatchOver
 from unoduo_tui.screens.game import GameScreen
 from unoduo_tui.screens.menu import MenuScreen
 from unoduo_tui.screens.new_match import NewMatchScreen
+from unoduo_tui.screens.replay import ReplayScreen
 from unoduo_tui.session import GameSession
 from unoduo_tui.store import Seat
 
@@ -109,6 +110,23 @@ async def test_enter_twice_in_the_new_match_form_starts_one_match(store):
         await drain(pilot)
         assert [type(s) for s in app.screen_stack] == [MenuScreen, GameScreen]
         assert len(store.summaries()) == 1
+
+
+async def test_w_twice_at_the_match_over_opens_one_replay(store):
+    m = random_match(3, Rules(target=100))  # finished
+    with store.new_match(m, (Seat("Ann", "human"), Seat("Bot", "bot:random"))) as handle:
+        ref = handle.id
+    app = make_app(store, start="resume", resume=ref)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        over = app.screen
+        assert isinstance(over, MatchOver)
+        for _ in range(2):  # a click and Enter on "Watch replay" in one read
+            over.post_message(Button.Pressed(over.query_one("#watch", Button)))
+        burst(app, ["w"])
+        await drain(pilot)
+        assert [n.message for n in app._notifications] == []
+        assert [type(s) for s in app.screen_stack] == [MenuScreen, ReplayScreen]
 
 
 async def test_the_command_palette_then_page_keys():
