@@ -23,8 +23,8 @@ from .text import printable
 from .textual_compat import AnswerOnce
 from .widgets.cardrow import CardRow
 
-__all__ = ["Dialog", "ShownHand", "ColourPicker", "DumpDialog", "ChallengePrompt", "RoundOver", "MatchOver",
-           "ConfirmLeave", "BranchDialog"]
+__all__ = ["Dialog", "ShownHand", "ColourPicker", "DumpDialog", "ChallengePrompt", "RoundOver",
+           "MatchOver", "ConfirmLeave", "BranchDialog"]
 
 
 T = TypeVar("T")

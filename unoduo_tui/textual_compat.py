@@ -15,8 +15,8 @@ from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.screen import Screen
 
-__all__ = ["AnswerOnce", "CommandPalette", "SafePalettes", "give_result_callback", "footer_bindings_ready", "is_pruning",
-           "log_size_known"]
+__all__ = ["AnswerOnce", "CommandPalette", "SafePalettes", "give_result_callback",
+           "footer_bindings_ready", "is_pruning", "log_size_known"]
 
 
 def give_result_callback(screen: Screen) -> None:
@@ -78,20 +78,20 @@ class AnswerOnce:
         return self._answered
 
     @property
-    def on_top(self) -> bool:
+    def on_top(self: Any) -> bool:
         """Whether this screen may still act: it is the one on top and has not
         answered.  Input a paste left queued for it after it gave way (a second Enter
         in a form) checks this and does nothing."""
         try:
-            return not self._answered and self.is_attached and self.app.screen is self  # type: ignore[attr-defined]
+            return not self._answered and self.is_attached and self.app.screen is self
         except Exception:  # no screen stack any more: the app is closing
             return False
 
-    def dismiss(self, result: Any = None) -> AwaitComplete:
+    def dismiss(self: Any, result: Any = None) -> AwaitComplete:
         if not self.on_top:
             return AwaitComplete.nothing()  # already answered, or not the screen on top
         self._answered = True
-        return super().dismiss(result)  # type: ignore[misc]
+        return super(AnswerOnce, self).dismiss(result)
 
 
 class CommandPalette(AnswerOnce, command.CommandPalette):
@@ -127,17 +127,17 @@ class SafePalettes:
     list of commands — is the :class:`CommandPalette` above, not Textual's (which
     ``App.search_themes`` / ``App.search_commands`` build themselves)."""
 
-    def action_command_palette(self) -> None:
-        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[attr-defined]
-            self.push_screen(CommandPalette(id="--command-palette"))  # type: ignore[attr-defined]
+    def action_command_palette(self: Any) -> None:
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(id="--command-palette"))
 
-    def search_themes(self) -> None:
+    def search_themes(self: Any) -> None:
         from textual.theme import ThemeProvider
 
-        self.push_screen(  # type: ignore[attr-defined]
-            CommandPalette(providers=[ThemeProvider], placeholder="Search for themes…"))
+        self.push_screen(CommandPalette(providers=[ThemeProvider],
+                                        placeholder="Search for themes…"))
 
-    def search_commands(self, commands, placeholder: str = "Search for commands…"):
-        return self.push_screen(  # type: ignore[attr-defined]
-            CommandPalette(providers=[command.SimpleProvider(self.screen, commands)],  # type: ignore[attr-defined]
+    def search_commands(self: Any, commands, placeholder: str = "Search for commands…"):
+        return self.push_screen(
+            CommandPalette(providers=[command.SimpleProvider(self.screen, commands)],
                            placeholder=placeholder))
