@@ -64,10 +64,10 @@ class AnswerOnce:
     and pops it; any later one (a second key of a paste, a button and its key in the
     same tick) does nothing.  Mix in before ``Screen`` / ``ModalScreen``.
 
-    Textual's ``Screen.dismiss`` runs the callback every time and pops whatever
-    screen is on top — after the first call that is the screen below (the table),
-    and the app dies with ``ScreenStackError`` (Textual issue #2575: "Screen.dismiss
-    should error if not the top-most screen").  No private name is used; it lives
+    Textual's ``Screen.dismiss`` pops whatever screen is on top: called a second
+    time, it pops the screen below (the table), and with nothing left the app dies
+    with ``ScreenStackError`` (Textual issue #2575: "Screen.dismiss should error if
+    not the top-most screen").  No private name is used; it lives
     here because it works around Textual's behaviour.
     """
 
