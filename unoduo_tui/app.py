@@ -13,9 +13,9 @@ from typing import Any, Iterable
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.reactive import Initialize, Reactive
 from textual.screen import Screen
-from textual.notifications import SeverityLevel
 from textual.theme import BUILTIN_THEMES
 
 from engine import Rules
