@@ -7,14 +7,13 @@ shown, so ``unoduo play`` starts without loading the menu or the replay viewer.
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import os
-import signal
 from typing import Any, Iterable
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.reactive import Initialize, Reactive
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
@@ -24,6 +23,9 @@ from engine import Rules
 from .screens.game import GameScreen
 from .screens.too_small import MIN_SIZE, TooSmall
 from .session import DEFAULT_LEVEL, HUMAN, GameSession, Settings, bot_levels
+from .shutdown import SignalExit
+from .text import player_name, printable
+from .textual_compat import SafePalettes, give_result_callback
 
 __all__ = ["UnoDuoApp", "run_app"]
 
@@ -54,12 +56,16 @@ def _default_theme() -> str:
     return "textual-dark" if truecolor else "ansi-dark"
 
 
-class UnoDuoApp(App[int]):
-    """UNO Duo at the terminal.  ``bot_pause``: seconds between bot moves (0 in tests)."""
+class UnoDuoApp(SafePalettes, App[int]):
+    """UNO Duo at the terminal.  ``bot_pause``: seconds between bot moves (0 in tests).
+    Its palettes are fast-key-safe (:class:`~.textual_compat.SafePalettes`)."""
 
     CSS_PATH = "app.tcss"
     TITLE = "UNO Duo"
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", id="app.quit", show=False)]
+    # Ctrl+Q and Ctrl+C leave as q does (asking first at the table), on every screen:
+    # before Textual's own Ctrl+C (a "press Ctrl+Q" toast, or copy in a dialog)
+    BINDINGS = [Binding("ctrl+q", "leave", "Quit", id="app.quit", show=False, priority=True),
+                Binding("ctrl+c", "leave", "Quit", id="app.quit_c", show=False, priority=True)]
 
     # The theme is known before Textual builds the stylesheet; set after
     # App.__init__, the change would re-parse all the CSS before the first frame.
@@ -83,7 +89,8 @@ class UnoDuoApp(App[int]):
         self.bot_pause = bot_pause
         self.think_ms = think_ms
         self.start_session = session
-        self.handle_signals = handle_signals
+        #: SIGHUP / SIGTERM / SIGINT end the app even when it is busy (``unoduo`` only)
+        self.signal_exit = SignalExit(self._exit_on_signal) if handle_signals else None
         self.too_small = False
         self._theme_ready = False
         self._start_problem: CannotOpen | None = None
@@ -105,6 +112,17 @@ class UnoDuoApp(App[int]):
             settings = Settings.load(self.store)
             settings.theme = theme
             settings.save(self.store)
+
+    # -- toasts ------------------------------------------------------------------
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """Every toast, as plain text: messages carry names, paths and errors from
+        players and files, where Textual's markup (``[/]``) crashed the app and a
+        terminal escape could retitle it.  ``markup`` is ignored: nothing here
+        formats a toast with markup."""
+        super().notify(printable(message, newlines=True), title=printable(title),
+                       severity=severity, timeout=timeout, markup=False)
 
     # -- start-up ----------------------------------------------------------------
 
@@ -138,8 +156,8 @@ class UnoDuoApp(App[int]):
 
     def on_mount(self) -> None:
         self._theme_ready = True
-        if self.handle_signals:
-            self._install_signal_handlers()
+        if self.signal_exit is not None:
+            self.signal_exit.install()
         if self._start_problem is not None:
             self._say(self._start_problem)
         self.call_after_refresh(self._check_size)
@@ -158,7 +176,7 @@ class UnoDuoApp(App[int]):
         kind = HUMAN if vs == HUMAN else f"bot:{vs}"
         from .screens.new_match import default_names
         settings = self.start_settings
-        names = default_names(kind, opts["name"] or "", "")
+        names = default_names(kind, player_name(opts["name"], "") if opts["name"] else "", "")
         rules_opts = dict(settings.rules) if isinstance(settings.rules, dict) else {}
         if opts["target"] is not None:
             rules_opts["target"] = opts["target"]
@@ -168,18 +186,10 @@ class UnoDuoApp(App[int]):
             rules = Rules(target=opts["target"]) if opts["target"] else Rules()
         return self._new_session(names, (HUMAN, kind), rules, opts["seed"])
 
-    def _install_signal_handlers(self) -> None:
-        """SIGHUP / SIGTERM (a dropped SSH link): exit cleanly.  The save is already
-        complete — every move was appended as it was made."""
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGHUP, signal.SIGTERM):
-            try:
-                loop.add_signal_handler(sig, self._on_signal, sig)
-            except (NotImplementedError, RuntimeError, ValueError):  # not on this platform
-                pass
-
-    def _on_signal(self, sig: int) -> None:
-        self.exit(return_code=128 + int(sig))
+    def _exit_on_signal(self, code: int) -> None:
+        """A signal (a dropped SSH link, kill, Ctrl+C from outside): exit with ``code``
+        (128 + its number).  The save is already complete."""
+        self.exit(return_code=code)
 
     # -- matches -----------------------------------------------------------------
 
@@ -283,6 +293,24 @@ class UnoDuoApp(App[int]):
 
         self.push_screen(ConfirmLeave(saved=saved), chosen)
 
+    def action_leave(self) -> None:
+        """Ctrl+Q / Ctrl+C (and the palette's Quit): leave as q does — with a match at
+        the table, ask first (and on that question, quit); elsewhere, quit."""
+        from .dialogs import ConfirmLeave
+
+        if isinstance(self.screen, ConfirmLeave):
+            self.screen.action_choose("quit")
+            return
+        table = next((s for s in reversed(self.screen_stack) if isinstance(s, GameScreen)),
+                     None)
+        if table is not None and not table.session.match.over:
+            table.action_leave()
+        else:
+            self.exit(0)
+
+    async def action_quit(self) -> None:
+        self.action_leave()
+
     def leave_game(self, new_match: bool = False) -> None:
         self._back_to_menu()
         if new_match:
@@ -297,9 +325,8 @@ class UnoDuoApp(App[int]):
         while len(self.screen_stack) > 1 and not isinstance(self.screen, MenuScreen):
             self.pop_screen()
         if not isinstance(self.screen, MenuScreen):
-            # switch_screen drops the result callback push_screen gave the screen, but
-            # the first screen was never pushed (IndexError, textual 8.2): give it one
-            self.screen._push_result_callback(self, None)
+            # the first screen was never pushed: give it the callback switch drops
+            give_result_callback(self.screen)
             self.switch_screen(MenuScreen())
 
     # -- the terminal size -----------------------------------------------------------
@@ -358,7 +385,11 @@ def run_app(store: Any, start: str = "menu", *, vs: str | None = None, seed: int
     # them out of the collector's sight, or a full collection walks all of them while
     # the first frame is being drawn (~25 ms here; python -m unoduo_tui.bench).
     gc.freeze()
-    result = app.run()
+    try:
+        result = app.run()
+    finally:
+        if app.signal_exit is not None:
+            app.signal_exit.stopped()
     if app.return_code not in (None, 0):
         return app.return_code
     return result if isinstance(result, int) else 0

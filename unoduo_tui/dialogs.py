@@ -7,7 +7,7 @@ Escape only ever cancels something that changes nothing.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Sequence, TypeVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -20,15 +20,16 @@ from engine import Action, Card, PlayerView
 from engine.cards import COLOUR_NAMES, COLOURS
 
 from .columns import short_names
+from .text import printable
+from .textual_compat import AnswerOnce
 from .widgets.cardrow import CardRow
 from .widgets.footer import Footer
 
-__all__ = ["ColourPicker", "DumpDialog", "ChallengePrompt", "RoundOver", "MatchOver",
-           "ConfirmLeave", "ConfirmDelete", "BranchDialog", "OwnKeys"]
+__all__ = ["Dialog", "ShownHand", "ColourPicker", "DumpDialog", "ChallengePrompt", "RoundOver",
+           "MatchOver", "ConfirmLeave", "ConfirmDelete", "BranchDialog", "OwnKeys"]
 
 
-_LEAVE = Binding("q", "leave", "Quit", id="dialog.quit")
-_SHEET_ROOM = 64 - 2 - 4 - 6  # a dialog's width, less its border, padding and "Round "
+T = TypeVar("T")
 
 
 class OwnKeys:
@@ -39,6 +40,16 @@ class OwnKeys:
         self.mount(Footer())
 
 
+class Dialog(AnswerOnce, OwnKeys, ModalScreen[T]):
+    """The base of every dialog: it answers once (:class:`AnswerOnce`) — a second key
+    or click in the same tick, after the answer, does nothing — and shows its own keys
+    (:class:`OwnKeys`)."""
+
+
+_LEAVE = Binding("q", "leave", "Quit", id="dialog.quit")
+_SHEET_ROOM = 64 - 2 - 4 - 6  # a dialog's width, less its border, padding and "Round "
+
+
 class CanLeave:
     """q in a dialog that waits for a game decision: leave the table (it asks first)."""
 
@@ -46,7 +57,7 @@ class CanLeave:
         self.app.ask_to_leave()
 
 
-class ColourPicker(OwnKeys, CanLeave, ModalScreen[str | None]):
+class ColourPicker(CanLeave, Dialog[str | None]):
     """Name a colour: r / y / g / b (``None`` when cancelled, if cancelling is allowed)."""
 
     BINDINGS = [
@@ -90,7 +101,7 @@ class ColourPicker(OwnKeys, CanLeave, ModalScreen[str | None]):
         self.dismiss((event.button.id or "colour-R")[-1])
 
 
-class DumpDialog(OwnKeys, CanLeave, ModalScreen[Action]):
+class DumpDialog(CanLeave, Dialog[Action]):
     """A4 / S10: dump every card of the colour, choosing the last one — or not."""
 
     BINDINGS = [
@@ -177,7 +188,7 @@ class DumpDialog(OwnKeys, CanLeave, ModalScreen[Action]):
             self.dismiss(Action.parse("nodump"))
 
 
-class ChallengePrompt(OwnKeys, CanLeave, ModalScreen[str]):
+class ChallengePrompt(CanLeave, Dialog[str]):
     """A6: challenge the Wild Draw 4, draw 4, or first catch a missed UNO."""
 
     BINDINGS = [
@@ -190,8 +201,8 @@ class ChallengePrompt(OwnKeys, CanLeave, ModalScreen[str]):
     def __init__(self, view: PlayerView, opponent: str, hint: str = "") -> None:
         super().__init__()
         self.view = view
-        self.opponent = opponent
-        self.hint = hint
+        self.opponent = printable(opponent)
+        self.hint = printable(hint)
 
     def compose(self) -> ComposeResult:
         colour = COLOUR_NAMES.get(self.view.color or "", "?")
@@ -199,19 +210,19 @@ class ChallengePrompt(OwnKeys, CanLeave, ModalScreen[str]):
                   if self.view.rules.wd4_guilty == "any_playable"
                   else "a card of the colour that was active then")
         with Vertical(classes="dialog"):
-            yield Static(f"{self.opponent} played W+4 and named {colour}.",
+            yield Static(Text(f"{self.opponent} played W+4 and named {colour}."),
                          classes="dialog-title")
-            yield Static(
+            yield Static(Text(
                 f"Challenge? {self.opponent} shows you the hand. If it held {guilty}, "
                 f"{self.opponent} draws 4 and you play on. If not, you draw 6 and "
-                f"{self.opponent} plays again.", classes="dialog-text")
+                f"{self.opponent} plays again."), classes="dialog-text")
             if self.hint:
-                yield Static(self.hint, classes="dialog-text hint")
+                yield Static(Text(self.hint), classes="dialog-text hint")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Challenge (c)", id="challenge", compact=True)
                 yield Button("Draw 4 (d)", id="draw", compact=True)
                 if "catch" in self.view.legal_actions:
-                    yield Button(f"Catch {self.opponent} without UNO (x)", id="catch",
+                    yield Button(Text(f"Catch {self.opponent} without UNO (x)"), id="catch",
                                  compact=True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -232,7 +243,7 @@ def _hand_text(cards: Sequence[Card]) -> str:
     return " ".join(c.text for c in cards) if cards else "—"
 
 
-class RoundOver(OwnKeys, ModalScreen[None]):
+class RoundOver(Dialog[None]):
     """E1–E3: who went out, the cards left, the points and the new totals."""
 
     BINDINGS = [Binding("enter,space", "close", "Continue", id="round.continue", key_display="⏎")]
@@ -244,7 +255,7 @@ class RoundOver(OwnKeys, ModalScreen[None]):
         ``None`` for a draw)."""
         super().__init__()
         self.number, self.winner, self.data = number, winner, data
-        self.names, self.viewer, self.target = list(names), viewer, target
+        self.names, self.viewer, self.target = [printable(n) for n in names], viewer, target
         self.match_over, self.match_winner = match_over, match_winner
 
     def compose(self) -> ComposeResult:
@@ -263,7 +274,7 @@ class RoundOver(OwnKeys, ModalScreen[None]):
             body.append(f"  cards left: {_hand_text(hands[seat])}\n", "dim")
         body.append("\n" + self._outcome())
         with Vertical(classes="dialog"):
-            yield Static(head, classes="dialog-title")
+            yield Static(Text(head), classes="dialog-title")
             yield Static(body, classes="dialog-text")
             yield Button("Continue (Enter)", id="continue", compact=True)
 
@@ -286,7 +297,7 @@ class RoundOver(OwnKeys, ModalScreen[None]):
         self.dismiss(None)
 
 
-class MatchOver(OwnKeys, ModalScreen[str]):
+class MatchOver(Dialog[str]):
     """E4: the winner and the full score sheet; then a new match, the menu or quit."""
 
     BINDINGS = [
@@ -298,7 +309,7 @@ class MatchOver(OwnKeys, ModalScreen[str]):
 
     def __init__(self, view: PlayerView, names: Sequence[str], hot_seat: bool = False) -> None:
         super().__init__()
-        self.view, self.names, self.hot_seat = view, list(names), hot_seat
+        self.view, self.names, self.hot_seat = view, [printable(n) for n in names], hot_seat
         self.replay_ref: str | None = None  # the save file, when the match has one
 
     def _saved_ref(self) -> str | None:
@@ -341,7 +352,7 @@ class MatchOver(OwnKeys, ModalScreen[str]):
         sheet.append(f"(* went out · lower total wins · target {view.rules.target})", "dim")
         self.replay_ref = self._saved_ref()
         with Vertical(classes="dialog"):
-            yield Static(head, classes="dialog-title")
+            yield Static(Text(head), classes="dialog-title")
             yield Static(sheet, classes="dialog-text")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("New match (n)", id="new", compact=True)
@@ -356,7 +367,7 @@ class MatchOver(OwnKeys, ModalScreen[str]):
     def action_watch(self) -> None:
         """To the menu (the table closes its save file), then the replay over it."""
         ref, app = self.replay_ref, self.app
-        if ref is None:
+        if ref is None or not self.on_top:  # answered already: one replay, not two
             return
         self.dismiss("menu")
         app.call_later(app.open_replay, ref)
@@ -369,7 +380,7 @@ class MatchOver(OwnKeys, ModalScreen[str]):
         self.dismiss(event.button.id or "menu")
 
 
-class ConfirmLeave(OwnKeys, ModalScreen[str | None]):
+class ConfirmLeave(Dialog[str | None]):
     """q at the table: quit or go to the menu (the match is saved after every move)."""
 
     AUTO_FOCUS = "#stay"
@@ -403,7 +414,7 @@ class ConfirmLeave(OwnKeys, ModalScreen[str | None]):
         self.dismiss(None if event.button.id == "stay" else event.button.id)
 
 
-class ConfirmDelete(OwnKeys, ModalScreen[bool]):
+class ConfirmDelete(Dialog[bool]):
     """The lists' delete key: delete ``what`` (a saved match, in words) for good?
     ``True`` deletes; n, Escape or the Keep button keep it."""
 
@@ -436,7 +447,7 @@ class ConfirmDelete(OwnKeys, ModalScreen[bool]):
         self.dismiss(event.button.id == "delete")
 
 
-class BranchDialog(OwnKeys, ModalScreen["tuple[str, int] | None"]):
+class BranchDialog(Dialog["tuple[str, int] | None"]):
     """``b`` in a replay: the bot level to play against and the seat to take, for a
     what-if branch from the position shown; ``(level, seat)`` or ``None``.
 
@@ -454,7 +465,7 @@ class BranchDialog(OwnKeys, ModalScreen["tuple[str, int] | None"]):
                  seat: int = 0, seat_fixed: int | None = None, level: str | None = None) -> None:
         super().__init__()
         self.levels = tuple(levels)
-        self.names = tuple(names)
+        self.names = tuple(printable(n) for n in names)
         self.position = position
         self.seat_fixed = seat_fixed
         self.seat = seat if seat_fixed is None else seat_fixed
@@ -510,4 +521,30 @@ class BranchDialog(OwnKeys, ModalScreen["tuple[str, int] | None"]):
         self.dismiss((self.levels[self.level], self.seat))
 
     def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ShownHand(Dialog[None]):
+    """A6: the hand a challenged Wild Draw 4's player showed you — in a dialog that
+    closes before the next turn, never a toast that could outlive it (hot-seat: on
+    the other player's screen)."""
+
+    BINDINGS = [Binding("enter,space", "close", "Continue", id="shown.continue")]
+
+    def __init__(self, player: str, cards: Sequence[Card]) -> None:
+        super().__init__()
+        self.player = printable(player)
+        self.cards = tuple(cards)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Text(f"{self.player} shows you the hand"), classes="dialog-title")
+            yield Static(Text(_hand_text(self.cards)), classes="dialog-text")
+            yield Button("Continue (Enter)", id="continue", compact=True)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
         self.dismiss(None)

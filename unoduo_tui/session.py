@@ -51,6 +51,7 @@ class GameSession:
     notes: list[str] = field(default_factory=list)
     think_ms: int | None = None
     bots: dict[int, Any] = field(default_factory=dict)
+    #: why the last save failed (None: it succeeded); the table shows it in a banner
     save_error: str | None = None
     undos: int = 0  # practice undos so far (the file records each one)
     redo_stack: list[Action] = field(default_factory=list)  # decisions z took back, in order
@@ -191,7 +192,9 @@ class GameSession:
             try:
                 self.handle.undo(self.match)
             except OSError as exc:
-                self.save_error = f"Could not save the undo: {exc}"
+                self.save_error = _reason(exc)
+            else:
+                self.save_error = None
         return True
 
     def redo(self) -> bool:
@@ -216,8 +219,10 @@ class GameSession:
             return
         try:
             self.handle.sync(self.match)
-        except OSError as exc:  # a full disk must not end the game; say so once
-            self.save_error = f"Could not save the match: {exc}"
+        except OSError as exc:  # a full disk must not end the game: the next sync retries
+            self.save_error = _reason(exc)
+        else:
+            self.save_error = None
 
     def bot_choice(self, seat: int) -> Action:
         """The bot's decision from its view only (may take a while: run it in a worker)."""
@@ -229,6 +234,11 @@ class GameSession:
                 self.handle.close()
             finally:
                 self.handle = None
+
+
+def _reason(exc: OSError) -> str:
+    """A failed save in a few words ("No space left on device")."""
+    return exc.strerror or str(exc) or type(exc).__name__
 
 
 # -- remembered choices --------------------------------------------------------------

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from engine import Rules
 
-from unoduo_tui.dialogs import ChallengePrompt, ColourPicker, DumpDialog, MatchOver, RoundOver
+from unoduo_tui.dialogs import (ChallengePrompt, ColourPicker, DumpDialog, MatchOver, RoundOver,
+                                 ShownHand)
 
 from .conftest import clipped, game, press, seated, table
 
@@ -103,6 +104,9 @@ async def _wd4(guilty: bool, key: str):
         await press(pilot, "1", "enter")  # R5; the bot answers W+4 naming green
         assert isinstance(app.screen, ChallengePrompt) and clipped(app.screen) == []
         await press(pilot, key)
+        if key == "c":  # A6: the hand shown to the challenger, in a dialog
+            assert isinstance(app.screen, ShownHand) and clipped(app.screen) == []
+            await press(pilot, "enter")
         return s.match
 
 

@@ -3,7 +3,6 @@ the layout at 80×24, the too-small screen, the palette, remembered choices, sig
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import re
@@ -18,6 +17,7 @@ from unoduo_tui.screens.menu import MenuScreen
 from unoduo_tui.screens.new_match import NewMatchScreen
 from unoduo_tui.screens.too_small import TooSmall
 from unoduo_tui.session import GameSession
+from unoduo_tui.shutdown import SignalExit
 
 from .conftest import SIZE, clipped, game, make_app, press, screen_text, seated, settle, table
 
@@ -182,18 +182,16 @@ async def test_new_match_remembers_the_last_choices(store):
 
 async def test_sigterm_exits_cleanly_with_the_match_saved(store):
     app = make_app(store, start="play", vs="random", seed=4)
+    leave = SignalExit(app._exit_on_signal, grace=600)  # no last resort in-process
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await press(pilot, "k")
-        app._install_signal_handlers()
+        leave.install()
         try:
-            os.kill(os.getpid(), signal.SIGTERM)
-            await asyncio.sleep(0.05)
+            os.kill(os.getpid(), signal.SIGTERM)  # handled at once, on this thread
             await pilot.pause()
         finally:
-            loop = asyncio.get_running_loop()
-            for sig in (signal.SIGHUP, signal.SIGTERM):
-                loop.remove_signal_handler(sig)
+            leave.stopped()
     assert app.return_code == 128 + signal.SIGTERM
     assert store.newest_unfinished().actions >= 3
 

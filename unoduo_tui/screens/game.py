@@ -16,12 +16,14 @@ from textual import work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.widgets import Static
 
 from engine import Action, Card, Event, IllegalAction, PlayerView
 from engine import bots as engine_bots
 
 from ..session import GameSession, opponent_label
 from ..words import article, hint_text
+from ..text import printable
 from ..widgets import (Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, StatusLine,
                        table_row)
 
@@ -37,6 +39,13 @@ HINT_MS = 400
 
 class GameScreen(Screen[None]):
     """One match at the table (its session is closed when the screen goes)."""
+
+    DEFAULT_CSS = """
+    GameScreen #save-banner {
+        dock: top; height: auto; padding: 0 1; display: none;
+        background: $error; color: $text; text-style: bold;
+    }
+    """
 
     BINDINGS = [
         Binding("left,h", "move(-1)", "Select", id="game.left", key_display="←→",
@@ -72,16 +81,19 @@ class GameScreen(Screen[None]):
     def __init__(self, session: GameSession) -> None:
         super().__init__()
         self.session = session
+        #: the seats' names as shown: a save file's are untrusted (escape sequences)
+        self.names = tuple(printable(n) for n in session.names)
         self.viewer: int | None = None if session.hot_seat else session.home
         self.uno_armed = False
         self.thinking = False
         self._deferred = False
         self._waiting = False  # a dialog or hand-off cover is up: keys wait for it
-        self._warned_save = False
+        self._last_mine = False
 
     # -- layout ------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        yield Static(id="save-banner", markup=False)
         yield Opponent(id="opponent")
         yield from table_row(GameLog(id="log"))
         yield Hand(id="hand")
@@ -89,7 +101,7 @@ class GameScreen(Screen[None]):
         yield Footer(compact=True)  # every key valid now fits 80 columns (UNO, catch, hint…)
 
     def on_mount(self) -> None:
-        names = self.session.names
+        names = self.names
         for widget in (self.query_one(Discard), self.query_one(GameLog),
                        self.query_one(ScoreSheet)):
             widget.name_seats(names)
@@ -120,7 +132,7 @@ class GameScreen(Screen[None]):
         s = self.session
         other = (view.seat + 1) % 2
         opponent = self.query_one(Opponent)
-        opponent.name_text = s.names[other]
+        opponent.name_text = self.names[other]
         opponent.kind_text = opponent_label(s.kinds[other]) if s.is_bot(other) else ""
         hand = self.hand
         for widget in (opponent, self.query_one(Discard), self.query_one(ScoreSheet), hand):
@@ -142,16 +154,14 @@ class GameScreen(Screen[None]):
         self._deferred = False
         s = self.session
         m = s.match
-        if s.save_error and not self._warned_save:
-            self._warned_save = True
-            self.notify(s.save_error, severity="error", timeout=10)
+        self._show_save_error()
         self.refresh_table()
         if m.over:
             self._show_match_over()
             return
         seat = m.to_act
         if s.is_bot(seat):
-            self.bot_move(seat)
+            self.bot_move(seat, s.view(seat), self.decision())
             return
         if seat != self.viewer:
             self._hand_off(seat)
@@ -168,8 +178,18 @@ class GameScreen(Screen[None]):
         elif m.phase == "dump":
             self._wait(DumpDialog(view, self.uno_armed), self.do)
         elif m.phase == "wd4" and "challenge" in legal:
-            opp = s.names[(seat + 1) % 2]
+            opp = self.names[(seat + 1) % 2]
             self._wait(ChallengePrompt(view, opp, self._challenge_hint(view)), self.do)
+
+    def _show_save_error(self) -> None:
+        """The banner, while the last save failed (a full disk): the moves are kept in
+        memory and the next save writes them all."""
+        error = self.session.save_error
+        banner = self.query_one("#save-banner", Static)
+        if error:
+            banner.update(f"Not saving: {printable(error)}. Your moves are kept in memory "
+                          "and will be saved when space is free.")
+        banner.display = bool(error)
 
     def resume_deferred(self) -> None:
         """Called by the app when the terminal is big enough again."""
@@ -192,6 +212,11 @@ class GameScreen(Screen[None]):
     def _hand_off(self, seat: int) -> None:
         """Hot-seat: cover the table until the next player is at the keyboard."""
 
+        # nothing of the last turn on the cover: the toasts shown, and those still on
+        # their way (notify posts a message; this clear is queued after it)
+        self.app.clear_notifications()
+        self.app.call_later(self.app.clear_notifications)
+
         def uncovered(_: object) -> None:
             self._waiting = False
             self.viewer = seat
@@ -201,7 +226,7 @@ class GameScreen(Screen[None]):
         from .handoff import HandOff
 
         self._waiting = True
-        self.app.push_screen(HandOff(self.session.names[seat]), uncovered)
+        self.app.push_screen(HandOff(self.names[seat]), uncovered)
 
     def _challenge_hint(self, view: PlayerView) -> str:
         """The bots' estimate that the W+4 was guilty, once the engine offers one."""
@@ -226,7 +251,7 @@ class GameScreen(Screen[None]):
             self.advance()
             return
         self.uno_armed = False  # UNO is said with one move (U1), never carried on
-        self._announce(events)
+        shown = self._announce(events)
         ends = [e for e in events if e.kind == "round_end"]
         if ends:
             end = ends[-1]
@@ -237,9 +262,14 @@ class GameScreen(Screen[None]):
 
             m = self.session.match
             self.app.push_screen(
-                RoundOver(end.amount, end.seat, end.data, self.session.names, viewer,
+                RoundOver(end.amount, end.seat, end.data, self.names, viewer,
                           m.rules.target, match_over=m.over, match_winner=m.winner),
                 self._after_round)
+            return
+        if shown is not None:  # the challenged hand, for this turn only
+            from ..dialogs import ShownHand
+
+            self._wait(ShownHand(*shown), lambda _: None)
             return
         self.advance()
 
@@ -247,10 +277,13 @@ class GameScreen(Screen[None]):
         self._waiting = False
         self.advance()
 
-    def _announce(self, events: list[Event]) -> None:
-        """Toasts for the moments a player must not miss (the log has everything)."""
+    def _announce(self, events: list[Event]) -> tuple[str, tuple[Card, ...]] | None:
+        """Toasts for the moments a player must not miss (the log has everything);
+        returns a hand shown to the viewer (whose, which cards): never in a toast,
+        which could outlive the turn."""
         viewer = self.viewer
-        names = self.session.names
+        names = self.names
+        shown = None
         for e in events:
             if e.kind == "catch":
                 who = "You" if e.seat == viewer else names[e.seat]
@@ -261,8 +294,8 @@ class GameScreen(Screen[None]):
                 verdict = "guilty — they draw 4" if e.data else "not guilty — challenger draws 6"
                 self.notify(f"{by} challenged the W+4: {verdict}.", title="Challenge")
             elif e.kind == "reveal" and e.private == viewer and e.cards:
-                self.notify("Their hand: " + " ".join(c.text for c in e.cards),
-                            title="Shown to you", timeout=10)
+                shown = (names[e.seat], tuple(e.cards))
+        return shown
 
     def _show_match_over(self) -> None:
         if self._waiting:
@@ -271,7 +304,7 @@ class GameScreen(Screen[None]):
         self._waiting = True
         from ..dialogs import MatchOver
 
-        self.app.push_screen(MatchOver(view, self.session.names, self.session.hot_seat),
+        self.app.push_screen(MatchOver(view, self.names, self.session.hot_seat),
                              self._after_match)
 
     def _after_match(self, choice: str | None) -> None:
@@ -283,11 +316,22 @@ class GameScreen(Screen[None]):
         else:
             self.app.leave_game()
 
+    def decision(self) -> tuple[object, int]:
+        """The decision being made now, as a token: a worker that computed for one
+        applies its result only while it is still the current one (a key, an undo or a
+        new round may have moved on while it thought)."""
+        match = self.session.match
+        return match, match.log_length
+
+    def _still(self, token: tuple[object, int]) -> bool:
+        match, length = token
+        return self.is_attached and self.session.match is match and match.log_length == length
+
     @work(exclusive=True, group="bot")
-    async def bot_move(self, seat: int) -> None:
-        """A bot's move: a pause a human can follow, then the choice in a thread."""
+    async def bot_move(self, seat: int, view: PlayerView, token: tuple[object, int]) -> None:
+        """A bot's move (``view``: its seat's, taken when the turn came): a pause a
+        human can follow, then the choice in a thread."""
         s = self.session
-        view = s.view(seat)
         self._set_thinking(True)
         try:
             pause = getattr(self.app, "bot_pause", 0)
@@ -296,8 +340,8 @@ class GameScreen(Screen[None]):
             action = await asyncio.to_thread(s.bots[seat].choose, view)
         finally:
             self._set_thinking(False)
-        if s.match.to_act != seat or not self.is_attached:
-            return
+        if not self._still(token):
+            return  # the moment has passed
         self.do(action)
 
     def _set_thinking(self, on: bool) -> None:
@@ -431,17 +475,15 @@ class GameScreen(Screen[None]):
     def action_hint(self) -> None:
         if self.check_action("hint", ()):
             self.notify("Thinking about your move…", timeout=1)
-            self._hint(self.session.match.log_length)
+            self._hint(self.my_view(), self.decision())
 
     @work(exclusive=True, group="hint")
-    async def _hint(self, at: int) -> None:
-        """``t``: the hard bot's pick for this decision (:func:`engine.bots.suggest`,
-        from the seat's view only), said in words; a card to play is selected."""
-        view = self.my_view()
-        if view is None:
-            return
+    async def _hint(self, view: PlayerView, token: tuple[object, int]) -> None:
+        """``t``: the hard bot's pick for the decision ``view`` (the seat's, taken when
+        t was pressed) is at (:func:`engine.bots.suggest`), said in words; a card to
+        play is selected — unless the moment has passed."""
         action = await asyncio.to_thread(engine_bots.suggest, view, HINT_MS)
-        if self.session.match.log_length != at or not self.is_attached:
+        if not self._still(token):
             return  # the moment has passed
         if action.card is not None:
             self.hand.select_card(action.card)
@@ -464,7 +506,8 @@ class GameScreen(Screen[None]):
         self.app.push_screen(HelpScreen())
 
     def action_leave(self) -> None:
-        self.app.ask_to_leave(saved=self.session.handle is not None)
+        s = self.session
+        self.app.ask_to_leave(saved=s.handle is not None and s.save_error is None)
 
     # -- the command palette ---------------------------------------------------------
 

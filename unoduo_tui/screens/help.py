@@ -9,6 +9,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
 from ..dialogs import OwnKeys
+from ..textual_compat import AnswerOnce
 
 __all__ = ["HelpScreen"]
 
@@ -73,7 +74,7 @@ Press **Escape**, **q** or **?** to go back.
 """
 
 
-class HelpScreen(OwnKeys, ModalScreen[None]):
+class HelpScreen(AnswerOnce, OwnKeys, ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark", "close", "Back", id="help.back")]
 
     def compose(self) -> ComposeResult:

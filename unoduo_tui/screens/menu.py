@@ -14,6 +14,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..store import short_id
+from ..text import printable
 from ..widgets.footer import Footer
 
 __all__ = ["MenuScreen", "summary_line", "summary_lines", "lineage", "practice_mark", "fit"]
@@ -28,7 +29,7 @@ LOGO = """\
 def summary_line(summary) -> str:
     """One saved match in a line: seats, round, scores, then its marks (practice,
     lineage)."""
-    return " · ".join([" vs ".join(s.name for s in summary.seats), *_facts(summary),
+    return " · ".join([" vs ".join(printable(s.name) for s in summary.seats), *_facts(summary),
                        *_marks(summary)])
 
 
@@ -38,7 +39,7 @@ def summary_lines(summary, width: int, spoiler_free: bool = False) -> list[str]:
     of caebc7 @ 57") on two.  The seats' names give way first (cut with "…"), then
     the practice mark; the lineage stays whole.  ``spoiler_free``: a finished match
     shows neither its round nor its scores (they tell who won, and how long it ran)."""
-    names = [s.name for s in summary.seats]
+    names = [printable(s.name) for s in summary.seats]
     facts = [] if spoiler_free and summary.status == "finished" else _facts(summary)
     marks = _marks(summary)
     whole = " · ".join([" vs ".join(names), *facts, *marks])
@@ -90,7 +91,7 @@ def fit(text: str, width: int) -> str:
 def lineage(parent: tuple[str, int]) -> str:
     """How a what-if branch names where it came from (lists, replay): the parent's
     short id (which ``unoduo replay`` accepts) and the decisions taken over."""
-    return f"branch of {short_id(parent[0])} @ {parent[1]}"
+    return f"branch of {printable(short_id(parent[0]))} @ {printable(parent[1])}"
 
 
 def practice_mark(undos: int) -> str:
@@ -167,6 +168,8 @@ class MenuScreen(Screen[None]):
 
     def action_pick(self, what: str) -> None:
         app = self.app
+        if app.screen is not self:  # a second Enter of a paste, after the first opened it
+            return
         if what == "resume" and self.unfinished is not None:
             app.resume_match(str(self.unfinished.id))
         elif what == "new":

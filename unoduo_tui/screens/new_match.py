@@ -16,6 +16,7 @@ from engine import Rules
 
 from ..session import HUMAN, Settings, bot_levels, opponent_label
 from ..text import player_name
+from ..textual_compat import AnswerOnce
 from ..widgets.footer import Footer
 
 __all__ = ["NewMatchScreen", "default_names"]
@@ -45,7 +46,7 @@ def default_names(opponent: str, name: str = "", opponent_name: str = "") -> tup
     return (player_name(me, "You"), player_name(opponent_name, opponent_label(opponent)))
 
 
-class NewMatchScreen(Screen[None]):
+class NewMatchScreen(AnswerOnce, Screen[None]):
     BINDINGS = [
         Binding("ctrl+s", "start", "Start", id="new.start"),
         Binding("escape", "back", "Back", id="new.back"),
@@ -128,6 +129,8 @@ class NewMatchScreen(Screen[None]):
         return str(widget.value).strip()
 
     def action_start(self) -> None:
+        if not self.on_top:  # a second Enter of a paste, after the table replaced the form
+            return
         opponent = self._value("opponent")
         name, opp_name = self._value("name"), self._value("opponent-name")
         target_text, seed_text = self._value("target"), self._value("seed")

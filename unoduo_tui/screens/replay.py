@@ -40,6 +40,8 @@ from engine.replay import ALL, ReplayCursor
 from ..dialogs import BranchDialog, OwnKeys
 from ..session import bot_levels
 from ..store import parent_of
+from ..text import printable
+from ..textual_compat import AnswerOnce, log_size_known
 from ..widgets import Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, table_row
 from .menu import fit, lineage, practice_mark
 from .saved import MatchTable, list_bindings
@@ -201,7 +203,7 @@ class ReplayLog(GameLog, inherit_bindings=False):
         count = len(events)
         mapping = self._line_event
         width = self.scrollable_content_region.width
-        steady = (self._size_known and mapping is not None and view.seat == self._seat
+        steady = (log_size_known(self) and mapping is not None and view.seat == self._seat
                   and len(mapping) == len(self.lines) and width == self._width
                   and count - self._shown <= REWRITE and len(self.lines) <= MAX_ROWS)
         if steady and count < self._shown:  # back: drop the lines of what is undone
@@ -215,7 +217,7 @@ class ReplayLog(GameLog, inherit_bindings=False):
                 steady = False
         if not steady:
             self.clear()
-            self._line_event = [] if self._size_known else None
+            self._line_event = [] if log_size_known(self) else None
             self._seat, self._width = view.seat, width
             self._shown = self._first = max(0, count - REWRITE)
         self._current = None  # GameLog writes it unhighlighted: it is drawn, below
@@ -265,7 +267,7 @@ def _styled(line: Strip, style: Style, pad: bool) -> Strip:
                   else seg for i, seg in enumerate(segments)], line.cell_length)
 
 
-class GoToAction(OwnKeys, ModalScreen[int | None]):
+class GoToAction(AnswerOnce, OwnKeys, ModalScreen[int | None]):
     """``g``: ask for an action number (0 … count)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="goto.cancel")]
@@ -292,7 +294,7 @@ class GoToAction(OwnKeys, ModalScreen[int | None]):
         self.dismiss(None)
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(AnswerOnce, Screen[None]):
     """One saved match, watched again (never written to)."""
 
     DEFAULT_CSS = """
@@ -371,7 +373,7 @@ class ReplayScreen(Screen[None]):
         header = loaded.header
         seats = loaded.seats
         self.loaded = loaded
-        self.names: tuple[str, ...] = tuple(s.name for s in seats)
+        self.names: tuple[str, ...] = tuple(printable(s.name) for s in seats)
         self.kinds: tuple[str, ...] = tuple(s.kind for s in seats)
         self.cursor = ReplayCursor(header.rules, loaded.match.actions, header.seed, every=every)
         self.finished = loaded.match.over

@@ -9,6 +9,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import MarkdownViewer
 
+from ..textual_compat import AnswerOnce
 from ..widgets.footer import Footer
 
 __all__ = ["RulesScreen", "rule_book"]
@@ -18,7 +19,7 @@ def rule_book() -> str:
     return resources.files("unoduo_tui").joinpath("rules.md").read_text(encoding="utf-8")
 
 
-class RulesScreen(Screen[None]):
+class RulesScreen(AnswerOnce, Screen[None]):
     BINDINGS = [Binding("escape,q", "close", "Back", id="rules.back")]
 
     def compose(self) -> ComposeResult:

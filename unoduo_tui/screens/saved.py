@@ -21,6 +21,8 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from ..text import printable
+from ..textual_compat import AnswerOnce
 from ..widgets.footer import Footer
 from .menu import summary_lines
 
@@ -41,13 +43,13 @@ def fill_matches(table: DataTable, summaries, width: int, spoiler_free: bool = F
         created = s.created.strftime("%Y-%m-%d %H:%M") if s.created else "?"
         hide = spoiler_free and s.status == "finished"
         lines = summary_lines(s, room, spoiler_free)
-        table.add_row(created, Text("\n".join(lines), no_wrap=True), s.status,
+        table.add_row(created, Text("\n".join(lines), no_wrap=True), Text(printable(s.status)),
                       "—" if hide else str(s.actions), key=str(i), height=len(lines))
     if summaries:
         table.move_cursor(row=min(row, len(summaries) - 1))
 
 
-class MatchTable(Screen[None]):
+class MatchTable(AnswerOnce, Screen[None]):
     """A table of saved matches (Saved matches, Replays): ``s`` spoiler-free."""
 
     ID = "list"  # the title is #<ID>-title, the table #<ID>-table

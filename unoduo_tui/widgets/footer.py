@@ -7,6 +7,8 @@ from collections.abc import Hashable
 
 from textual.widgets import Footer as TextualFooter
 
+from ..textual_compat import footer_bindings_ready, is_pruning
+
 __all__ = ["Footer"]
 
 
@@ -26,7 +28,7 @@ class Footer(TextualFooter):
     def _showing(self) -> Hashable:
         """What :meth:`Footer.compose` would show now, as a value: the bindings it reads
         (frozen dataclasses) with their enabled flags and tooltips."""
-        if not getattr(self, "_bindings_ready", True):
+        if not footer_bindings_ready(self):
             return None
         active = self.screen.active_bindings
         keys = tuple((binding, enabled, tooltip)
@@ -37,7 +39,7 @@ class Footer(TextualFooter):
         return keys, None if palette is None else palette[1:]
 
     async def recompose(self) -> None:
-        if not self.is_attached or getattr(self, "_pruning", False):
+        if not self.is_attached or is_pruning(self):
             return  # its screen is going away
         showing = self._showing()
         if showing is not None and showing == self._shown:

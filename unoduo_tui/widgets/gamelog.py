@@ -11,6 +11,7 @@ from textual.widgets import RichLog
 
 from engine import PlayerView, describe
 
+from ..textual_compat import log_size_known
 from .names import SeatNames
 
 __all__ = ["GameLog"]
@@ -54,12 +55,12 @@ class GameLog(SeatNames, RichLog):
         self._view = view
         width = self.scrollable_content_region.width
         if (view.seat != self._seat or len(events) < self._shown
-                or self._size_known and width != self._width
+                or log_size_known(self) and width != self._width
                 or (current is not None or highlighted is not None)
                 and ((current, len(events)) != (highlighted, self._shown)
-                     or self._line_event is None and self._size_known)):
+                     or self._line_event is None and log_size_known(self))):
             self.clear()
-            self._line_event = [] if self._size_known else None
+            self._line_event = [] if log_size_known(self) else None
             self._seat, self._width = view.seat, width
             self._shown = max(0, len(events) - (_KEEP if current is None else _KEEP_HIGHLIGHTED))
         self._current = current

@@ -1,0 +1,325 @@
+"""The app under attack, part 1: names and paths from players and files are shown as
+plain text.  Textual markup in them (``[/]``) once crashed the app or hung it at
+100 % CPU; a terminal escape in them could retitle the player's terminal."""
+
+from __future__ import annotations
+
+import errno
+
+import pytest
+from textual.widgets._toast import Toast
+
+from engine import Match, Rules
+from tests.engine.helpers import dealt, random_match, stacked_deck
+from unoduo_tui.dialogs import ChallengePrompt, ConfirmLeave, MatchOver, RoundOver, ShownHand
+from unoduo_tui.screens.game import GameScreen
+from unoduo_tui.screens.handoff import HandOff
+from unoduo_tui.screens.menu import MenuScreen
+from unoduo_tui.screens.replay import ReplayListScreen, ReplayScreen
+from unoduo_tui.screens.saved import SavedScreen
+from unoduo_tui.session import GameSession
+from unoduo_tui.store import Seat, Store
+
+from .test_fast_keys import burst
+from .conftest import SIZE, make_app, press, screen_text, seated, settle, table
+
+ESCAPE = "\x1b]0;pwned\x07"
+NAMES = ["[/]", "[b]", "[link=x]", ESCAPE]
+
+
+def shown(name: str) -> str:
+    """What a name should look like on screen: itself, minus any escape sequence."""
+    return "" if name == ESCAPE else name
+
+
+def clean(app) -> str:
+    """The screen as text, checked free of escapes and bells."""
+    text = screen_text(app)
+    assert "\x1b" not in text and "\x07" not in text and "pwned" not in text
+    return text
+
+
+def toasts(app) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+async def rendered_toasts(pilot) -> list[str]:
+    """The toasts on screen, as rendered (where markup was parsed), once there are any."""
+    for _ in range(50):
+        await pilot.pause()
+        shown_now = [str(t.render()) for t in pilot.app.screen.query(Toast)]
+        if shown_now:
+            return [" ".join(t.split()) for t in shown_now]
+    raise AssertionError("no toast was shown")
+
+
+@pytest.fixture
+def store(tmp_path) -> Store:
+    return Store(tmp_path)
+
+
+@pytest.mark.parametrize("name", NAMES)
+async def test_a_name_at_the_table_is_plain_text(name):
+    s = table(["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
+              "Y9"], "R1", script=["draw"])
+    s.names = ("Ann", name)
+    async with seated(s) as (pilot, app):
+        await press(pilot, "1", "enter")
+        text = clean(app)
+        assert f" {shown(name)} " in text  # the opponent strip and the log
+
+
+@pytest.mark.parametrize("name", NAMES)
+async def test_a_name_on_the_challenge_prompt_is_plain_text(name):
+    s = table(["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"],
+              ["W+4", "R9", "B8", "B7", "B6", "B5", "Y9"], "R1", script=["play W+4 G", "draw"])
+    s.names = ("Ann", name)
+    async with seated(s) as (pilot, app):
+        await press(pilot, "1", "enter")
+        assert isinstance(app.screen, ChallengePrompt)
+        assert f"{shown(name)} played W+4" in clean(app)
+        await press(pilot, "c")
+        assert "challenge" in s.match.actions
+
+
+@pytest.mark.parametrize("name", NAMES)
+async def test_hot_seat_names_on_the_cover_and_the_score_sheet(name):
+    deck = stacked_deck(["R1", "R2", "R3", "R4", "R5", "R6", "R7"],
+                        ["B1", "B2", "B3", "B4", "B5", "B6", "B7"], "G9")
+    m = Match.new(Rules(), seed=0, deck=deck, first=0)
+    s = GameSession(m, (name, "[i]Bob"), ("human", "human"))
+    async with seated(s) as (pilot, app):
+        assert isinstance(app.screen, HandOff)
+        assert f"Pass to {shown(name)}" in clean(app)
+        await press(pilot, "enter", "k")
+        if isinstance(app.screen, HandOff):
+            assert "Pass to [i]Bob" in clean(app)
+            await press(pilot, "enter")
+        assert f" {shown(name)} · 1 card" in clean(app)  # Bob sees the opponent strip
+
+
+@pytest.mark.parametrize("name", NAMES)
+async def test_round_and_match_over_name_the_winner_as_plain_text(name):
+    s = table(["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
+              "Y9"], "R1", hands=[["R5"], ["B9", "B8"]], rules=Rules(target=10))
+    s.names = (name, "Bot")
+    async with seated(s) as (pilot, app):
+        await press(pilot, "enter")
+        assert isinstance(app.screen, RoundOver)
+        clean(app)
+        await press(pilot, "enter")
+        assert isinstance(app.screen, MatchOver)
+        clean(app)
+        view = s.match.view(0)
+        names = (name, "Bot")
+        app.push_screen(RoundOver(1, 0, (((), ()), (0, 17), (0, 17), False), names, None, 10))
+        await pilot.pause()
+        assert f"{shown(name)} went out" in clean(app)
+        app.pop_screen()
+        app.push_screen(MatchOver(view, names, hot_seat=True))
+        await pilot.pause()
+        assert f"{shown(name)} wins the match" in clean(app)
+
+
+@pytest.mark.parametrize("name", NAMES)
+async def test_menu_and_lists_show_saved_names_as_plain_text(store, name):
+    m = random_match(4, Rules(), 40)
+    with store.new_match(m, (Seat(name, "human"), Seat("Rando", "bot:random"))):
+        pass
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, MenuScreen)
+        assert f"{shown(name)} vs Rando" in clean(app)
+        for screen in (SavedScreen(), ReplayListScreen()):
+            app.push_screen(screen)
+            await pilot.pause()
+            await pilot.pause()
+            assert f"{shown(name)} vs Rando" in clean(app)
+            app.pop_screen()
+            await pilot.pause()
+
+
+@pytest.mark.parametrize("name", NAMES)
+async def test_replay_of_an_unfinished_match_whose_human_has_markup_in_the_name(store, name):
+    m = random_match(4, Rules(), 60)
+    with store.new_match(m, (Seat("Rando", "bot:random"), Seat(name, "human"))) as handle:
+        ref = handle.id
+    app = make_app(store, start="replay", replay=ref)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        said = " ".join(f"as {shown(name)} saw it".split())
+        assert any(said in t for t in await rendered_toasts(pilot))
+        assert isinstance(app.screen, ReplayScreen)
+        clean(app)
+
+
+@pytest.mark.parametrize("options, said", [
+    ({"start": "play", "vs": "[/]"}, "Unknown opponent '[/]'"),
+    ({"start": "play", "vs": "[link=x]"}, "Unknown opponent '[link=x]'"),
+    ({"start": "resume", "resume": "/x[/].unoduo"}, "/x[/].unoduo"),
+    ({"start": "replay", "replay": "/x[b].unoduo"}, "/x[b].unoduo"),
+])
+async def test_a_start_with_markup_in_it_says_why_as_plain_text(store, options, said):
+    app = make_app(store, **options)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, MenuScreen)
+        assert any(said in t for t in toasts(app))
+        assert any(said in t for t in await rendered_toasts(pilot))
+        clean(app)
+
+
+async def test_a_toast_with_an_escape_in_it_is_printable(store):
+    app = make_app(store)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        app.notify(f"hello {ESCAPE}[/]world\x1b[2J", title=f"t{ESCAPE}")
+        assert any("hello [/]world" in t for t in await rendered_toasts(pilot))
+        assert toasts(app)[-1] == "hello [/]world"
+        clean(app)
+
+
+
+# -- hot-seat: nothing of one turn on the next player's cover ------------------------------
+
+def hot_seat(ann, bob, start="R1", draws=()):
+    """Two humans past the draft: Ann (seat 0) holds ``ann`` and plays first."""
+    m = dealt(bob, ann, start, draws, first=1)
+    return GameSession(m, ("Ann", "Bob"), ("human", "human"))
+
+
+async def uncover(pilot) -> None:
+    assert isinstance(pilot.app.screen, HandOff)
+    await press(pilot, "enter")
+
+
+async def test_a_toast_raised_just_before_the_cover_is_not_on_it():
+    s = hot_seat(["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"],
+                 ["B9", "B8", "B7", "B6", "B5", "B4", "Y9"])
+    app = make_app(session=s)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        await uncover(pilot)
+        # Y6 does not fit R1 (a toast), then R5 does: the turn passes, the cover goes up
+        burst(app, ["3", "enter", "1", "enter"])
+        for _ in range(20):
+            await pilot.pause()
+        assert "play R5" in s.match.actions
+        assert isinstance(app.screen, HandOff)
+        assert list(app._notifications) == []
+        assert not app.screen.query(Toast)
+        assert "fit" not in clean(app)
+
+
+async def test_the_challenged_hand_is_shown_in_a_dialog_that_closes_before_the_cover():
+    s = hot_seat(["W+4", "R9", "G8", "B2", "B3", "Y4", "Y6"],
+                 ["B9", "B8", "B7", "B6", "B5", "B4", "Y9"])
+    app = make_app(session=s)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        await uncover(pilot)
+        await press(pilot, "7", "enter", "g")  # W+4 (sorted last), naming green
+        await uncover(pilot)  # Bob
+        assert isinstance(app.screen, ChallengePrompt)
+        await press(pilot, "c")
+        assert isinstance(app.screen, ShownHand)
+        assert "R9" in clean(app)  # Ann's hand, to Bob
+        await press(pilot, "enter")
+        assert isinstance(app.screen, GameScreen)  # guilty: Ann draws 4, Bob plays on
+        for key in ("d", "p", "d", "p"):  # …until his turn ends
+            if isinstance(app.screen, HandOff):
+                break
+            await press(pilot, key)
+        assert isinstance(app.screen, HandOff)
+        text = clean(app)
+        assert "R9" not in text and not app.screen.query(Toast)
+
+
+# -- a full disk: a banner while the last save failed ---------------------------------------
+
+class FullDisk:
+    """A save handle whose disk is full until ``full`` is set False (then it saves
+    everything at the next sync, as the store's handle does)."""
+
+    can_undo = True
+    path = None
+    id = "full-disk"
+
+    def __init__(self) -> None:
+        self.full = True
+        self.saved = 0
+
+    def sync(self, match) -> None:
+        if self.full:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        self.saved = match.log_length
+
+    def undo(self, match) -> None:
+        self.sync(match)
+
+    def close(self) -> None:
+        pass
+
+
+def banner(app) -> str | None:
+    widget = app.screen.query_one("#save-banner")
+    return str(widget.render()) if widget.display else None
+
+
+async def test_a_failed_save_shows_a_banner_until_a_save_succeeds():
+    s = table(["R5", "R6", "G7", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
+              "Y9"], "R1", draws=["G1", "G2", "G3"], script=["draw", "draw", "draw"])
+    disk = FullDisk()
+    s.handle = disk
+    async with seated(s) as (pilot, app):
+        assert banner(app) is None
+        await press(pilot, "1", "enter")  # R5: not saved
+        assert "play R5" in s.match.actions and disk.saved == 0
+        assert banner(app) == ("Not saving: No space left on device. Your moves are kept in "
+                               "memory and will be saved when space is free.")
+        assert "Not saving" in clean(app)
+        assert list(app._notifications) == []  # a banner, not a toast that goes away
+        disk.full = False
+        await press(pilot, "1", "enter")  # R6: saved, with everything before it
+        assert disk.saved == s.match.log_length
+        assert banner(app) is None and "Not saving" not in clean(app)
+        disk.full = True
+        await press(pilot, "z")  # practice undo: its record cannot be written either
+        assert banner(app) is not None
+
+
+# -- leaving: q, Ctrl+Q and Ctrl+C the same way ------------------------------------------
+
+@pytest.mark.parametrize("key", ["q", "ctrl+q", "ctrl+c"])
+async def test_every_way_out_of_the_table_asks_first(key):
+    s = table(["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
+              "Y9"], "R1", script=["draw"])
+    async with seated(s) as (pilot, app):
+        await press(pilot, key)
+        assert isinstance(app.screen, ConfirmLeave)
+        assert app.is_running and list(app._notifications) == []  # no "Press ^q" toast
+        await press(pilot, "n")
+        assert isinstance(app.screen, GameScreen)
+        await press(pilot, "1", "enter", key)  # from a dialog over the table, too
+        await press(pilot, key)  # asked twice: the second is the answer (quit)
+        assert app.return_code == 0 and not app.is_running
+
+
+@pytest.mark.parametrize("key", ["ctrl+q", "ctrl+c"])
+async def test_ctrl_q_and_ctrl_c_in_a_dialog_over_the_table_ask_first(key):
+    s = table(["W", "G7", "G8", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
+              "Y9"], "R1", script=["draw"])
+    async with seated(s) as (pilot, app):
+        await press(pilot, "7", "enter")  # W: the colour picker
+        await press(pilot, key)
+        assert isinstance(app.screen, ConfirmLeave)
+        await press(pilot, "m")
+        assert isinstance(app.screen, MenuScreen)
+
+
+@pytest.mark.parametrize("key", ["q", "ctrl+q", "ctrl+c"])
+async def test_every_way_out_of_the_menu_quits(store, key):
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, key)
+        assert app.return_code == 0 and not app.is_running

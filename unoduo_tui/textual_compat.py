@@ -1,0 +1,143 @@
+"""Every use of a private Textual name, in one place.
+
+``pyproject.toml`` bounds Textual to 8.2.x because of what is here; each function
+says why it is needed and ``tests/tui/test_textual_compat.py`` has a test per name
+that fails when Textual changes it.  When upgrading Textual: run those tests, then
+look for a public replacement before touching anything else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import command
+from textual.await_complete import AwaitComplete
+from textual.binding import Binding
+from textual.screen import Screen
+
+__all__ = ["AnswerOnce", "CommandPalette", "SafePalettes", "give_result_callback",
+           "footer_bindings_ready", "is_pruning", "log_size_known"]
+
+
+def give_result_callback(screen: Screen) -> None:
+    """Give ``screen`` the (empty) result callback ``push_screen`` would have given it.
+
+    ``App.switch_screen`` pops the result callback of the screen it replaces, but the
+    app's first screen (``get_default_screen``) was never pushed and has none, so the
+    switch fails with ``IndexError`` (textual 8.2; the family of Textual issues #2650
+    and #3041).  Uses ``Screen._push_result_callback`` — the same call Textual makes
+    in ``switch_screen`` for the screen it switches to.
+    """
+    screen._push_result_callback(screen.app, None)
+
+
+def footer_bindings_ready(footer: Any) -> bool:
+    """Whether Textual's ``Footer`` has been told its screen's bindings yet.
+
+    Before that, ``Footer.compose`` yields nothing; our footer (which recomposes only
+    when what it shows changed, a workaround for Textual issue #6666) must not take
+    that empty first compose for the real one.  ``Footer._bindings_ready`` is a
+    private reactive; there is no public equivalent.
+    """
+    return bool(footer._bindings_ready)
+
+
+def is_pruning(widget: Any) -> bool:
+    """Whether ``widget`` is being removed (``DOMNode._pruning``), when a recompose
+    of it would mount children into a widget that is going away.  ``is_attached``
+    stays True until the removal ends; Textual's own signals check ``_pruning`` for
+    the same reason (``textual/signal.py``).  There is no public equivalent.
+    """
+    return bool(widget._pruning)
+
+
+def log_size_known(log: Any) -> bool:
+    """Whether a ``RichLog`` knows its width (``RichLog._size_known``): before that,
+    ``write`` defers its lines, so ``log.lines`` does not yet say how many lines an
+    entry wrapped to.  There is no public equivalent.
+    """
+    return bool(log._size_known)
+
+
+class AnswerOnce:
+    """A screen that answers once: the first :meth:`dismiss` runs the result callback
+    and pops it; any later one (a second key of a paste, a button and its key in the
+    same tick) does nothing.  Mix in before ``Screen`` / ``ModalScreen``.
+
+    Textual's ``Screen.dismiss`` pops whatever screen is on top: called a second
+    time, it pops the screen below (the table), and with nothing left the app dies
+    with ``ScreenStackError`` (Textual issue #2575: "Screen.dismiss should error if
+    not the top-most screen").  No private name is used; it lives
+    here because it works around Textual's behaviour.
+    """
+
+    _answered = False
+
+    @property
+    def answered(self) -> bool:
+        return self._answered
+
+    @property
+    def on_top(self: Any) -> bool:
+        """Whether this screen may still act: it is the one on top and has not
+        answered.  Input a paste left queued for it after it gave way (a second Enter
+        in a form) checks this and does nothing."""
+        try:
+            return not self._answered and self.is_attached and self.app.screen is self
+        except Exception:  # no screen stack any more: the app is closing
+            return False
+
+    def dismiss(self: Any, result: Any = None) -> AwaitComplete:
+        if not self.on_top:
+            return AwaitComplete.nothing()  # already answered, or not the screen on top
+        self._answered = True
+        return super(AnswerOnce, self).dismiss(result)
+
+
+class CommandPalette(AnswerOnce, command.CommandPalette):
+    """Textual's command palette, made safe for keys faster than it:
+
+    - PageUp / PageDown while the commands are still being gathered: Textual's
+      ``OptionList._move_page`` reads the line of the highlighted option before the
+      list has laid its options out (``KeyError``, textual 8.2.8) — the keys are
+      ignored until it has;
+    - Escape twice in one read: it dismisses once (:class:`AnswerOnce`); a second
+      ``dismiss`` would pop the screen under the palette.
+
+    Only public names are used (``CommandList``, its ``action_page_up`` /
+    ``action_page_down``); the app opens this class instead of Textual's.
+    """
+
+    BINDINGS = [
+        Binding("pagedown", "page(1)", "Next page", show=False),
+        Binding("pageup", "page(-1)", "Previous page", show=False),
+    ]
+
+    def action_page(self, direction: int) -> None:
+        commands = self.query_one(command.CommandList)
+        move = commands.action_page_down if direction > 0 else commands.action_page_up
+        try:
+            move()
+        except (KeyError, IndexError):  # not laid out yet: as if the key came before
+            pass
+
+
+class SafePalettes:
+    """Mix into the ``App``: every palette it opens — Ctrl+P, the theme picker, a
+    list of commands — is the :class:`CommandPalette` above, not Textual's (which
+    ``App.search_themes`` / ``App.search_commands`` build themselves)."""
+
+    def action_command_palette(self: Any) -> None:
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(id="--command-palette"))
+
+    def search_themes(self: Any) -> None:
+        from textual.theme import ThemeProvider
+
+        self.push_screen(CommandPalette(providers=[ThemeProvider],
+                                        placeholder="Search for themes…"))
+
+    def search_commands(self: Any, commands, placeholder: str = "Search for commands…"):
+        return self.push_screen(
+            CommandPalette(providers=[command.SimpleProvider(self.screen, commands)],
+                           placeholder=placeholder))
