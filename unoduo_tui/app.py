@@ -254,18 +254,19 @@ class UnoDuoApp(SafePalettes, App[int]):
         human = next((s.name for s in seats if not s.is_bot), "")
         kind = f"bot:{level}"
         from .screens.new_match import default_names
+        from .store import short_id
         me, bot_name = default_names(kind, human)
         names = (me, bot_name) if seat == 0 else (bot_name, me)
         kinds = (HUMAN, kind) if seat == 0 else (kind, HUMAN)
         try:
             session = GameSession.branch(self.store, header.rules, log_prefix, header.seed,
-                                         names, kinds, (header.match_id, decisions),
+                                         names, kinds, (loaded.id, decisions),
                                          think_ms=self.think_ms)
         except Exception as exc:
             self.notify(f"Could not start the branch: {exc}", severity="error", timeout=10)
             return
         self.open_game(session)
-        self.notify(f"A what-if branch of {header.match_id} from action {decisions}: "
+        self.notify(f"A what-if branch of {short_id(loaded.id)} from action {decisions}: "
                     "a practice match (z undoes).", title="What if", timeout=5)
 
     @staticmethod
