@@ -38,6 +38,36 @@ class Event(NamedTuple):
         """True when this copy had secret cards removed."""
         return self.private is not None and not self.cards and self.amount > 0
 
+    def to_data(self) -> list:
+        """Plain data (cards as text): ``[kind, seat, cards, amount, colour, uno,
+        private, data]``; a round's end lists the hands as card texts."""
+        data = self.data
+        if self.kind == "round_end":
+            hands, points, totals, blocked = data
+            data = [[[c.text for c in h] for h in hands], list(points), list(totals), blocked]
+        elif isinstance(data, tuple):
+            data = list(data)
+        return [self.kind, self.seat, [c.text for c in self.cards], self.amount, self.colour,
+                self.uno, self.private, data]
+
+    @classmethod
+    def from_data(cls, raw: Sequence) -> "Event":
+        """Inverse of :meth:`to_data`; malformed data raises ``ValueError``."""
+        try:
+            kind, seat, cards, amount, colour, uno, private, data = raw
+            if not isinstance(kind, str) or not isinstance(cards, (list, tuple)):
+                raise TypeError
+            if kind == "round_end":
+                hands, points, totals, blocked = data
+                data = (tuple(tuple(Card.parse(c) for c in h) for h in hands),
+                        tuple(points), tuple(totals), bool(blocked))
+            elif isinstance(data, list):
+                data = tuple(data)
+            return _new(kind, seat, tuple(Card.parse(c) for c in cards), amount, colour,
+                        bool(uno), private, data)
+        except (TypeError, ValueError):
+            raise ValueError(f"malformed event data: {raw!r}"[:200]) from None
+
 
 def _new(kind: str, seat: int | None, cards: tuple = (), amount: int = 0,
          colour: str | None = None, uno: bool = False, private: int | None = None,
@@ -111,9 +141,8 @@ def describe(event: Event, names: Sequence[str] = ("Seat 1", "Seat 2"),
             text += f" — volley at {e.amount}" if e.amount > 2 else f" — {name(e.data)} {_verb('face', e.data == viewer)} +2"
         return text + (" — UNO!" if e.uno else ".")
     if k == "dump":
-        colour = COLOUR_NAMES[e.cards[-1].colour]
-        return (f"{who} {v('dump')} {_n(len(e.cards), colour + ' card')}, {e.cards[-1]} last"
-                + (" — UNO!" if e.uno else "."))
+        last = f" ({e.cards[-1]} last)" if len(e.cards) > 1 else ""
+        return f"{who} {v('dump')} {_cards(e.cards)}{last}" + (" — UNO!" if e.uno else ".")
     if k == "nodump":
         return f"{who} {v('keep')} the rest of the colour (no dump)."
     if k == "draw":

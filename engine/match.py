@@ -10,6 +10,7 @@ per rule area: :mod:`.draft` (S), :mod:`.turn` (T, U), :mod:`.action_cards`
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections import Counter, deque
 from typing import Iterable, Iterator, Sequence
@@ -24,9 +25,18 @@ from .rng import Rng
 from .rules import Rules
 from .scoring import Scoring
 from .turn import Turn
-from .view import PlayerView
+from .view import PlayerView, SeatEvents
 
 __all__ = ["Match"]
+
+_ID_BASE = int.from_bytes(os.urandom(8), "big")
+_ID_COUNT = itertools.count()
+
+
+def _new_id() -> str:
+    """A match id unique in this process and unlikely to repeat across processes
+    (a random base plus a counter); it tells nothing about the seed."""
+    return format((_ID_BASE + next(_ID_COUNT)) & 0xFFFF_FFFF_FFFF_FFFF, "016x")
 
 
 def random_seed() -> int:
@@ -45,6 +55,7 @@ class Match(Setup, Turn, ActionCards, Scoring):
             raise ValueError(f"the {rules.preset!r} preset is not playable yet (only 'duo')")
         self._rules = rules
         self._seed = seed
+        self._id = _new_id()
         self._seats = rules.seats
         self._full_deck = tuple(deck_cards(rules.deck))
         self._queue: deque = deque(queue)
@@ -52,6 +63,7 @@ class Match(Setup, Turn, ActionCards, Scoring):
         self._nchance = 0
         self._log: list = []
         self._events: list[Event] = []
+        self._seen: list[SeatEvents] = [SeatEvents(s) for s in range(self._seats)]
         self._legal: tuple | None = None
         self._scores = (0,) * self._seats
         self._history: list = []
@@ -120,6 +132,7 @@ class Match(Setup, Turn, ActionCards, Scoring):
         m._draw = [Card.parse(c) for c in reversed(draw_pile)]
         m._discard = [Card.parse(c) for c in discard_pile]
         m._log, m._events, m._legal = [], [], None
+        m._seen = [SeatEvents(s) for s in range(m._seats)]
         m._to_act, m._phase, m._color, m._p1, m._round = to_act, phase, colour, p1, round
         m._scores = tuple(scores)
         m._pending, m._forced = pending, False
@@ -243,6 +256,11 @@ class Match(Setup, Turn, ActionCards, Scoring):
         return self._seed
 
     @property
+    def id(self) -> str:
+        """This match object's id (a clone or a replay is another match)."""
+        return self._id
+
+    @property
     def to_act(self) -> int | None:
         """The seat whose decision is pending; ``None`` once the match is over."""
         return self._to_act
@@ -294,6 +312,55 @@ class Match(Setup, Turn, ActionCards, Scoring):
     def hand(self, seat: int) -> list[Card]:
         """The seat's cards, in the order they entered its hand."""
         return list(self._hands[seat])
+
+    def hand_tuple(self, seat: int) -> tuple[Card, ...]:
+        """:meth:`hand` as a tuple."""
+        return tuple(self._hands[seat])
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds (public)."""
+        return tuple([len(h) for h in self._hands])
+
+    @property
+    def drawn(self) -> Card | None:
+        """The card just drawn by the seat to act, when it may play it (T2)."""
+        return self._drawn if self._phase == "drawn" else None
+
+    @property
+    def dump_colour(self) -> str | None:
+        """The colour of the dump on offer (A4, S10), else ``None``."""
+        return self._dump_colour if self._phase == "dump" else None
+
+    @property
+    def forced(self) -> bool:
+        """The pending draw is a start card's (S8): it is only drawn."""
+        return self._forced
+
+    @property
+    def pending_by(self) -> int:
+        """Facing a volley or a Wild Draw 4: the seat that plays once it is drawn (the
+        Wild Draw 4's player, A5/A6)."""
+        return self._wd4_by if self._phase == "wd4" else self._volley_by
+
+    @property
+    def dump_start(self) -> bool:
+        """The dump on offer follows a start Reverse (S10)."""
+        return self._dump_start
+
+    @property
+    def blocked_passes(self) -> int:
+        """Passes in a row with nothing to draw (T4)."""
+        return self._blocked
+
+    @property
+    def seats(self) -> int:
+        return self._seats
+
+    def seat_events(self, seat: int) -> tuple:
+        """``seat``'s redacted events as an immutable snapshot (for :class:`PlayerView`):
+        (frozen chunks, tail, count)."""
+        return self._seen[seat].snapshot(self._events)
 
     @property
     def top(self) -> Card | None:
@@ -387,24 +454,76 @@ class Match(Setup, Turn, ActionCards, Scoring):
         """What ``seat`` may know — the only thing widgets and bots receive."""
         if not isinstance(seat, int) or not 0 <= seat < self._seats:
             raise ValueError(f"no seat {seat!r}")
-        return PlayerView(self, seat)
+        v = object.__new__(PlayerView)  # field by field: views are taken every decision
+        v.seat = seat
+        v.match_id = self._id
+        hands = self._hands
+        v.hand = tuple(hands[seat])
+        v.hand_sizes = tuple([len(h) for h in hands])
+        discard = self._discard
+        v.top = discard[-1] if discard else None
+        v.color = self._color
+        v.draw_size = len(self._draw)
+        v.discard_size = len(discard)
+        phase = v.phase = self._phase
+        v.pending_draw = self._pending if phase in ("volley", "wd4") else 0
+        v.scores = self._scores
+        v.round = self._round
+        v.p1 = self._p1
+        to_act = v.to_act = self._to_act
+        v.over = self._over
+        v.winner = self._winner
+        mine = to_act == seat
+        v.legal_actions = self.legal_actions() if mine else ()
+        v.exposed = self.exposed
+        v.rules = self._rules
+        v.drawn = self._drawn if mine and phase == "drawn" else None
+        v.dump_colour = self._dump_colour if phase == "dump" else None
+        v.rounds = tuple(self._history)
+        v._chunks, v._tail, v.event_count = self._seen[seat].snapshot(self._events)
+        v._events = None
+        return v
 
     def describe(self, event: Event, names: Sequence[str], viewer: int | None = None) -> str:
         return describe(event, names, viewer)
 
-    def clone(self) -> "Match":
-        """An independent copy (for search); far cheaper than ``copy.deepcopy``."""
-        other = object.__new__(Match)
+    def clone(self, history: bool = True) -> "Match":
+        """An independent copy (for search); far cheaper than ``copy.deepcopy``.
+        ``history=False``: without its log, events and queue (see :meth:`restore_history`)."""
+        other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
+        other._id = _new_id()
         other._draw = list(self._draw)
         other._discard = list(self._discard)
         other._hands = [list(h) for h in self._hands]
         other._masks = list(self._masks)
-        other._log = list(self._log)
-        other._events = list(self._events)
         other._history = list(self._history)
-        other._queue = deque(self._queue)
+        if history:
+            other._log = list(self._log)
+            other._events = list(self._events)
+            other._queue = deque(self._queue)
+            other._seen = [s.copy() for s in self._seen]
+        else:
+            other.restore_history([], [], ())
         return other
+
+    def restore_history(self, log: list, events: list, queue: Iterable) -> None:
+        """Give a copy made with ``clone(history=False)`` its log and events so far and
+        the log entries still to replay (the replay cursor's snapshots keep only the
+        small state)."""
+        self._log, self._events, self._queue = log, events, deque(queue)
+        self._seen = [SeatEvents(s) for s in range(self._seats)]
+
+    def replay_more(self, steps: int) -> None:
+        """Replay the next ``steps`` decisions of the queued log."""
+        queue = self._queue
+        for _ in range(steps):
+            self._replay_one(queue.popleft())
+
+    @property
+    def event_count(self) -> int:
+        """How many events the match has had (the length of :attr:`events`)."""
+        return len(self._events)
 
     def __repr__(self) -> str:
         state = "over" if self._over else f"{self._phase}, seat {self._to_act} to act"
