@@ -118,7 +118,7 @@ def rollout_run(seconds: float, seed: int) -> tuple[float, float]:
             while m.round == first and not m.over:
                 seat = m.to_act
                 m.apply(policy(m.hand(seat), m.legal_actions(), m.phase, m.top, m.color,
-                               len(m.hand(1 - seat)), m._dump_colour))
+                               len(m.hand(1 - seat)), m.dump_colour))
         done += len(matches)
     return lean_rate, done / (time.perf_counter() - start)
 

@@ -30,18 +30,18 @@ def why_illegal(m: "Match", action: "Action", seat: int | None) -> str:
         return "S3: keep and reject belong to the draft"
     if kind == "colour":
         return "T5: a Wild names its colour in the same move (e.g. play W R)"
-    if m._forced:
+    if m.forced:
         what = "Draw 2" if phase == "volley" else "Wild Draw 4"
         return f"S8: the start {what} is simply drawn — no stacking, no challenge"
-    hand = m._hands[m.to_act]
+    hand = m.hand(m.to_act)
     card = action.card
     if phase == "dump":
-        colour = COLOUR_NAMES[m._dump_colour]
+        colour = COLOUR_NAMES[m.dump_colour]
         if kind != "dump":
             return f"A4: dump every {colour} card (choosing the last) or nodump"
         if card not in hand:
             return f"T1: you hold no {card}"
-        if card.colour != m._dump_colour:
+        if card.colour != m.dump_colour:
             return f"A4: the dump is of {colour} cards"
         return _UNO
     if kind in ("dump", "nodump"):
@@ -59,8 +59,8 @@ def why_illegal(m: "Match", action: "Action", seat: int | None) -> str:
     if phase == "drawn":
         if kind == "draw":
             return "T2: you have drawn already — play the drawn card or pass"
-        if card is not m._drawn:
-            return f"T2: after drawing, only the drawn card ({m._drawn}) may be played"
+        if card is not m.drawn:
+            return f"T2: after drawing, only the drawn card ({m.drawn}) may be played"
         return _UNO
     if kind == "pass":
         return "T4: you may pass only when nothing can be drawn — draw instead"

@@ -24,6 +24,7 @@ from .explain import why_illegal
 from .rng import Rng
 from .rules import Rules
 from .scoring import Scoring
+from .state import MatchState, _copy_fields
 from .turn import Turn
 from .view import PlayerView, SeatEvents
 
@@ -44,8 +45,12 @@ def random_seed() -> int:
     importing it and OpenSSL's hashes at start-up)."""
     return int.from_bytes(os.urandom(8), "big")
 
-class Match(Setup, Turn, ActionCards, Scoring):
-    """One UNO Duo match: every round until a seat reaches the target (E4)."""
+class Match(Setup, Turn, ActionCards, Scoring, MatchState):
+    """One UNO Duo match: every round until a seat reaches the target (E4).
+
+    Its fields are declared once, in :class:`~engine.state.MatchState`."""
+
+    __slots__ = ()
 
     def __init__(self, rules: Rules, seed: int, queue: Iterable = ()) -> None:
         """Use :meth:`new` or :meth:`replay`."""
@@ -53,31 +58,8 @@ class Match(Setup, Turn, ActionCards, Scoring):
             raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
         if rules.preset != "duo":
             raise ValueError(f"the {rules.preset!r} preset is not playable yet (only 'duo')")
-        self._rules = rules
-        self._seed = seed
-        self._id = _new_id()
-        self._seats = rules.seats
-        self._full_deck = tuple(deck_cards(rules.deck))
-        self._queue: deque = deque(queue)
-        self._consumed = 0  # log entries taken from the queue (replay position)
-        self._nchance = 0
-        self._log: list = []
-        self._events: list[Event] = []
-        self._seen: list[SeatEvents] = [SeatEvents(s) for s in range(self._seats)]
-        self._legal: tuple | None = None
-        self._scores = (0,) * self._seats
-        self._history: list = []
-        self._round = 1
-        self._over = False
-        self._winner: int | None = None
-        self._to_act: int | None = None
-        self._phase = "draft"
-        self._drawn: Card | None = None
-        self._dump_colour: str | None = None
-        self._dump_start = False
-        self._wd4_by = 0
-        self._wd4_guilty = False
-        self._volley_by = 0
+        self._init_state(rules, seed, queue, rules.seats, tuple(deck_cards(rules.deck)),
+                         _new_id())
         self._start_match()
 
     # -- construction ----------------------------------------------------------------
@@ -491,7 +473,7 @@ class Match(Setup, Turn, ActionCards, Scoring):
         """An independent copy (for search); far cheaper than ``copy.deepcopy``.
         ``history=False``: without its log, events and queue (see :meth:`restore_history`)."""
         other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
+        _copy_fields(self, other)
         other._id = _new_id()
         other._draw = list(self._draw)
         other._discard = list(self._discard)

@@ -18,6 +18,8 @@ if TYPE_CHECKING:  # pragma: no cover
 class Scoring:
     """E1–E4 for :class:`Match`."""
 
+    __slots__ = ()
+
     def _go_out(self: "Match", seat: int, last: "Card", total: int) -> None:
         """E1: a last Draw 2 or Wild Draw 4 is still drawn, in the same move."""
         if last.rank == "+2":

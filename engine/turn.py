@@ -26,6 +26,8 @@ if TYPE_CHECKING:  # pragma: no cover
 class Turn:
     """T1–T5 and U1–U3 for :class:`Match`."""
 
+    __slots__ = ()
+
     # -- legal actions ---------------------------------------------------------------
 
     def _with_catch(self: "Match", out: list) -> tuple:
