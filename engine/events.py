@@ -46,7 +46,7 @@ class Event(NamedTuple):
             hands, points, totals, blocked = data
             data = [[[c.text for c in h] for h in hands], list(points), list(totals), blocked]
         elif isinstance(data, tuple):
-            data = list(data)
+            data = [list(x) if isinstance(x, tuple) else x for x in data]
         return [self.kind, self.seat, [c.text for c in self.cards], self.amount, self.colour,
                 self.uno, self.private, data]
 
@@ -62,7 +62,7 @@ class Event(NamedTuple):
                 data = (tuple(tuple(Card.parse(c) for c in h) for h in hands),
                         tuple(points), tuple(totals), bool(blocked))
             elif isinstance(data, list):
-                data = tuple(data)
+                data = tuple(tuple(x) if isinstance(x, list) else x for x in data)
             return _new(kind, seat, tuple(Card.parse(c) for c in cards), amount, colour,
                         bool(uno), private, data)
         except (TypeError, ValueError):
@@ -112,6 +112,21 @@ def describe(event: Event, names: Sequence[str] = ("Seat 1", "Seat 2"),
         parts = ", ".join(f"{name(s)} {c}" for s, c in enumerate(e.cards))
         return f"Cut: {parts}" + (" — equal, cut again." if e.data is None else
                                   f" — {name(e.data)} {_verb('draft', e.data == viewer)} first.")
+    if k == "dealer_draw":
+        seats, winner = e.data
+        parts = ", ".join(f"{name(s)} {c}" for s, c in zip(seats, e.cards))
+        return f"Draw for dealer: {parts}" + (" — equal, draw again." if winner is None else
+                                              f" — {name(winner)} {_verb('deal', winner == viewer)}.")
+    if k == "dealer":
+        return f"{who} {v('deal')} first."
+    if k == "deal":
+        return f"Round {e.amount} — {who} {v('deal')}."
+    if k == "dealt":
+        if you:
+            return f"You are dealt {_cards(e.cards)}."
+        return f"{who} is dealt {_n(e.amount)}."
+    if k == "reshuffle":
+        return f"The start card {e.cards[0]} goes back; the draw pile is shuffled."
     if k == "first":
         return f"{who} {v('draft')} first."
     if k == "round":

@@ -20,6 +20,10 @@ def why_illegal(m: "Match", action: "Action", seat: int | None) -> str:
     if seat is not None and seat != m.to_act:
         return f"it is seat {m.to_act}'s decision, not seat {seat}'s"
     kind, phase = action.kind, m.phase
+    if m.rules.preset == "classic":
+        why = _classic(m, action)
+        if why:
+            return why
     if kind == "catch":
         return "U3: there is nobody to catch — the opponent said UNO or is not down to one card"
     if phase == "draft":
@@ -70,3 +74,20 @@ def why_illegal(m: "Match", action: "Action", seat: int | None) -> str:
         return (f"T1: {card} does not match {m.top} (active colour "
                 f"{COLOUR_NAMES.get(m.color, 'none')}) by colour, number or symbol")
     return _UNO
+
+
+def _classic(m: "Match", action: "Action") -> str:
+    """The classic preset's own reasons (C3, C6, C7), or "" for the shared ones."""
+    kind, phase = action.kind, m.phase
+    if kind in ("keep", "reject"):
+        return "C3: classic UNO is dealt — there is no draft"
+    if kind in ("dump", "nodump"):
+        return "C6: a Reverse turns play around — there is no dump in classic UNO"
+    if phase == "colour" and kind != "catch":
+        return "C7: first name the start Wild's colour (colour R, Y, G or B)"
+    if phase == "volley" and kind == "play" and action.card is not None \
+            and action.card.rank == "+2" and not m.rules.stacking and not m.forced:
+        return "C6: a Draw 2 is drawn — stacking is off"
+    if m.forced and kind != "catch":
+        return "C7: the start Draw 2 is simply drawn — nobody played it"
+    return ""

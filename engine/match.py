@@ -56,8 +56,9 @@ class Match(Setup, Turn, ActionCards, Scoring, MatchState):
         """Use :meth:`new` or :meth:`replay`."""
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
-        if rules.preset != "duo":
-            raise ValueError(f"the {rules.preset!r} preset is not playable yet (only 'duo')")
+        if _VARIANTS[rules.preset] is not type(self):
+            raise ValueError(f"the {rules.preset!r} preset is played by "
+                             f"{_VARIANTS[rules.preset].__name__}; use Match.new or Match.replay")
         self._init_state(rules, seed, queue, rules.seats, tuple(deck_cards(rules.deck)),
                          _new_id())
         self._start_match()
@@ -90,15 +91,22 @@ class Match(Setup, Turn, ActionCards, Scoring, MatchState):
                 raise ValueError(f"deck must be a permutation of the {rules.deck} deck "
                                  f"({rules.deck_size} cards); got {len(cards)} cards that are not")
             queue.append(Chance.shuffle(cards))
-        return cls(rules, seed, queue)
+        return cls.variant(rules)(rules, seed, queue)
+
+    @classmethod
+    def variant(cls, rules: Rules) -> "type[Match]":
+        """The class that plays ``rules``' preset (python-chess's ``find_variant``):
+        :class:`Match` for UNO Duo, :class:`~engine.classic.ClassicMatch` for classic."""
+        return _VARIANTS[rules.preset] if cls is Match else cls
 
     @classmethod
     def from_position(cls, rules: Rules, *, hands: Sequence, draw_pile: Sequence,
                       discard_pile: Sequence, to_act: int, phase: str, colour: str | None,
-                      p1: int, round: int = 1, scores: Sequence[int] = (0, 0),
+                      p1: int, round: int = 1, scores: Sequence[int] | None = None,
                       pending: int = 0, by: int | None = None, drawn: Card | None = None,
                       dump_colour: str | None = None, dump_start: bool = False,
-                      exposed: int | None = None, blocked: int = 0, seed: int = 0) -> "Match":
+                      exposed: int | None = None, blocked: int = 0, seed: int = 0,
+                      dealer: int | None = None, direction: int = 1) -> "Match":
         """A match set up at a mid-round position (``draw_pile`` top first,
         ``discard_pile`` bottom first): the hard bot's determinizations, and tests.
 
@@ -108,7 +116,9 @@ class Match(Setup, Turn, ActionCards, Scoring, MatchState):
         """
         if phase not in ("turn", "drawn", "volley", "wd4", "dump", "colour"):
             raise ValueError(f"from_position: no mid-round position in phase {phase!r}")
-        m = cls(rules, seed, (Chance.first(p1), Chance.shuffle(deck_cards(rules.deck))))
+        cls = cls.variant(rules)
+        m = cls(rules, seed, (Chance.first(p1 if dealer is None else dealer),
+                              Chance.shuffle(deck_cards(rules.deck))))
         m._hands = [[Card.parse(c) for c in h] for h in hands]
         m._masks = [m._hand_mask(s) for s in range(m._seats)]
         m._draw = [Card.parse(c) for c in reversed(draw_pile)]
@@ -116,13 +126,16 @@ class Match(Setup, Turn, ActionCards, Scoring, MatchState):
         m._log, m._events, m._legal = [], [], None
         m._seen = [SeatEvents(s) for s in range(m._seats)]
         m._to_act, m._phase, m._color, m._p1, m._round = to_act, phase, colour, p1, round
-        m._scores = tuple(scores)
+        m._scores = (0,) * m._seats if scores is None else tuple(scores)
         m._pending, m._forced = pending, False
         m._volley_by = m._wd4_by = (to_act + 1) % m._seats if by is None else by
         m._wd4_guilty = False
         m._drawn = Card.parse(drawn) if drawn is not None else None
         m._dump_colour, m._dump_start = dump_colour, dump_start
         m._exposed, m._blocked = exposed, blocked
+        m._direction = direction
+        if dealer is not None:
+            m._dealer = dealer
         return m
 
     @classmethod
@@ -167,6 +180,9 @@ class Match(Setup, Turn, ActionCards, Scoring, MatchState):
                 err = IllegalAction(f"log entry {i}: {exc}")
                 err.index = i
                 raise err from None
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
+        cls = cls.variant(rules)
         m = cls.__new__(cls)
         m._consumed = 0
         try:
@@ -188,7 +204,8 @@ class Match(Setup, Turn, ActionCards, Scoring, MatchState):
 
     # -- chance ----------------------------------------------------------------------
 
-    def _take_chance(self, kind: str, generate, expect: Sequence[Card] | None = None) -> Chance:
+    def _take_chance(self, kind: str, generate, expect: Sequence[Card] | None = None,
+                     count: int | None = None) -> Chance:
         """The next chance outcome: from the queued log when replaying, else drawn
         from this outcome's own random stream; validated and logged either way."""
         if self._queue:
@@ -198,21 +215,24 @@ class Match(Setup, Turn, ActionCards, Scoring, MatchState):
                 raise IllegalAction(f"expected a {kind} outcome, found {str(entry)!r}")
             self._queue.popleft()
             self._consumed += 1
-            self._check_chance(entry, expect)
+            self._check_chance(entry, expect, count)
         else:
             entry = generate(Rng(self._seed, self._nchance))
         self._nchance += 1
         self._log.append(entry)
         return entry
 
-    def _check_chance(self, entry: Chance, expect: Sequence[Card] | None) -> None:
+    def _check_chance(self, entry: Chance, expect: Sequence[Card] | None,
+                      count: int | None = None) -> None:
         if entry.kind == "first":
             if not 0 <= entry.seat < self._seats:
                 raise IllegalAction(f"S1: no seat {entry.seat}")
         elif entry.kind == "cut":
             deck = Counter(c.code for c in self._full_deck)
-            if len(entry.cards) != self._seats or Counter(c.code for c in entry.cards) - deck:
-                raise IllegalAction(f"S1: {str(entry)!r} is not one card per seat from the deck")
+            want = self._seats if count is None else count
+            if len(entry.cards) != want or Counter(c.code for c in entry.cards) - deck:
+                raise IllegalAction(f"{str(entry)!r} is not one card per seat ({want}) "
+                                    "from the deck")
         else:
             have = self._full_deck if expect is None else expect
             if Counter(c.code for c in entry.cards) != Counter(c.code for c in have):
@@ -257,7 +277,7 @@ class Match(Setup, Turn, ActionCards, Scoring, MatchState):
         legal = self._legal
         if legal is None:
             legal = self._legal = (self._legal_turn() if self._phase == "turn"
-                                   else _LEGAL[self._phase](self))
+                                   else self._legal_by_phase[self._phase](self))
         return legal
 
     def apply(self, action: "Action | str", seat: int | None = None) -> list[Event]:
@@ -266,7 +286,7 @@ class Match(Setup, Turn, ActionCards, Scoring, MatchState):
         legal = self._legal
         if legal is None:
             legal = self._legal = (self._legal_turn() if self._phase == "turn"
-                                   else _LEGAL[self._phase](self))
+                                   else self._legal_by_phase[self._phase](self))
         if action.__class__ is not Action:
             action = Action.parse(action)
         if action not in legal or (seat is not None and seat != self._to_act):
@@ -275,7 +295,7 @@ class Match(Setup, Turn, ActionCards, Scoring, MatchState):
         mark = len(events)
         self._legal = None
         self._log.append(action)
-        _HANDLERS[action.kind](self, action)
+        self._handlers[action.kind](self, action)
         return events[mark:]
 
     def _emit(self, event: Event) -> None:
@@ -288,8 +308,8 @@ class Match(Setup, Turn, ActionCards, Scoring, MatchState):
         return mask
 
     def _next(self, seat: int) -> int:
-        """The seat after ``seat`` (two in UNO Duo; the classic preset seats more)."""
-        return (seat + 1) % self._seats
+        """The seat after ``seat`` in the direction of play."""
+        return (seat + self._direction) % self._seats
 
     def hand(self, seat: int) -> list[Card]:
         """The seat's cards, in the order they entered its hand."""
@@ -392,6 +412,16 @@ class Match(Setup, Turn, ActionCards, Scoring, MatchState):
         return self._p1
 
     @property
+    def dealer(self) -> int | None:
+        """This round's dealer (C2); ``None`` in UNO Duo."""
+        return self._dealer
+
+    @property
+    def direction(self) -> int:
+        """+1 while play goes clockwise (to seat + 1), −1 after a Reverse (C6)."""
+        return self._direction
+
+    @property
     def exposed(self) -> int | None:
         """A seat that may be caught without UNO right now (U2), else ``None``."""
         e = self._exposed
@@ -462,6 +492,8 @@ class Match(Setup, Turn, ActionCards, Scoring, MatchState):
         v.drawn = self._drawn if mine and phase == "drawn" else None
         v.dump_colour = self._dump_colour if phase == "dump" else None
         v.rounds = tuple(self._history)
+        v.dealer = self._dealer
+        v.direction = self._direction
         v._chunks, v._tail, v.event_count = self._seen[seat].snapshot(self._events)
         v._events = None
         return v
@@ -513,12 +545,19 @@ class Match(Setup, Turn, ActionCards, Scoring, MatchState):
                 f"{state}>")
 
 
-_HANDLERS = {
-    "keep": Match._on_keep, "reject": Match._on_reject, "colour": Match._on_colour,
-    "play": Match._on_play, "draw": Match._on_draw, "pass": Match._on_pass,
-    "dump": Match._on_dump, "nodump": Match._on_nodump, "challenge": Match._on_challenge,
-    "catch": Match._on_catch,
-}
+def handlers(cls: "type[Match]") -> dict:
+    """Each action kind's handler in ``cls`` (a variant overrides some)."""
+    return {"keep": cls._on_keep, "reject": cls._on_reject, "colour": cls._on_colour,
+            "play": cls._on_play, "draw": cls._on_draw, "pass": cls._on_pass,
+            "dump": cls._on_dump, "nodump": cls._on_nodump, "challenge": cls._on_challenge,
+            "catch": cls._on_catch}
+
+
+def legal_by_phase(cls: "type[Match]") -> dict:
+    """Each phase's legal-action builder in ``cls`` (a variant overrides some)."""
+    return {"draft": _legal_draft, "colour": _legal_colour, "turn": cls._legal_turn,
+            "drawn": cls._legal_drawn, "volley": cls._legal_volley, "wd4": cls._legal_wd4,
+            "dump": cls._legal_dump, "over": _legal_over}
 
 
 def _legal_over(m: Match) -> tuple:
@@ -536,8 +575,10 @@ def _legal_colour(m: Match) -> tuple:
 _DRAFT = (Action.parse("keep"), Action.parse("reject"))
 _COLOURS = tuple(Action.parse(f"colour {c}") for c in "RYGB")
 
-_LEGAL = {
-    "draft": _legal_draft, "colour": _legal_colour, "turn": Match._legal_turn,
-    "drawn": Match._legal_drawn, "volley": Match._legal_volley, "wd4": Match._legal_wd4,
-    "dump": Match._legal_dump, "over": _legal_over,
-}
+Match._handlers = handlers(Match)
+Match._legal_by_phase = legal_by_phase(Match)
+_VARIANTS: "dict[str, type[Match]]" = {"duo": Match}
+
+from .classic import ClassicMatch  # noqa: E402  (a variant of Match: imported once it exists)
+
+_VARIANTS["classic"] = ClassicMatch

@@ -80,6 +80,8 @@ class OmniscientView:
     dump_colour: str | None
     rounds: tuple
     events: tuple[Event, ...]
+    dealer: int | None = None
+    direction: int = 1
     seat: None = None
 
     @classmethod
@@ -92,7 +94,7 @@ class OmniscientView:
             scores=m.scores, round=m.round, p1=m.p1, to_act=m.to_act, phase=m.phase,
             over=m.over, winner=m.winner, legal_actions=m.legal_actions(), exposed=m.exposed,
             rules=m.rules, drawn=m.drawn, dump_colour=m.dump_colour, rounds=m.rounds,
-            events=tuple(m.events))
+            events=tuple(m.events), dealer=m.dealer, direction=m.direction)
 
     @property
     def colour(self) -> str | None:

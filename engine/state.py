@@ -64,6 +64,8 @@ class MatchState:
     _dump_start: bool                #: the dump on offer follows a start Reverse (S10)
     _exposed: int | None             #: a seat that forgot UNO (U2)
     _blocked: int                    #: blocked passes in a row (T4)
+    _direction: int                  #: +1 clockwise, -1 counter-clockwise (C6)
+    _dealer: int | None              #: the dealer (C2; None in UNO Duo)
 
     __slots__ = tuple(__annotations__)
 
@@ -89,6 +91,7 @@ class MatchState:
         self._over = False
         self._winner = None
         self._p1 = 0
+        self._dealer = None
         self._step = 0
         self._draw = []
         self._discard = []
@@ -113,6 +116,7 @@ class MatchState:
         self._exposed = None
         self._blocked = 0
         self._step = 0
+        self._direction = 1
 
     def _copy_state(self, other: "MatchState") -> None:
         """Copy every field into ``other`` (shallow; the caller copies what mutates)."""

@@ -120,7 +120,7 @@ class Turn:
         left = len(hand)
         if left == 1:
             self._exposed = None if action.uno else seat  # U1
-        nxt = (seat + 1) % self._seats
+        nxt = (seat + self._direction) % self._seats
         self._events.append(_event(Event, ("play", seat, card.alone, total if rank == "+2" else 0,
                                            action.colour, action.uno, None, nxt)))
         if left == 0:
@@ -206,7 +206,7 @@ class Turn:
                 self._phase = "drawn"
                 self._drawn = card
             else:
-                self._to_act = (seat + 1) % self._seats
+                self._to_act = (seat + self._direction) % self._seats
         else:  # facing a volley (A1) or a Wild Draw 4 (A5), or a start card (S8)
             self._draw_into(seat, self._pending, phase)
             self._begin_turn(self._volley_by)

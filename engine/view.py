@@ -88,7 +88,7 @@ class PlayerView:
     __slots__ = ("seat", "match_id", "hand", "hand_sizes", "top", "color", "draw_size",
                  "discard_size", "pending_draw", "scores", "round", "p1", "to_act", "phase",
                  "over", "winner", "legal_actions", "exposed", "rules", "drawn", "dump_colour",
-                 "rounds", "event_count", "_chunks", "_tail", "_events")
+                 "rounds", "dealer", "direction", "event_count", "_chunks", "_tail", "_events")
 
     seat: int
     match_id: str
@@ -112,6 +112,8 @@ class PlayerView:
     drawn: "Card | None"
     dump_colour: str | None
     rounds: tuple
+    dealer: int | None
+    direction: int
     event_count: int
 
     @property
@@ -163,6 +165,7 @@ class PlayerView:
             "exposed": self.exposed, "rules": self.rules.to_dict(), "drawn": _text(self.drawn),
             "dump_colour": self.dump_colour,
             "rounds": [[w, list(points)] for w, points in self.rounds],
+            "dealer": self.dealer, "direction": self.direction,
             "events": [e.to_data() for e in self.events],
         }
 
@@ -199,6 +202,10 @@ class PlayerView:
             self.dump_colour = _colour(data["dump_colour"])
             self.rounds = tuple((_seat(w), tuple(_int(n) for n in points))
                                 for w, points in data["rounds"])
+            self.dealer = _seat(data["dealer"])
+            self.direction = _int(data["direction"])
+            if self.direction not in (1, -1):
+                raise ValueError(f"malformed view data: direction {self.direction!r}")
             self._tail = tuple(Event.from_data(e) for e in data["events"])
         except (TypeError, KeyError, IndexError) as exc:
             raise ValueError(f"malformed view data: {exc}") from None
@@ -225,7 +232,7 @@ class PlayerView:
 _FIELDS = ("seat", "match_id", "hand", "hand_sizes", "top", "color", "draw_size",
            "discard_size", "pending_draw", "scores", "round", "p1", "to_act", "phase", "over",
            "winner", "legal_actions", "exposed", "rules", "drawn", "dump_colour", "rounds",
-           "events")
+           "dealer", "direction", "events")
 
 
 def _text(card: "Card | None") -> str | None:
