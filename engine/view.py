@@ -147,8 +147,14 @@ class PlayerView:
         return tuple(out)
 
     @property
+    def next_seat(self) -> int:
+        """The seat that plays after this one in the direction of play."""
+        return (self.seat + self.direction) % len(self.hand_sizes)
+
+    @property
     def opponent_hand_size(self) -> int:
-        return self.hand_sizes[(self.seat + 1) % len(self.hand_sizes)]
+        """The next seat's card count (in UNO Duo: the opponent's)."""
+        return self.hand_sizes[self.next_seat]
 
     # -- plain data --------------------------------------------------------------------
 

@@ -93,8 +93,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="JSON lines: header, one line per log entry, footer")
 
     sim = sub.add_parser("simulate", parents=[common], help="headless bot-vs-bot matches")
-    sim.add_argument("--bots", default="random,random", metavar="A,B",
-                     help="two bot levels, comma-separated (default random,random)")
+    sim.add_argument("--bots", default="random", metavar="A,B,…",
+                     help="a bot level per seat, comma-separated, or one for all (default random)")
+    sim.add_argument("--preset", choices=("duo", "classic"), default="duo")
+    sim.add_argument("--seats", type=_positive, help="players (classic: 2–10; duo: 2)")
     sim.add_argument("--matches", type=_positive, default=10)
     sim.add_argument("--seed", type=_seed, default=1)
     sim.add_argument("--target", type=_positive, help="points that end each match (200)")
@@ -267,10 +269,17 @@ def _simulate(args: argparse.Namespace) -> int:
     from engine.bots.arena import run_arena
 
     levels = tuple(x.strip() for x in args.bots.split(","))
-    if len(levels) != 2 or any(level not in bots.LEVELS for level in levels):
-        _err(f"--bots takes two of {', '.join(bots.LEVELS)}, comma-separated")
+    try:
+        rules = Rules(preset=args.preset, target=args.target,
+                      seats=args.seats or (len(levels) if len(levels) > 1 else None))
+    except ValueError as exc:
+        _err(str(exc))
         return EXIT_USAGE
-    rules = Rules(target=args.target) if args.target else Rules()
+    if len(levels) not in (1, rules.seats) or any(level not in bots.LEVELS for level in levels):
+        count = "two" if rules.seats == 2 else str(rules.seats)
+        _err(f"--bots takes {count} of {', '.join(bots.LEVELS)} (one per seat), "
+             "comma-separated, or one for all")
+        return EXIT_USAGE
     on_match = None
     if args.save:
         from .store import Seat

@@ -149,8 +149,8 @@ class HardBot(NormalBot):
         self.last_worlds = 0
         if legal[-1].kind == "catch":
             return legal[-1]  # U2: a catch does not use up the decision
-        if len(legal) == 1 or view.phase in ("draft", "wd4"):
-            return super().choose(view)
+        if len(legal) == 1 or view.phase in ("draft", "wd4") or view.rules.preset != "duo":
+            return super().choose(view)  # classic: no search yet, the normal player's move
         options = candidates(view)
         if len(options) == 1:
             return options[0]
