@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from .actions import (A_CATCH, A_CHALLENGE, A_DRAW, A_NODUMP, A_PASS, DUMPS, DUMPS_UNO,
                       PLAYS, PLAYS_UNO, Chance)
 from .cards import ALL_CARDS, COLOURS
-from .events import Event
+from .events import Draw, Play
 from .events import _new as ev
 
 _event = tuple.__new__
@@ -121,7 +121,7 @@ class Turn:
         if left == 1:
             self._exposed = None if action.uno else seat  # U1
         nxt = (seat + self._direction) % self._seats
-        self._events.append(_event(Event, ("play", seat, card.alone, total if rank == "+2" else 0,
+        self._events.append(_event(Play, ("play", seat, card.alone, total if rank == "+2" else 0,
                                            action.colour, action.uno, None, nxt)))
         if left == 0:
             self._go_out(seat, card, total)
@@ -197,7 +197,7 @@ class Turn:
                 self._masks[seat] |= card.bit
                 if self._exposed == seat:
                     self._exposed = None
-                self._events.append(_event(Event, ("draw", seat, card.alone, 1, None, False, seat,
+                self._events.append(_event(Draw, ("draw", seat, card.alone, 1, None, False, seat,
                                                    "turn")))
             else:
                 card = self._draw_into(seat, 1, "turn")[0]

@@ -74,7 +74,7 @@ class SeatEvents:
 
 def _redact(e: Event) -> Event:
     """``e`` without its cards (another seat's secret): :meth:`Event.seen_by`, faster."""
-    return tuple.__new__(Event, (e[0], e[1], (), *e[3:]))
+    return tuple.__new__(type(e), (e[0], e[1], (), *e[3:]))
 
 
 class PlayerView:

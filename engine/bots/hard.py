@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Sequence
 from ..actions import Action
 from ..rng import Rng
 from .belief import Belief
+from .hard_classic import classic_rollout, classic_world
 from .lean import Position, RoundEnd, play_out
 from .normal import NormalBot, best_colour
 
@@ -149,8 +150,8 @@ class HardBot(NormalBot):
         self.last_worlds = 0
         if legal[-1].kind == "catch":
             return legal[-1]  # U2: a catch does not use up the decision
-        if len(legal) == 1 or view.phase in ("draft", "wd4") or view.rules.preset != "duo":
-            return super().choose(view)  # classic: no search yet, the normal player's move
+        if len(legal) == 1 or view.phase in ("draft", "wd4"):
+            return super().choose(view)
         options = candidates(view)
         if len(options) == 1:
             return options[0]
@@ -166,7 +167,22 @@ class HardBot(NormalBot):
         is below zero by more than :data:`_PRUNE_Z` standard errors stops being
         played out (its mean stays as it was), so the budget goes to the options
         still in doubt; when one is left the search stops early."""
-        belief = self.belief(view)
+        seat, scores, target = view.seat, view.scores, view.rules.target
+        if view.rules.preset == "duo":
+            belief = self.belief(view)
+
+            def sample():
+                return self._world(view, belief)
+
+            def evaluate(world, option) -> float:
+                end = play_out(world.copy(), option)
+                return rollout_value(end, scores, seat, target)
+        else:  # classic, any seat count (hard_classic)
+            def sample():
+                return classic_world(view, self._rng)
+
+            def evaluate(world, option) -> float:
+                return classic_rollout(world, option, seat)
         # a margin for sampling a world, picking the answer, a rollout longer than the
         # last ones and a busy machine (the arena saw 512 ms at a 2 ms margin)
         deadline = (None if self.think_ms is None
@@ -175,11 +191,12 @@ class HardBot(NormalBot):
         n = len(options)
         values: list[list[float]] = [[] for _ in options]  # per option, per world
         active = list(range(n))
-        seat, scores, target = view.seat, view.scores, view.rules.target
         worlds = 0
         per_rollout = 0.0
         while worlds < limit and len(active) > 1:
-            world = self._world(view, belief)
+            world = sample()
+            if world is None:
+                break
             sums = []
             for i in active:
                 if deadline is not None:
@@ -187,8 +204,7 @@ class HardBot(NormalBot):
                     if now + 2 * per_rollout > deadline:
                         break
                 tick = time.perf_counter()
-                end = play_out(world.copy(), options[i])
-                sums.append(rollout_value(end, scores, seat, target))
+                sums.append(evaluate(world, options[i]))
                 per_rollout = max(per_rollout * 0.9, time.perf_counter() - tick)
             if len(sums) < len(active):
                 break

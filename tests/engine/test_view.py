@@ -190,3 +190,26 @@ def test_a_dump_lists_its_cards_in_the_log():
     dump = next(e for e in events if e.kind == "dump")
     assert describe(dump, ("Ann", "Bob"), 0) == "Bob dumps B5 B+2 BS B5 (B5 last)."
     assert describe(dump, ("Ann", "Bob"), 1) == "You dump B5 B+2 BS B5 (B5 last)."
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(preset="classic", seats=4, target=100)])
+def test_every_event_is_a_typed_value_of_its_kind_with_named_fields(rules):
+    from engine.events import EVENT_TYPES
+
+    m = _play(Match.new(rules, seed=21), 5, 100_000)
+    kinds = set()
+    for e in m.events:
+        assert type(e) is EVENT_TYPES[e.kind]
+        kinds.add(e.kind)
+        back = Event.from_data(e.to_data())
+        assert back == e and type(back) is type(e)
+        assert type(e.seen_by(0)) is type(e)
+        if e.kind == "draw":
+            assert (e.why, e.count) == (e.data, e.amount)
+        elif e.kind == "round_end":
+            assert (e.hands, e.points, e.totals, e.blocked) == e.data
+        elif e.kind == "challenge":
+            assert e.guilty is e.data
+        elif e.kind == "play":
+            assert (e.card, e.total, e.next_seat) == (e.cards[0], e.amount, e.data)
+    assert {"play", "draw", "round_end", "match_end"} <= kinds
