@@ -18,10 +18,10 @@ from typing import Iterable, Iterator, Sequence
 from .action_cards import ActionCards
 from .actions import Action, Chance, IllegalAction, parse_entry
 from .cards import Card, deck_cards
+from .chance import ChanceLog
 from .draft import Setup
 from .events import Event, describe
 from .explain import why_illegal
-from .rng import Rng
 from .rules import Rules
 from .scoring import Scoring
 from .state import MatchState, _copy_fields
@@ -45,7 +45,8 @@ def random_seed() -> int:
     importing it and OpenSSL's hashes at start-up)."""
     return int.from_bytes(os.urandom(8), "big")
 
-class Match(Setup, Turn, ActionCards, Scoring, MatchState):
+
+class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
     """One UNO Duo match: every round until a seat reaches the target (E4).
 
     Its fields are declared once, in :class:`~engine.state.MatchState`."""
@@ -191,86 +192,7 @@ class Match(Setup, Turn, ActionCards, Scoring, MatchState):
             raise m._replay_error(exc) from None
         return m
 
-    def _replay_one(self, entry: "Action | Chance") -> None:
-        self._consumed += 1
-        if entry.is_chance:
-            raise IllegalAction(f"a chance outcome ({entry.kind}) where a decision was due")
-        self.apply(entry)
-
-    def _replay_error(self, exc: IllegalAction) -> IllegalAction:
-        err = IllegalAction(f"log entry {self._consumed - 1}: {exc}")
-        err.index = self._consumed - 1
-        return err
-
-    # -- chance ----------------------------------------------------------------------
-
-    def _take_chance(self, kind: str, generate, expect: Sequence[Card] | None = None,
-                     count: int | None = None) -> Chance:
-        """The next chance outcome: from the queued log when replaying, else drawn
-        from this outcome's own random stream; validated and logged either way."""
-        if self._queue:
-            entry = self._queue[0]
-            if not entry.is_chance or entry.kind != kind:
-                self._consumed += 1
-                raise IllegalAction(f"expected a {kind} outcome, found {str(entry)!r}")
-            self._queue.popleft()
-            self._consumed += 1
-            self._check_chance(entry, expect, count)
-        else:
-            entry = generate(Rng(self._seed, self._nchance))
-        self._nchance += 1
-        self._log.append(entry)
-        return entry
-
-    def _check_chance(self, entry: Chance, expect: Sequence[Card] | None,
-                      count: int | None = None) -> None:
-        if entry.kind == "first":
-            if not 0 <= entry.seat < self._seats:
-                raise IllegalAction(f"S1: no seat {entry.seat}")
-        elif entry.kind == "cut":
-            deck = Counter(c.code for c in self._full_deck)
-            want = self._seats if count is None else count
-            if len(entry.cards) != want or Counter(c.code for c in entry.cards) - deck:
-                raise IllegalAction(f"{str(entry)!r} is not one card per seat ({want}) "
-                                    "from the deck")
-        else:
-            have = self._full_deck if expect is None else expect
-            if Counter(c.code for c in entry.cards) != Counter(c.code for c in have):
-                raise IllegalAction(f"the shuffle is not a permutation of the {len(have)} "
-                                    "cards being shuffled")
-
-    def _shuffle_all(self) -> tuple:
-        """S3: the whole deck, shuffled (a chance outcome)."""
-        def generate(rng: Rng) -> Chance:
-            order = list(self._full_deck)
-            rng.shuffle(order)
-            return Chance.shuffle(order)
-        return self._take_chance("shuffle", generate).cards
-
-    # -- the public API --------------------------------------------------------------
-
-    @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    @property
-    def seed(self) -> int:
-        return self._seed
-
-    @property
-    def id(self) -> str:
-        """This match object's id (a clone or a replay is another match)."""
-        return self._id
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat whose decision is pending; ``None`` once the match is over."""
-        return self._to_act
-
-    @property
-    def phase(self) -> str:
-        """draft, colour, turn, drawn, volley, wd4, dump or over."""
-        return self._phase
+    # -- the public API (the read-only properties are MatchState's) ---------------------
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Every legal action for :attr:`to_act`, in a fixed order (empty when over)."""
@@ -311,156 +233,10 @@ class Match(Setup, Turn, ActionCards, Scoring, MatchState):
         """The seat after ``seat`` in the direction of play."""
         return (seat + self._direction) % self._seats
 
-    def hand(self, seat: int) -> list[Card]:
-        """The seat's cards, in the order they entered its hand."""
-        return list(self._hands[seat])
-
-    def hand_tuple(self, seat: int) -> tuple[Card, ...]:
-        """:meth:`hand` as a tuple."""
-        return tuple(self._hands[seat])
-
-    @property
-    def hand_sizes(self) -> tuple[int, ...]:
-        """How many cards each seat holds (public)."""
-        return tuple([len(h) for h in self._hands])
-
-    @property
-    def drawn(self) -> Card | None:
-        """The card just drawn by the seat to act, when it may play it (T2)."""
-        return self._drawn if self._phase == "drawn" else None
-
-    @property
-    def dump_colour(self) -> str | None:
-        """The colour of the dump on offer (A4, S10), else ``None``."""
-        return self._dump_colour if self._phase == "dump" else None
-
-    @property
-    def forced(self) -> bool:
-        """The pending draw is a start card's (S8): it is only drawn."""
-        return self._forced
-
-    @property
-    def pending_by(self) -> int:
-        """Facing a volley or a Wild Draw 4: the seat that plays once it is drawn (the
-        Wild Draw 4's player, A5/A6)."""
-        return self._wd4_by if self._phase == "wd4" else self._volley_by
-
-    @property
-    def dump_start(self) -> bool:
-        """The dump on offer follows a start Reverse (S10)."""
-        return self._dump_start
-
-    @property
-    def blocked_passes(self) -> int:
-        """Passes in a row with nothing to draw (T4)."""
-        return self._blocked
-
-    @property
-    def seats(self) -> int:
-        return self._seats
-
     def seat_events(self, seat: int) -> tuple:
         """``seat``'s redacted events as an immutable snapshot (for :class:`PlayerView`):
         (frozen chunks, tail, count)."""
         return self._seen[seat].snapshot(self._events)
-
-    @property
-    def top(self) -> Card | None:
-        return self._discard[-1] if self._discard else None
-
-    @property
-    def color(self) -> str | None:
-        """The active colour letter, or ``None`` (draft, unnamed start Wild)."""
-        return self._color
-
-    colour = color
-
-    @property
-    def draw_size(self) -> int:
-        return len(self._draw)
-
-    @property
-    def discard_size(self) -> int:
-        return len(self._discard)
-
-    @property
-    def draw_pile(self) -> tuple[Card, ...]:
-        """The draw pile, top first (omniscient: replays and tests only)."""
-        return tuple(reversed(self._draw))
-
-    @property
-    def discard_pile(self) -> tuple[Card, ...]:
-        """The discard pile, bottom first (its last card is :attr:`top`)."""
-        return tuple(self._discard)
-
-    @property
-    def pending_draw(self) -> int:
-        """Cards the seat to act must draw if it draws (a volley, a Wild Draw 4)."""
-        return self._pending if self._phase in ("volley", "wd4") else 0
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        return self._scores
-
-    @property
-    def round(self) -> int:
-        return self._round
-
-    @property
-    def p1(self) -> int:
-        """This round's first drafter (S1, S2)."""
-        return self._p1
-
-    @property
-    def dealer(self) -> int | None:
-        """This round's dealer (C2); ``None`` in UNO Duo."""
-        return self._dealer
-
-    @property
-    def direction(self) -> int:
-        """+1 while play goes clockwise (to seat + 1), −1 after a Reverse (C6)."""
-        return self._direction
-
-    @property
-    def exposed(self) -> int | None:
-        """A seat that may be caught without UNO right now (U2), else ``None``."""
-        e = self._exposed
-        if e is not None and len(self._hands[e]) == 1 and not self._over:
-            return e
-        return None
-
-    @property
-    def over(self) -> bool:
-        return self._over
-
-    @property
-    def winner(self) -> int | None:
-        """The winning seat; ``None`` while playing, or for a drawn match."""
-        return self._winner
-
-    @property
-    def rounds(self) -> tuple[tuple[int | None, tuple[int, ...]], ...]:
-        """Each finished round as ``(seat that went out or None if blocked, points)``."""
-        return tuple(self._history)
-
-    @property
-    def actions(self) -> list:
-        """The log: every decision and chance outcome, in order (a copy)."""
-        return list(self._log)
-
-    @property
-    def log_length(self) -> int:
-        """How many entries :attr:`actions` holds (without copying it)."""
-        return len(self._log)
-
-    def actions_from(self, start: int) -> list:
-        """The log from entry ``start`` on — what a save file has not written yet."""
-        return self._log[start:]
-
-    @property
-    def events(self) -> list[Event]:
-        """Every event with nothing hidden (omniscient: replays, tests)."""
-        return list(self._events)
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know — the only thing widgets and bots receive."""
@@ -521,24 +297,6 @@ class Match(Setup, Turn, ActionCards, Scoring, MatchState):
             other.restore_history([], [], ())
         return other
 
-    def restore_history(self, log: list, events: list, queue: Iterable) -> None:
-        """Give a copy made with ``clone(history=False)`` its log and events so far and
-        the log entries still to replay (the replay cursor's snapshots keep only the
-        small state)."""
-        self._log, self._events, self._queue = log, events, deque(queue)
-        self._seen = [SeatEvents(s) for s in range(self._seats)]
-
-    def replay_more(self, steps: int) -> None:
-        """Replay the next ``steps`` decisions of the queued log."""
-        queue = self._queue
-        for _ in range(steps):
-            self._replay_one(queue.popleft())
-
-    @property
-    def event_count(self) -> int:
-        """How many events the match has had (the length of :attr:`events`)."""
-        return len(self._events)
-
     def __repr__(self) -> str:
         state = "over" if self._over else f"{self._phase}, seat {self._to_act} to act"
         return (f"<Match round {self._round}, scores {'-'.join(map(str, self._scores))}, "
@@ -571,14 +329,16 @@ def _legal_draft(m: Match) -> tuple:
 def _legal_colour(m: Match) -> tuple:
     return _COLOURS
 
-
 _DRAFT = (Action.parse("keep"), Action.parse("reject"))
 _COLOURS = tuple(Action.parse(f"colour {c}") for c in "RYGB")
+
 
 Match._handlers = handlers(Match)
 Match._legal_by_phase = legal_by_phase(Match)
 _VARIANTS: "dict[str, type[Match]]" = {"duo": Match}
 
+
 from .classic import ClassicMatch  # noqa: E402  (a variant of Match: imported once it exists)
+
 
 _VARIANTS["classic"] = ClassicMatch

@@ -118,6 +118,182 @@ class MatchState:
         self._step = 0
         self._direction = 1
 
+    # -- the public, read-only properties (views, the replay cursor, bots read these) ----
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @property
+    def id(self) -> str:
+        """This match object's id (a clone or a replay is another match)."""
+        return self._id
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose decision is pending; ``None`` once the match is over."""
+        return self._to_act
+
+    @property
+    def phase(self) -> str:
+        """draft, colour, turn, drawn, volley, wd4, dump or over."""
+        return self._phase
+
+    def hand(self, seat: int) -> list[Card]:
+        """The seat's cards, in the order they entered its hand."""
+        return list(self._hands[seat])
+
+    def hand_tuple(self, seat: int) -> tuple[Card, ...]:
+        """:meth:`hand` as a tuple."""
+        return tuple(self._hands[seat])
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds (public)."""
+        return tuple([len(h) for h in self._hands])
+
+    @property
+    def drawn(self) -> Card | None:
+        """The card just drawn by the seat to act, when it may play it (T2)."""
+        return self._drawn if self._phase == "drawn" else None
+
+    @property
+    def dump_colour(self) -> str | None:
+        """The colour of the dump on offer (A4, S10), else ``None``."""
+        return self._dump_colour if self._phase == "dump" else None
+
+    @property
+    def forced(self) -> bool:
+        """The pending draw is a start card's (S8): it is only drawn."""
+        return self._forced
+
+    @property
+    def pending_by(self) -> int:
+        """Facing a volley or a Wild Draw 4: the seat that plays once it is drawn (the
+        Wild Draw 4's player, A5/A6)."""
+        return self._wd4_by if self._phase == "wd4" else self._volley_by
+
+    @property
+    def dump_start(self) -> bool:
+        """The dump on offer follows a start Reverse (S10)."""
+        return self._dump_start
+
+    @property
+    def blocked_passes(self) -> int:
+        """Passes in a row with nothing to draw (T4)."""
+        return self._blocked
+
+    @property
+    def seats(self) -> int:
+        return self._seats
+
+    @property
+    def top(self) -> Card | None:
+        return self._discard[-1] if self._discard else None
+
+    @property
+    def color(self) -> str | None:
+        """The active colour letter, or ``None`` (draft, unnamed start Wild)."""
+        return self._color
+
+    colour = color
+
+    @property
+    def draw_size(self) -> int:
+        return len(self._draw)
+
+    @property
+    def discard_size(self) -> int:
+        return len(self._discard)
+
+    @property
+    def draw_pile(self) -> tuple[Card, ...]:
+        """The draw pile, top first (omniscient: replays and tests only)."""
+        return tuple(reversed(self._draw))
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        """The discard pile, bottom first (its last card is :attr:`top`)."""
+        return tuple(self._discard)
+
+    @property
+    def pending_draw(self) -> int:
+        """Cards the seat to act must draw if it draws (a volley, a Wild Draw 4)."""
+        return self._pending if self._phase in ("volley", "wd4") else 0
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self._scores
+
+    @property
+    def round(self) -> int:
+        return self._round
+
+    @property
+    def p1(self) -> int:
+        """This round's first drafter (S1, S2)."""
+        return self._p1
+
+    @property
+    def dealer(self) -> int | None:
+        """This round's dealer (C2); ``None`` in UNO Duo."""
+        return self._dealer
+
+    @property
+    def direction(self) -> int:
+        """+1 while play goes clockwise (to seat + 1), −1 after a Reverse (C6)."""
+        return self._direction
+
+    @property
+    def exposed(self) -> int | None:
+        """A seat that may be caught without UNO right now (U2), else ``None``."""
+        e = self._exposed
+        if e is not None and len(self._hands[e]) == 1 and not self._over:
+            return e
+        return None
+
+    @property
+    def over(self) -> bool:
+        return self._over
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat; ``None`` while playing, or for a drawn match."""
+        return self._winner
+
+    @property
+    def rounds(self) -> tuple[tuple[int | None, tuple[int, ...]], ...]:
+        """Each finished round as ``(seat that went out or None if blocked, points)``."""
+        return tuple(self._history)
+
+    @property
+    def actions(self) -> list:
+        """The log: every decision and chance outcome, in order (a copy)."""
+        return list(self._log)
+
+    @property
+    def log_length(self) -> int:
+        """How many entries :attr:`actions` holds (without copying it)."""
+        return len(self._log)
+
+    def actions_from(self, start: int) -> list:
+        """The log from entry ``start`` on — what a save file has not written yet."""
+        return self._log[start:]
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event with nothing hidden (omniscient: replays, tests)."""
+        return list(self._events)
+
+    @property
+    def event_count(self) -> int:
+        """How many events the match has had (the length of :attr:`events`)."""
+        return len(self._events)
+
     def _copy_state(self, other: "MatchState") -> None:
         """Copy every field into ``other`` (shallow; the caller copies what mutates)."""
         _copy_fields(self, other)

@@ -15,15 +15,12 @@ the whole event list.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from .actions import Action
 from .cards import Card
 from .events import Event
 from .rules import Rules
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .match import Match
 
 __all__ = ["PlayerView", "SeatEvents"]
 

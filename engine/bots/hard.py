@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Sequence
 from ..actions import Action
 from ..rng import Rng
 from .belief import Belief
-from .hard_classic import classic_rollout, classic_world
+from .hard_classic import classic_candidates, classic_rollout, classic_world
 from .lean import Position, RoundEnd, play_out
 from .normal import NormalBot, best_colour
 
@@ -153,6 +153,8 @@ class HardBot(NormalBot):
         if len(legal) == 1 or view.phase in ("draft", "wd4"):
             return super().choose(view)
         options = candidates(view)
+        if view.rules.preset != "duo":
+            options = classic_candidates(options)
         if len(options) == 1:
             return options[0]
         values = self._search(view, options, started)

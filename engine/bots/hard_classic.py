@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..actions import Action
     from ..view import PlayerView
 
-__all__ = ["classic_world", "classic_rollout", "round_value"]
+__all__ = ["classic_world", "classic_rollout", "round_value", "classic_candidates"]
 
 #: a rollout longer than this many decisions is scored from the hands as they are
 ROLLOUT_LIMIT = 600
@@ -59,10 +59,19 @@ def classic_world(view: "PlayerView", rng: Rng) -> Match | None:
         direction=view.direction)
 
 
+def classic_candidates(options: list) -> list:
+    """C5: drawing while holding a playable card is never searched (it gives the next
+    seats a free turn and the rollouts' noise would sometimes pick it)."""
+    if any(a.kind == "play" for a in options):
+        return [a for a in options if a.kind != "draw"]
+    return options
+
+
 def round_value(m: Match, me: int, start_round: int) -> float:
-    """The viewer's score of a rolled-out round, in units of the match target:
-    winner_takes — the winner's gain (+ for me, − for another); own_hand — the
-    others' mean points less mine; a round still running — from the hands held."""
+    """The viewer's score of a rolled-out round: winner_takes — +1 for going out, −1/(n−1)
+    when another seat does, plus the winner's points in units of the target (+ mine,
+    − another's); own_hand — the others' mean points less mine; a round still
+    running — from the hands held."""
     target = m.rules.target
     if m.round == start_round and not m.over:  # cut short: the hands as they are
         pts = [classic_points(m.hand(s)) for s in range(m.seats)]
@@ -74,7 +83,9 @@ def round_value(m: Match, me: int, start_round: int) -> float:
         return (sum(others) / len(others) - points[me]) / target
     if winner is None:
         return 0.0
-    return (points[winner] if winner == me else -points[winner]) / target
+    if winner == me:
+        return 1.0 + points[winner] / target
+    return -1.0 / (m.seats - 1) - points[winner] / target
 
 
 def classic_rollout(world: Match, option: "Action", me: int) -> float:
