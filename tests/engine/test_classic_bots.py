@@ -16,6 +16,7 @@ from .test_classic import dealt, filler
 def test_every_level_plays_classic_at_any_seat_count(level, seats):
     m = Match.new(Rules(preset="classic", seats=seats, target=60), seed=seats)
     players = [bots.make(level, seed=s, simulations=4) for s in range(seats)]
+    searched = 0
     for _ in range(1500):
         if m.over:
             break
@@ -23,7 +24,9 @@ def test_every_level_plays_classic_at_any_seat_count(level, seats):
         view = m.view(seat)
         action = players[seat].choose(view)
         assert action in view.legal_actions
+        searched += getattr(players[seat], "last_worlds", 0) > 0
         m.apply(action, seat=seat)
+    assert searched > 0 if level == "hard" else searched == 0
 
 
 def test_c8_counting_the_chance_a_wild_draw_4_was_guilty():
