@@ -105,6 +105,8 @@ def candidates(view: "PlayerView") -> list[Action]:
 #: difference to the leader) below which an option stops being searched
 _BATCH = 32
 _PRUNE_Z = 3.0
+#: classic: how sure the search must be (standard errors) to overrule the normal move
+_OVERRIDE_Z = 2.0
 
 
 def _survivors(values: list[list[float]], active: list[int]) -> list[int]:
@@ -141,6 +143,7 @@ class HardBot(NormalBot):
         self.prune = prune
         self._rng = Rng(seed, 0x4A2D)
         self.last_worlds = 0  # worlds sampled for the last decision (for benchmarks)
+        self._values: list[list[float]] = []  # per option, per world, of the last search
 
     def choose(self, view: "PlayerView") -> Action:
         started = time.perf_counter()
@@ -160,7 +163,24 @@ class HardBot(NormalBot):
         values = self._search(view, options, started)
         if values is None:  # no time for a single world
             return super().choose(view)
-        return options[max(range(len(options)), key=values.__getitem__)]
+        best = max(range(len(options)), key=values.__getitem__)
+        if view.rules.preset != "duo":  # classic: the normal move unless clearly beaten
+            usual = super().choose(view)
+            if usual in options and not self._clearly_better(best, options.index(usual)):
+                return usual
+        return options[best]
+
+    def _clearly_better(self, a: int, b: int) -> bool:
+        """Whether option ``a`` beat ``b`` by more than :data:`_OVERRIDE_Z` standard
+        errors of their paired difference over the worlds both saw."""
+        va, vb = self._values[a], self._values[b]
+        k = min(len(va), len(vb))
+        if a == b or k < 8:
+            return a == b
+        diffs = [x - y for x, y in zip(va[:k], vb[:k])]
+        mean = sum(diffs) / k
+        var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+        return mean > _OVERRIDE_Z * math.sqrt(var / k)
 
     def _search(self, view: "PlayerView", options: list[Action], started: float):
         """Mean equity of each option over sampled worlds (``None``: no time for one).
@@ -219,6 +239,7 @@ class HardBot(NormalBot):
         if not worlds:
             return None
         live = set(active)  # a pruned option is never the answer
+        self._values = values
         return [sum(v) / len(v) if i in live else -math.inf for i, v in enumerate(values)]
 
     def _world(self, view: "PlayerView", belief: Belief) -> Position:
