@@ -15,6 +15,7 @@ from .cards import Card
 from .events import _new as ev
 from .match import Match, handlers, legal_by_phase
 from .rng import Rng
+from .rules import PRESETS
 
 __all__ = ["ClassicMatch", "classic_points"]
 
@@ -36,7 +37,7 @@ class ClassicMatch(Match):
 
     __slots__ = ()
 
-    min_seats, max_seats = 2, 10
+    min_seats, max_seats = PRESETS["classic"][0], PRESETS["classic"][-1]
 
     # -- C2: the dealer ------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from .chance import ChanceLog
 from .draft import Setup
 from .events import Event, describe
 from .explain import why_illegal
-from .rules import Rules
+from .rules import PRESETS, Rules
 from .scoring import Scoring
 from .state import MatchState, _copy_fields
 from .turn import Turn
@@ -52,6 +52,8 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
     Its fields are declared once, in :class:`~engine.state.MatchState`."""
 
     __slots__ = ()
+
+    min_seats, max_seats = PRESETS["duo"][0], PRESETS["duo"][-1]  # OpenSpiel's game info
 
     def __init__(self, rules: Rules, seed: int, queue: Iterable = ()) -> None:
         """Use :meth:`new` or :meth:`replay`."""

@@ -13,7 +13,10 @@ For each decision worth searching, it repeatedly
 3. scores the round's end by *match equity* — the chance of winning the match
    from the new totals (E2, E4) — so points matter, not just going out.
 
-It picks the candidate with the best mean.  The budget is ``think_ms`` per
+It picks the candidate with the best mean.  In classic UNO (any seat count) a world
+deals the unseen cards uniformly by hand counts and rolls out a
+:class:`~engine.classic.ClassicMatch` (:mod:`.hard_classic`); since those worlds are
+noisier, it keeps the normal move unless the search beats it clearly.  The budget is ``think_ms`` per
 decision (default 500; it stops before starting a rollout it has no time for) or a
 fixed count of worlds (``simulations``), which makes it deterministic.  Drafting
 (S3) and answering a Wild Draw 4 (A6, with the belief's bluff-adjusted odds) use

@@ -26,6 +26,8 @@ __all__ = ["classic_world", "classic_rollout", "round_value", "classic_candidate
 
 #: a rollout longer than this many decisions is scored from the hands as they are
 ROLLOUT_LIMIT = 600
+#: how much a round's points count beside going out (in units of the match target)
+POINTS_WEIGHT = 0.25
 
 
 def classic_world(view: "PlayerView", rng: Rng) -> Match | None:
@@ -84,8 +86,8 @@ def round_value(m: Match, me: int, start_round: int) -> float:
     if winner is None:
         return 0.0
     if winner == me:
-        return 1.0 + points[winner] / target
-    return -1.0 / (m.seats - 1) - points[winner] / target
+        return 1.0 + POINTS_WEIGHT * points[winner] / target
+    return -1.0 / (m.seats - 1) - POINTS_WEIGHT * points[winner] / target
 
 
 def classic_rollout(world: Match, option: "Action", me: int) -> float:
