@@ -339,7 +339,8 @@ def transcript_text(loaded) -> str:
         created = datetime.fromisoformat(created).strftime("%Y-%m-%d %H:%M UTC")
     except ValueError:
         pass
-    out = ["UNO Duo — match transcript",
+    classic = header.rules.preset == "classic"
+    out = [("Classic UNO" if classic else "UNO Duo") + " — match transcript",
            f"Match {header.match_id}, started {created}",
            "Players: " + ", ".join(f"seat {i + 1} {_seat_label(s)}" for i, s in enumerate(seats)),
            f"Rules: {header.rules.describe()}",
@@ -373,18 +374,26 @@ def transcript_text(loaded) -> str:
             k = e.kind
             if k == "reject":
                 rejected.setdefault(e.seat, []).append(str(e.cards[0]))
-            if k == "round":
+            if k in ("round", "deal"):
                 flush()
                 rejected.clear()
                 out.extend(["", f"== {say(e)}"])
-            elif k in ("under", "start", "round_end", "match_end", "cut", "first"):
+            elif k == "dealt":
+                continue  # the hands are listed at the start card
+            elif k in ("under", "start", "round_end", "match_end", "cut", "first",
+                       "dealer_draw", "dealer", "reshuffle"):
                 flush()
-                if k == "start":
+                if k == "start" and classic and e.cards[0].rank != "W+4":
+                    for s, name in enumerate(names):
+                        out.append(f"       Dealt: {name} holds "
+                                   + " ".join(str(c) for c in m.hand(s)))
+                elif k == "start" and not classic:
                     for s, name in enumerate(names):
                         kept = " ".join(str(c) for c in m.hand(s))
                         rej = " ".join(rejected.get(s, ())) or "none"
                         out.append(f"       Draft: {name} kept {kept}; rejected {rej}")
-                out.append(("       " if k not in ("cut", "first") else "") + say(e))
+                out.append(("       " if k not in ("cut", "first", "dealer_draw", "dealer")
+                            else "") + say(e))
             else:
                 line.append(say(e))
         flush()

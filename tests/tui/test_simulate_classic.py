@@ -31,3 +31,16 @@ def test_simulate_refuses_seats_the_preset_does_not_have(capsys):
     assert "duo is for 2 players" in capsys.readouterr().err
     assert main(["simulate", "--preset", "classic", "--seats", "3", "--bots", "easy,normal"]) == 2
     assert "3 of" in capsys.readouterr().err
+
+
+def test_a_classic_match_reads_as_a_transcript(tmp_path, capsys):
+    folder = tmp_path / "sims"
+    assert main(["simulate", "--preset", "classic", "--seats", "4", "--bots", "normal",
+                 "--matches", "1", "--seed", "3", "--target", "40", "--save", str(folder),
+                 "--data-dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    path = next(f for f in folder.iterdir() if f.suffix == ".unoduo")
+    assert main(["transcript", str(path), "--data-dir", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("Classic UNO — match transcript")
+    assert "deals." in text and text.count("       Dealt: ") >= 4 and "Draft:" not in text
