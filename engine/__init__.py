@@ -1,8 +1,9 @@
-"""unoduo's rules engine: pure, seeded, event-sourced UNO Duo.
+"""unoduo's rules engine: pure, seeded, event-sourced UNO Duo and classic UNO.
 
     from engine import Card, Rules, Match, IllegalAction
     m = Match.new(rules=Rules(), seed=42)
     m.apply(m.legal_actions()[0])
+    c = Match.new(Rules(preset="classic", seats=4), seed=7)   # a ClassicMatch (C1–C11)
 
 No terminal, no files, no global random state: the app, the save files, the
 bots and the tests all stand on this package.
@@ -12,12 +13,13 @@ from .actions import Action, Chance, IllegalAction, MalformedAction
 from .cards import Card
 from .events import Event, describe
 from .match import Match
+from .classic import ClassicMatch
 from .rules import Rules
 from .view import PlayerView
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "Card", "Chance", "Event", "IllegalAction", "MalformedAction", "Match",
+    "Action", "Card", "Chance", "ClassicMatch", "Event", "IllegalAction", "MalformedAction", "Match",
     "PlayerView", "Rules", "describe", "__version__",
 ]

@@ -21,6 +21,8 @@ if TYPE_CHECKING:  # pragma: no cover
 class ActionCards:
     """A1–A6 for :class:`Match`."""
 
+    __slots__ = ()
+
     def _card_effect(self: "Match", seat: int, card: "Card", total: int, guilty: bool) -> None:
         """The effect of ``card``, just played by ``seat``, which still holds cards."""
         rank = card.rank

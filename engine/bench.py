@@ -12,8 +12,9 @@ Prints, for random-vs-random play, each the median of ``--runs`` runs:
   with ``Match`` + ``policy`` as the first hard bot did;
 - with ``--hard N``: the hard bot's time and worlds per decision over N decisions
   with more than one candidate (seat 0 of a normal-vs-normal match, ``think_ms=500``);
-- when ``rlcard`` is importable, RLCard's ``UnoGame`` with random actions in the
-  same run, and our engine's actions/s divided by its steps/s.
+- *classic*: random play of classic UNO at two seats through the public API and,
+  when ``rlcard`` is importable, RLCard's ``UnoGame`` (classic UNO, 2 players) with
+  random actions in the same run, and our actions/s divided by its steps/s.
 
 A benchmark, not a test: nothing here asserts on time.
 """
@@ -30,9 +31,14 @@ from . import bench_rlcard, bots
 from .match import Match
 from .rules import Rules
 
+#: classic UNO at two seats: the game RLCard's UnoGame plays
+CLASSIC_2 = Rules(preset="classic", seats=2)
 
-def engine_run(seconds: float, seed: int) -> tuple[float, float, list]:
-    """(matches/s, actions/s, logs) for random legal actions via the public API."""
+
+def engine_run(seconds: float, seed: int, rules: Rules | None = None) -> tuple[float, float, list]:
+    """(matches/s, actions/s, logs) for random legal actions via the public API
+    (``rules``: UNO Duo by default)."""
+    rules = rules or Rules()
     rng = random.Random(seed)
     choice = rng.choice
     logs = []
@@ -40,7 +46,7 @@ def engine_run(seconds: float, seed: int) -> tuple[float, float, list]:
     start = time.perf_counter()
     game = 0
     while True:
-        m = Match.new(Rules(), seed=seed * 1_000_003 + game)
+        m = Match.new(rules, seed=seed * 1_000_003 + game)
         game += 1
         while not m.over:
             m.apply(choice(m.legal_actions()))
@@ -118,7 +124,7 @@ def rollout_run(seconds: float, seed: int) -> tuple[float, float]:
             while m.round == first and not m.over:
                 seat = m.to_act
                 m.apply(policy(m.hand(seat), m.legal_actions(), m.phase, m.top, m.color,
-                               len(m.hand(1 - seat)), m._dump_colour))
+                               len(m.hand(1 - seat)), m.dump_colour))
         done += len(matches)
     return lean_rate, done / (time.perf_counter() - start)
 
@@ -160,8 +166,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     runs = max(1, args.runs)
 
-    engine, bot, replay, rollouts = [], [], [], []
+    engine, bot, replay, rollouts, classic, theirs = [], [], [], [], [], []
+    rlcard = bench_rlcard.available()
     for run in range(runs):
+        # classic and RLCard back to back in each run, so both meet the same machine load
+        classic.append(engine_run(args.seconds, seed=run + 1, rules=CLASSIC_2)[1])
+        if rlcard:
+            theirs.append(bench_rlcard.rlcard_steps_per_second(args.seconds, seed=run))
         matches_s, actions_s, logs = engine_run(args.seconds, seed=run + 1)
         engine.append((matches_s, actions_s, sum(len([e for e in log if not e.is_chance])
                                                     for log in logs) / len(logs)))
@@ -184,10 +195,13 @@ def main(argv: list[str] | None = None) -> int:
         median_ms, max_ms, worlds = hard_decisions(args.hard)
         print(f"hard    searched decisions, 500 ms     {median_ms:9.0f} ms median, "
               f"{max_ms:.0f} ms max, {worlds:,.0f} worlds median (n={args.hard})")
-    if bench_rlcard.available():
-        theirs = bench_rlcard.median_rate(runs=runs, seconds=args.seconds)
-        print(f"rlcard  UnoGame random               {theirs:12,.0f} steps/s")
-        print(f"ratio   our actions/s / RLCard's     {actions / theirs:12.2f}x")
+    ours = med(classic)
+    print(f"classic random play, 2 seats           {ours:12,.0f} actions/s")
+    if rlcard:
+        ratio = med(a / b for a, b in zip(classic, theirs))
+        print(f"rlcard  UnoGame random, 2 players      {med(theirs):12,.0f} steps/s")
+        print(f"ratio   classic actions/s / RLCard's   {ratio:12.2f}x  (median of the runs' "
+              f"ratios; UNO Duo: {actions / med(theirs):.2f}x)")
     else:
         print("rlcard  not installed: pip install rlcard to compare")
     return 0

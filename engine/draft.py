@@ -20,6 +20,8 @@ HAND_SIZE = 7
 class Setup:
     """S1–S11 for :class:`Match`."""
 
+    __slots__ = ()
+
     def _start_match(self: "Match") -> None:
         """S1: decide the first drafter (cut, or given), then shuffle and draft."""
         queued = self._queue[0] if self._queue else None
@@ -59,14 +61,7 @@ class Setup:
         self._p1 = p1
         self._draw = list(reversed(order))
         self._discard = []
-        self._hands = [[] for _ in range(self._seats)]
-        self._masks = [0] * self._seats  # which card faces each hand holds (bit per code)
-        self._color = None
-        self._exposed = None
-        self._blocked = 0
-        self._pending = 0
-        self._forced = False
-        self._step = 0
+        self._reset_round()
         self._emit(ev("round", p1, amount=self._round))
         self._begin_draft_step()
 

@@ -6,15 +6,25 @@ the cards are secret, ``private``: the one seat allowed to see them.  Other
 seats get :meth:`Event.seen_by` — the same event with the cards removed (they
 learn *that* you drew two cards, not which).  :func:`describe` turns an event
 into a sentence with the players' names, from one seat's point of view.
+
+Each kind (:data:`EventKind`) has its own class (:data:`EVENT_TYPES`), a
+:class:`Event` with named fields for what it carries — ``Draw.why``,
+``Challenge.guilty``, ``RoundEnd.points`` — as cheap as the tuple it is.
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Literal, NamedTuple, Sequence, get_args
 
 from .cards import COLOUR_NAMES, Card
 
-__all__ = ["Event", "describe"]
+__all__ = ["Event", "EventKind", "EVENT_TYPES", "describe"]
+
+#: every kind of event (UNO Duo's and classic UNO's)
+EventKind = Literal["cut", "first", "round", "draft", "keep", "reject", "forced_keep", "under",
+                    "start", "colour", "play", "dump", "nodump", "draw", "pass", "refill",
+                    "challenge", "reveal", "catch", "round_end", "match_end",
+                    "dealer_draw", "dealer", "deal", "dealt", "reshuffle"]
 
 
 class Event(NamedTuple):
@@ -38,11 +48,218 @@ class Event(NamedTuple):
         """True when this copy had secret cards removed."""
         return self.private is not None and not self.cards and self.amount > 0
 
+    def to_data(self) -> list:
+        """Plain data (cards as text): ``[kind, seat, cards, amount, colour, uno,
+        private, data]``; a round's end lists the hands as card texts."""
+        data = self.data
+        if self.kind == "round_end":
+            hands, points, totals, blocked = data
+            data = [[[c.text for c in h] for h in hands], list(points), list(totals), blocked]
+        elif isinstance(data, tuple):
+            data = [list(x) if isinstance(x, tuple) else x for x in data]
+        return [self.kind, self.seat, [c.text for c in self.cards], self.amount, self.colour,
+                self.uno, self.private, data]
+
+    @classmethod
+    def from_data(cls, raw: Sequence) -> "Event":
+        """Inverse of :meth:`to_data`; malformed data raises ``ValueError``."""
+        try:
+            kind, seat, cards, amount, colour, uno, private, data = raw
+            if kind not in EVENT_TYPES or not isinstance(cards, (list, tuple)):
+                raise TypeError
+            if kind == "round_end":
+                hands, points, totals, blocked = data
+                data = (tuple(tuple(Card.parse(c) for c in h) for h in hands),
+                        tuple(points), tuple(totals), bool(blocked))
+            elif isinstance(data, list):
+                data = tuple(tuple(x) if isinstance(x, list) else x for x in data)
+            return _new(kind, seat, tuple(Card.parse(c) for c in cards), amount, colour,
+                        bool(uno), private, data)
+        except (TypeError, ValueError):
+            raise ValueError(f"malformed event data: {raw!r}"[:200]) from None
+
+
+class _Card(Event):
+    __slots__ = ()
+
+    @property
+    def card(self) -> Card | None:
+        """The card (``None`` in a copy that hides it)."""
+        return self.cards[0] if self.cards else None
+
+
+class Cut(Event):
+    """S1: one card per seat; ``winner`` drafts first (``None``: cut again)."""
+    __slots__ = ()
+    winner = property(lambda self: self.data)
+
+
+class First(Event):
+    """S1: the first drafter, given rather than cut (``seat``)."""
+    __slots__ = ()
+
+
+class Round(Event):
+    """S2: round ``number`` begins; ``seat`` drafts first."""
+    __slots__ = ()
+    number = property(lambda self: self.amount)
+
+
+class Draft(_Card):
+    """S3: ``seat`` draws ``card`` in a draft step (private)."""
+    __slots__ = ()
+
+
+class Keep(_Card):
+    """S3: the drafter kept its card; ``card`` turns up."""
+    __slots__ = ()
+
+
+class Reject(_Card):
+    """S3: the drafter rejected ``card``."""
+    __slots__ = ()
+
+
+class ForcedKeep(_Card):
+    """S3: after a reject, ``card`` must be kept (private)."""
+    __slots__ = ()
+
+
+class Under(Event):
+    """S4: ``count`` draft discards go under the draw pile."""
+    __slots__ = ()
+    count = property(lambda self: self.amount)
+
+
+class Start(_Card):
+    """S5 / C7: the start ``card``."""
+    __slots__ = ()
+
+
+class Colour(Event):
+    """S9 / C7: ``seat`` names the start Wild's ``colour``."""
+    __slots__ = ()
+
+
+class Play(_Card):
+    """T1: ``seat`` plays ``card`` (naming ``colour``; ``total`` of a volley for a
+    Draw 2); ``next_seat`` is the seat after it."""
+    __slots__ = ()
+    total = property(lambda self: self.amount)
+    next_seat = property(lambda self: self.data)
+
+
+class Dump(Event):
+    """A4: ``seat`` dumps ``cards``, ``last`` last."""
+    __slots__ = ()
+    last = property(lambda self: self.cards[-1])
+    next_seat = property(lambda self: self.data)
+
+
+class NoDump(Event):
+    """A4: ``seat`` declines the dump."""
+    __slots__ = ()
+
+
+class Draw(Event):
+    """T2, A1, A5, U2, A6, E1: ``seat`` draws ``count`` cards (private) ``why``:
+    turn, volley, wd4, catch, challenge or last."""
+    __slots__ = ()
+    count = property(lambda self: self.amount)
+    why = property(lambda self: self.data)
+
+
+class Pass(Event):
+    """T2 / T4: ``why`` is keep (the drawn card) or blocked (nothing to draw)."""
+    __slots__ = ()
+    why = property(lambda self: self.data)
+
+
+class Refill(Event):
+    """T3 / C5: ``count`` discards become the draw pile, ``how``: turn_over or shuffle."""
+    __slots__ = ()
+    count = property(lambda self: self.amount)
+    how = property(lambda self: self.data)
+
+
+class Challenge(Event):
+    """A6 / C8: ``seat`` challenges; the Wild Draw 4 was ``guilty`` or not."""
+    __slots__ = ()
+    guilty = property(lambda self: self.data)
+
+
+class Reveal(Event):
+    """A6 / C8: ``seat`` shows its hand (``cards``) to ``shown_to`` only."""
+    __slots__ = ()
+    shown_to = property(lambda self: self.private)
+
+
+class Catch(Event):
+    """U2 / C9: ``seat`` catches ``caught`` without UNO."""
+    __slots__ = ()
+    caught = property(lambda self: self.data)
+
+
+class RoundEnd(Event):
+    """E1–E3 / C10: round ``number`` ends; ``seat`` went out (``None``: blocked)."""
+    __slots__ = ()
+    number = property(lambda self: self.amount)
+    hands = property(lambda self: self.data[0])
+    points = property(lambda self: self.data[1])
+    totals = property(lambda self: self.data[2])
+    blocked = property(lambda self: self.data[3])
+
+
+class MatchEnd(Event):
+    """E4 / C10: the match is over; ``seat`` won (``None``: a draw, a shared win)."""
+    __slots__ = ()
+    totals = property(lambda self: self.data)
+
+
+class DealerDraw(Event):
+    """C2: ``seats`` drew ``cards`` for dealer; ``winner`` deals (``None``: draw again)."""
+    __slots__ = ()
+    seats = property(lambda self: self.data[0])
+    winner = property(lambda self: self.data[1])
+
+
+class Dealer(Event):
+    """C2: the dealer of round 1, given rather than drawn (``seat``)."""
+    __slots__ = ()
+
+
+class Deal(Event):
+    """C2, C3: round ``number`` is dealt by ``seat``."""
+    __slots__ = ()
+    number = property(lambda self: self.amount)
+
+
+class Dealt(Event):
+    """C3: ``seat`` is dealt ``cards`` (private)."""
+    __slots__ = ()
+
+
+class Reshuffle(_Card):
+    """C7: a start Wild Draw 4 went back; the draw pile is shuffled."""
+    __slots__ = ()
+
+
+#: each kind's class
+EVENT_TYPES: dict[str, type[Event]] = {
+    "cut": Cut, "first": First, "round": Round, "draft": Draft, "keep": Keep, "reject": Reject,
+    "forced_keep": ForcedKeep, "under": Under, "start": Start, "colour": Colour, "play": Play,
+    "dump": Dump, "nodump": NoDump, "draw": Draw, "pass": Pass, "refill": Refill,
+    "challenge": Challenge, "reveal": Reveal, "catch": Catch, "round_end": RoundEnd,
+    "match_end": MatchEnd, "dealer_draw": DealerDraw, "dealer": Dealer, "deal": Deal,
+    "dealt": Dealt, "reshuffle": Reshuffle,
+}
+assert set(EVENT_TYPES) == set(get_args(EventKind))
+
 
 def _new(kind: str, seat: int | None, cards: tuple = (), amount: int = 0,
          colour: str | None = None, uno: bool = False, private: int | None = None,
          data: Any = None) -> Event:
-    return tuple.__new__(Event, (kind, seat, cards, amount, colour, uno, private, data))
+    return tuple.__new__(EVENT_TYPES[kind], (kind, seat, cards, amount, colour, uno, private, data))
 
 
 def _verb(word: str, you: bool) -> str:
@@ -82,6 +299,21 @@ def describe(event: Event, names: Sequence[str] = ("Seat 1", "Seat 2"),
         parts = ", ".join(f"{name(s)} {c}" for s, c in enumerate(e.cards))
         return f"Cut: {parts}" + (" — equal, cut again." if e.data is None else
                                   f" — {name(e.data)} {_verb('draft', e.data == viewer)} first.")
+    if k == "dealer_draw":
+        seats, winner = e.data
+        parts = ", ".join(f"{name(s)} {c}" for s, c in zip(seats, e.cards))
+        return f"Draw for dealer: {parts}" + (" — equal, draw again." if winner is None else
+                                              f" — {name(winner)} {_verb('deal', winner == viewer)}.")
+    if k == "dealer":
+        return f"{who} {v('deal')} first."
+    if k == "deal":
+        return f"Round {e.amount} — {who} {v('deal')}."
+    if k == "dealt":
+        if you:
+            return f"You are dealt {_cards(e.cards)}."
+        return f"{who} is dealt {_n(e.amount)}."
+    if k == "reshuffle":
+        return f"The start card {e.cards[0]} goes back; the draw pile is shuffled."
     if k == "first":
         return f"{who} {v('draft')} first."
     if k == "round":
@@ -111,9 +343,8 @@ def describe(event: Event, names: Sequence[str] = ("Seat 1", "Seat 2"),
             text += f" — volley at {e.amount}" if e.amount > 2 else f" — {name(e.data)} {_verb('face', e.data == viewer)} +2"
         return text + (" — UNO!" if e.uno else ".")
     if k == "dump":
-        colour = COLOUR_NAMES[e.cards[-1].colour]
-        return (f"{who} {v('dump')} {_n(len(e.cards), colour + ' card')}, {e.cards[-1]} last"
-                + (" — UNO!" if e.uno else "."))
+        last = f" ({e.cards[-1]} last)" if len(e.cards) > 1 else ""
+        return f"{who} {v('dump')} {_cards(e.cards)}{last}" + (" — UNO!" if e.uno else ".")
     if k == "nodump":
         return f"{who} {v('keep')} the rest of the colour (no dump)."
     if k == "draw":

@@ -20,6 +20,10 @@ def why_illegal(m: "Match", action: "Action", seat: int | None) -> str:
     if seat is not None and seat != m.to_act:
         return f"it is seat {m.to_act}'s decision, not seat {seat}'s"
     kind, phase = action.kind, m.phase
+    if m.rules.preset == "classic":
+        why = _classic(m, action)
+        if why:
+            return why
     if kind == "catch":
         return "U3: there is nobody to catch — the opponent said UNO or is not down to one card"
     if phase == "draft":
@@ -30,18 +34,18 @@ def why_illegal(m: "Match", action: "Action", seat: int | None) -> str:
         return "S3: keep and reject belong to the draft"
     if kind == "colour":
         return "T5: a Wild names its colour in the same move (e.g. play W R)"
-    if m._forced:
+    if m.forced:
         what = "Draw 2" if phase == "volley" else "Wild Draw 4"
         return f"S8: the start {what} is simply drawn — no stacking, no challenge"
-    hand = m._hands[m.to_act]
+    hand = m.hand(m.to_act)
     card = action.card
     if phase == "dump":
-        colour = COLOUR_NAMES[m._dump_colour]
+        colour = COLOUR_NAMES[m.dump_colour]
         if kind != "dump":
             return f"A4: dump every {colour} card (choosing the last) or nodump"
         if card not in hand:
             return f"T1: you hold no {card}"
-        if card.colour != m._dump_colour:
+        if card.colour != m.dump_colour:
             return f"A4: the dump is of {colour} cards"
         return _UNO
     if kind in ("dump", "nodump"):
@@ -59,8 +63,8 @@ def why_illegal(m: "Match", action: "Action", seat: int | None) -> str:
     if phase == "drawn":
         if kind == "draw":
             return "T2: you have drawn already — play the drawn card or pass"
-        if card is not m._drawn:
-            return f"T2: after drawing, only the drawn card ({m._drawn}) may be played"
+        if card is not m.drawn:
+            return f"T2: after drawing, only the drawn card ({m.drawn}) may be played"
         return _UNO
     if kind == "pass":
         return "T4: you may pass only when nothing can be drawn — draw instead"
@@ -70,3 +74,20 @@ def why_illegal(m: "Match", action: "Action", seat: int | None) -> str:
         return (f"T1: {card} does not match {m.top} (active colour "
                 f"{COLOUR_NAMES.get(m.color, 'none')}) by colour, number or symbol")
     return _UNO
+
+
+def _classic(m: "Match", action: "Action") -> str:
+    """The classic preset's own reasons (C3, C6, C7), or "" for the shared ones."""
+    kind, phase = action.kind, m.phase
+    if kind in ("keep", "reject"):
+        return "C3: classic UNO is dealt — there is no draft"
+    if kind in ("dump", "nodump"):
+        return "C6: a Reverse turns play around — there is no dump in classic UNO"
+    if phase == "colour" and kind != "catch":
+        return "C7: first name the start Wild's colour (colour R, Y, G or B)"
+    if phase == "volley" and kind == "play" and action.card is not None \
+            and action.card.rank == "+2" and not m.rules.stacking and not m.forced:
+        return "C6: a Draw 2 is drawn — stacking is off"
+    if m.forced and kind != "catch":
+        return "C7: the start Draw 2 is simply drawn — nobody played it"
+    return ""

@@ -10,6 +10,7 @@ per rule area: :mod:`.draft` (S), :mod:`.turn` (T, U), :mod:`.action_cards`
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections import Counter, deque
 from typing import Iterable, Iterator, Sequence
@@ -17,16 +18,26 @@ from typing import Iterable, Iterator, Sequence
 from .action_cards import ActionCards
 from .actions import Action, Chance, IllegalAction, parse_entry
 from .cards import Card, deck_cards
+from .chance import ChanceLog
 from .draft import Setup
 from .events import Event, describe
 from .explain import why_illegal
-from .rng import Rng
-from .rules import Rules
+from .rules import PRESETS, Rules
 from .scoring import Scoring
+from .state import MatchState, _copy_fields
 from .turn import Turn
-from .view import PlayerView
+from .view import PlayerView, SeatEvents
 
 __all__ = ["Match"]
+
+_ID_BASE = int.from_bytes(os.urandom(8), "big")
+_ID_COUNT = itertools.count()
+
+
+def _new_id() -> str:
+    """A match id unique in this process and unlikely to repeat across processes
+    (a random base plus a counter); it tells nothing about the seed."""
+    return format((_ID_BASE + next(_ID_COUNT)) & 0xFFFF_FFFF_FFFF_FFFF, "016x")
 
 
 def random_seed() -> int:
@@ -34,38 +45,25 @@ def random_seed() -> int:
     importing it and OpenSSL's hashes at start-up)."""
     return int.from_bytes(os.urandom(8), "big")
 
-class Match(Setup, Turn, ActionCards, Scoring):
-    """One UNO Duo match: every round until a seat reaches the target (E4)."""
+
+class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
+    """One UNO Duo match: every round until a seat reaches the target (E4).
+
+    Its fields are declared once, in :class:`~engine.state.MatchState`."""
+
+    __slots__ = ()
+
+    min_seats, max_seats = PRESETS["duo"][0], PRESETS["duo"][-1]  # OpenSpiel's game info
 
     def __init__(self, rules: Rules, seed: int, queue: Iterable = ()) -> None:
         """Use :meth:`new` or :meth:`replay`."""
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
-        if rules.preset != "duo":
-            raise ValueError(f"the {rules.preset!r} preset is not playable yet (only 'duo')")
-        self._rules = rules
-        self._seed = seed
-        self._seats = rules.seats
-        self._full_deck = tuple(deck_cards(rules.deck))
-        self._queue: deque = deque(queue)
-        self._consumed = 0  # log entries taken from the queue (replay position)
-        self._nchance = 0
-        self._log: list = []
-        self._events: list[Event] = []
-        self._legal: tuple | None = None
-        self._scores = (0,) * self._seats
-        self._history: list = []
-        self._round = 1
-        self._over = False
-        self._winner: int | None = None
-        self._to_act: int | None = None
-        self._phase = "draft"
-        self._drawn: Card | None = None
-        self._dump_colour: str | None = None
-        self._dump_start = False
-        self._wd4_by = 0
-        self._wd4_guilty = False
-        self._volley_by = 0
+        if _VARIANTS[rules.preset] is not type(self):
+            raise ValueError(f"the {rules.preset!r} preset is played by "
+                             f"{_VARIANTS[rules.preset].__name__}; use Match.new or Match.replay")
+        self._init_state(rules, seed, queue, rules.seats, tuple(deck_cards(rules.deck)),
+                         _new_id())
         self._start_match()
 
     # -- construction ----------------------------------------------------------------
@@ -96,15 +94,22 @@ class Match(Setup, Turn, ActionCards, Scoring):
                 raise ValueError(f"deck must be a permutation of the {rules.deck} deck "
                                  f"({rules.deck_size} cards); got {len(cards)} cards that are not")
             queue.append(Chance.shuffle(cards))
-        return cls(rules, seed, queue)
+        return cls.variant(rules)(rules, seed, queue)
+
+    @classmethod
+    def variant(cls, rules: Rules) -> "type[Match]":
+        """The class that plays ``rules``' preset (python-chess's ``find_variant``):
+        :class:`Match` for UNO Duo, :class:`~engine.classic.ClassicMatch` for classic."""
+        return _VARIANTS[rules.preset] if cls is Match else cls
 
     @classmethod
     def from_position(cls, rules: Rules, *, hands: Sequence, draw_pile: Sequence,
                       discard_pile: Sequence, to_act: int, phase: str, colour: str | None,
-                      p1: int, round: int = 1, scores: Sequence[int] = (0, 0),
+                      p1: int, round: int = 1, scores: Sequence[int] | None = None,
                       pending: int = 0, by: int | None = None, drawn: Card | None = None,
                       dump_colour: str | None = None, dump_start: bool = False,
-                      exposed: int | None = None, blocked: int = 0, seed: int = 0) -> "Match":
+                      exposed: int | None = None, blocked: int = 0, seed: int = 0,
+                      dealer: int | None = None, direction: int = 1) -> "Match":
         """A match set up at a mid-round position (``draw_pile`` top first,
         ``discard_pile`` bottom first): the hard bot's determinizations, and tests.
 
@@ -114,20 +119,26 @@ class Match(Setup, Turn, ActionCards, Scoring):
         """
         if phase not in ("turn", "drawn", "volley", "wd4", "dump", "colour"):
             raise ValueError(f"from_position: no mid-round position in phase {phase!r}")
-        m = cls(rules, seed, (Chance.first(p1), Chance.shuffle(deck_cards(rules.deck))))
+        cls = cls.variant(rules)
+        m = cls(rules, seed, (Chance.first(p1 if dealer is None else dealer),
+                              Chance.shuffle(deck_cards(rules.deck))))
         m._hands = [[Card.parse(c) for c in h] for h in hands]
         m._masks = [m._hand_mask(s) for s in range(m._seats)]
         m._draw = [Card.parse(c) for c in reversed(draw_pile)]
         m._discard = [Card.parse(c) for c in discard_pile]
         m._log, m._events, m._legal = [], [], None
+        m._seen = [SeatEvents(s) for s in range(m._seats)]
         m._to_act, m._phase, m._color, m._p1, m._round = to_act, phase, colour, p1, round
-        m._scores = tuple(scores)
+        m._scores = (0,) * m._seats if scores is None else tuple(scores)
         m._pending, m._forced = pending, False
         m._volley_by = m._wd4_by = (to_act + 1) % m._seats if by is None else by
         m._wd4_guilty = False
         m._drawn = Card.parse(drawn) if drawn is not None else None
         m._dump_colour, m._dump_start = dump_colour, dump_start
         m._exposed, m._blocked = exposed, blocked
+        m._direction = direction
+        if dealer is not None:
+            m._dealer = dealer
         return m
 
     @classmethod
@@ -172,6 +183,9 @@ class Match(Setup, Turn, ActionCards, Scoring):
                 err = IllegalAction(f"log entry {i}: {exc}")
                 err.index = i
                 raise err from None
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
+        cls = cls.variant(rules)
         m = cls.__new__(cls)
         m._consumed = 0
         try:
@@ -180,84 +194,14 @@ class Match(Setup, Turn, ActionCards, Scoring):
             raise m._replay_error(exc) from None
         return m
 
-    def _replay_one(self, entry: "Action | Chance") -> None:
-        self._consumed += 1
-        if entry.is_chance:
-            raise IllegalAction(f"a chance outcome ({entry.kind}) where a decision was due")
-        self.apply(entry)
-
-    def _replay_error(self, exc: IllegalAction) -> IllegalAction:
-        err = IllegalAction(f"log entry {self._consumed - 1}: {exc}")
-        err.index = self._consumed - 1
-        return err
-
-    # -- chance ----------------------------------------------------------------------
-
-    def _take_chance(self, kind: str, generate, expect: Sequence[Card] | None = None) -> Chance:
-        """The next chance outcome: from the queued log when replaying, else drawn
-        from this outcome's own random stream; validated and logged either way."""
-        if self._queue:
-            entry = self._queue[0]
-            if not entry.is_chance or entry.kind != kind:
-                self._consumed += 1
-                raise IllegalAction(f"expected a {kind} outcome, found {str(entry)!r}")
-            self._queue.popleft()
-            self._consumed += 1
-            self._check_chance(entry, expect)
-        else:
-            entry = generate(Rng(self._seed, self._nchance))
-        self._nchance += 1
-        self._log.append(entry)
-        return entry
-
-    def _check_chance(self, entry: Chance, expect: Sequence[Card] | None) -> None:
-        if entry.kind == "first":
-            if not 0 <= entry.seat < self._seats:
-                raise IllegalAction(f"S1: no seat {entry.seat}")
-        elif entry.kind == "cut":
-            deck = Counter(c.code for c in self._full_deck)
-            if len(entry.cards) != self._seats or Counter(c.code for c in entry.cards) - deck:
-                raise IllegalAction(f"S1: {str(entry)!r} is not one card per seat from the deck")
-        else:
-            have = self._full_deck if expect is None else expect
-            if Counter(c.code for c in entry.cards) != Counter(c.code for c in have):
-                raise IllegalAction(f"the shuffle is not a permutation of the {len(have)} "
-                                    "cards being shuffled")
-
-    def _shuffle_all(self) -> tuple:
-        """S3: the whole deck, shuffled (a chance outcome)."""
-        def generate(rng: Rng) -> Chance:
-            order = list(self._full_deck)
-            rng.shuffle(order)
-            return Chance.shuffle(order)
-        return self._take_chance("shuffle", generate).cards
-
-    # -- the public API --------------------------------------------------------------
-
-    @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    @property
-    def seed(self) -> int:
-        return self._seed
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat whose decision is pending; ``None`` once the match is over."""
-        return self._to_act
-
-    @property
-    def phase(self) -> str:
-        """draft, colour, turn, drawn, volley, wd4, dump or over."""
-        return self._phase
+    # -- the public API (the read-only properties are MatchState's) ---------------------
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Every legal action for :attr:`to_act`, in a fixed order (empty when over)."""
         legal = self._legal
         if legal is None:
             legal = self._legal = (self._legal_turn() if self._phase == "turn"
-                                   else _LEGAL[self._phase](self))
+                                   else self._legal_by_phase[self._phase](self))
         return legal
 
     def apply(self, action: "Action | str", seat: int | None = None) -> list[Event]:
@@ -266,7 +210,7 @@ class Match(Setup, Turn, ActionCards, Scoring):
         legal = self._legal
         if legal is None:
             legal = self._legal = (self._legal_turn() if self._phase == "turn"
-                                   else _LEGAL[self._phase](self))
+                                   else self._legal_by_phase[self._phase](self))
         if action.__class__ is not Action:
             action = Action.parse(action)
         if action not in legal or (seat is not None and seat != self._to_act):
@@ -275,7 +219,7 @@ class Match(Setup, Turn, ActionCards, Scoring):
         mark = len(events)
         self._legal = None
         self._log.append(action)
-        _HANDLERS[action.kind](self, action)
+        self._handlers[action.kind](self, action)
         return events[mark:]
 
     def _emit(self, event: Event) -> None:
@@ -288,122 +232,71 @@ class Match(Setup, Turn, ActionCards, Scoring):
         return mask
 
     def _next(self, seat: int) -> int:
-        """The seat after ``seat`` (two in UNO Duo; the classic preset seats more)."""
-        return (seat + 1) % self._seats
+        """The seat after ``seat`` in the direction of play."""
+        return (seat + self._direction) % self._seats
 
-    def hand(self, seat: int) -> list[Card]:
-        """The seat's cards, in the order they entered its hand."""
-        return list(self._hands[seat])
-
-    @property
-    def top(self) -> Card | None:
-        return self._discard[-1] if self._discard else None
-
-    @property
-    def color(self) -> str | None:
-        """The active colour letter, or ``None`` (draft, unnamed start Wild)."""
-        return self._color
-
-    colour = color
-
-    @property
-    def draw_size(self) -> int:
-        return len(self._draw)
-
-    @property
-    def discard_size(self) -> int:
-        return len(self._discard)
-
-    @property
-    def draw_pile(self) -> tuple[Card, ...]:
-        """The draw pile, top first (omniscient: replays and tests only)."""
-        return tuple(reversed(self._draw))
-
-    @property
-    def discard_pile(self) -> tuple[Card, ...]:
-        """The discard pile, bottom first (its last card is :attr:`top`)."""
-        return tuple(self._discard)
-
-    @property
-    def pending_draw(self) -> int:
-        """Cards the seat to act must draw if it draws (a volley, a Wild Draw 4)."""
-        return self._pending if self._phase in ("volley", "wd4") else 0
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        return self._scores
-
-    @property
-    def round(self) -> int:
-        return self._round
-
-    @property
-    def p1(self) -> int:
-        """This round's first drafter (S1, S2)."""
-        return self._p1
-
-    @property
-    def exposed(self) -> int | None:
-        """A seat that may be caught without UNO right now (U2), else ``None``."""
-        e = self._exposed
-        if e is not None and len(self._hands[e]) == 1 and not self._over:
-            return e
-        return None
-
-    @property
-    def over(self) -> bool:
-        return self._over
-
-    @property
-    def winner(self) -> int | None:
-        """The winning seat; ``None`` while playing, or for a drawn match."""
-        return self._winner
-
-    @property
-    def rounds(self) -> tuple[tuple[int | None, tuple[int, ...]], ...]:
-        """Each finished round as ``(seat that went out or None if blocked, points)``."""
-        return tuple(self._history)
-
-    @property
-    def actions(self) -> list:
-        """The log: every decision and chance outcome, in order (a copy)."""
-        return list(self._log)
-
-    @property
-    def log_length(self) -> int:
-        """How many entries :attr:`actions` holds (without copying it)."""
-        return len(self._log)
-
-    def actions_from(self, start: int) -> list:
-        """The log from entry ``start`` on — what a save file has not written yet."""
-        return self._log[start:]
-
-    @property
-    def events(self) -> list[Event]:
-        """Every event with nothing hidden (omniscient: replays, tests)."""
-        return list(self._events)
+    def seat_events(self, seat: int) -> tuple:
+        """``seat``'s redacted events as an immutable snapshot (for :class:`PlayerView`):
+        (frozen chunks, tail, count)."""
+        return self._seen[seat].snapshot(self._events)
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know — the only thing widgets and bots receive."""
         if not isinstance(seat, int) or not 0 <= seat < self._seats:
             raise ValueError(f"no seat {seat!r}")
-        return PlayerView(self, seat)
+        v = object.__new__(PlayerView)  # field by field: views are taken every decision
+        v.seat = seat
+        v.match_id = self._id
+        hands = self._hands
+        v.hand = tuple(hands[seat])
+        v.hand_sizes = tuple([len(h) for h in hands])
+        discard = self._discard
+        v.top = discard[-1] if discard else None
+        v.color = self._color
+        v.draw_size = len(self._draw)
+        v.discard_size = len(discard)
+        phase = v.phase = self._phase
+        v.pending_draw = self._pending if phase in ("volley", "wd4") else 0
+        v.scores = self._scores
+        v.round = self._round
+        v.p1 = self._p1
+        to_act = v.to_act = self._to_act
+        v.over = self._over
+        v.winner = self._winner
+        mine = to_act == seat
+        v.legal_actions = self.legal_actions() if mine else ()
+        v.exposed = self.exposed
+        v.rules = self._rules
+        v.drawn = self._drawn if mine and phase == "drawn" else None
+        v.dump_colour = self._dump_colour if phase == "dump" else None
+        v.rounds = tuple(self._history)
+        v.dealer = self._dealer
+        v.direction = self._direction
+        v._chunks, v._tail, v.event_count = self._seen[seat].snapshot(self._events)
+        v._events = None
+        return v
 
     def describe(self, event: Event, names: Sequence[str], viewer: int | None = None) -> str:
         return describe(event, names, viewer)
 
-    def clone(self) -> "Match":
-        """An independent copy (for search); far cheaper than ``copy.deepcopy``."""
-        other = object.__new__(Match)
-        other.__dict__.update(self.__dict__)
+    def clone(self, history: bool = True) -> "Match":
+        """An independent copy (for search); far cheaper than ``copy.deepcopy``.
+        ``history=False``: without its log, events and queue (see :meth:`restore_history`)."""
+        other = object.__new__(type(self))
+        _copy_fields(self, other)
+        other._id = _new_id()
         other._draw = list(self._draw)
         other._discard = list(self._discard)
         other._hands = [list(h) for h in self._hands]
         other._masks = list(self._masks)
-        other._log = list(self._log)
-        other._events = list(self._events)
         other._history = list(self._history)
-        other._queue = deque(self._queue)
+        if history:
+            other._log = list(self._log)
+            other._events = list(self._events)
+            other._queue = deque(self._queue)
+            other._seen = [s.copy() for s in self._seen]
+        else:
+            other.restore_history([], [], ())
         return other
 
     def __repr__(self) -> str:
@@ -412,12 +305,19 @@ class Match(Setup, Turn, ActionCards, Scoring):
                 f"{state}>")
 
 
-_HANDLERS = {
-    "keep": Match._on_keep, "reject": Match._on_reject, "colour": Match._on_colour,
-    "play": Match._on_play, "draw": Match._on_draw, "pass": Match._on_pass,
-    "dump": Match._on_dump, "nodump": Match._on_nodump, "challenge": Match._on_challenge,
-    "catch": Match._on_catch,
-}
+def handlers(cls: "type[Match]") -> dict:
+    """Each action kind's handler in ``cls`` (a variant overrides some)."""
+    return {"keep": cls._on_keep, "reject": cls._on_reject, "colour": cls._on_colour,
+            "play": cls._on_play, "draw": cls._on_draw, "pass": cls._on_pass,
+            "dump": cls._on_dump, "nodump": cls._on_nodump, "challenge": cls._on_challenge,
+            "catch": cls._on_catch}
+
+
+def legal_by_phase(cls: "type[Match]") -> dict:
+    """Each phase's legal-action builder in ``cls`` (a variant overrides some)."""
+    return {"draft": _legal_draft, "colour": _legal_colour, "turn": cls._legal_turn,
+            "drawn": cls._legal_drawn, "volley": cls._legal_volley, "wd4": cls._legal_wd4,
+            "dump": cls._legal_dump, "over": _legal_over}
 
 
 def _legal_over(m: Match) -> tuple:
@@ -431,12 +331,16 @@ def _legal_draft(m: Match) -> tuple:
 def _legal_colour(m: Match) -> tuple:
     return _COLOURS
 
-
 _DRAFT = (Action.parse("keep"), Action.parse("reject"))
 _COLOURS = tuple(Action.parse(f"colour {c}") for c in "RYGB")
 
-_LEGAL = {
-    "draft": _legal_draft, "colour": _legal_colour, "turn": Match._legal_turn,
-    "drawn": Match._legal_drawn, "volley": Match._legal_volley, "wd4": Match._legal_wd4,
-    "dump": Match._legal_dump, "over": _legal_over,
-}
+
+Match._handlers = handlers(Match)
+Match._legal_by_phase = legal_by_phase(Match)
+_VARIANTS: "dict[str, type[Match]]" = {"duo": Match}
+
+
+from .classic import ClassicMatch  # noqa: E402  (a variant of Match: imported once it exists)
+
+
+_VARIANTS["classic"] = ClassicMatch

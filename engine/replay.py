@@ -15,7 +15,6 @@ Hidden information stays explicit: :meth:`ReplayCursor.view` gives a seat's
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections import deque
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -81,6 +80,8 @@ class OmniscientView:
     dump_colour: str | None
     rounds: tuple
     events: tuple[Event, ...]
+    dealer: int | None = None
+    direction: int = 1
     seat: None = None
 
     @classmethod
@@ -92,9 +93,8 @@ class OmniscientView:
             draw_size=m.draw_size, discard_size=m.discard_size, pending_draw=m.pending_draw,
             scores=m.scores, round=m.round, p1=m.p1, to_act=m.to_act, phase=m.phase,
             over=m.over, winner=m.winner, legal_actions=m.legal_actions(), exposed=m.exposed,
-            rules=m.rules, drawn=m._drawn if m.phase == "drawn" else None,
-            dump_colour=m._dump_colour if m.phase == "dump" else None, rounds=m.rounds,
-            events=tuple(m.events))
+            rules=m.rules, drawn=m.drawn, dump_colour=m.dump_colour, rounds=m.rounds,
+            events=tuple(m.events), dealer=m.dealer, direction=m.direction)
 
     @property
     def colour(self) -> str | None:
@@ -103,17 +103,6 @@ class OmniscientView:
     @property
     def event_count(self) -> int:
         return len(self.events)
-
-
-def _bare_clone(m: Match) -> Match:
-    """``m.clone()`` without its log, events and queue — they are prefixes and suffixes
-    of the whole match's, so snapshots cost O(cards), not O(log), each."""
-    kept = m._log, m._events, m._queue
-    m._log, m._events, m._queue = [], [], deque()
-    try:
-        return m.clone()
-    finally:
-        m._log, m._events, m._queue = kept
 
 
 class ReplayCursor:
@@ -134,10 +123,10 @@ class ReplayCursor:
         last = None
         for i, m in enumerate(Match.replay_steps(rules, actions, seed)):
             if i % every == 0:
-                self._snapshots.append(_bare_clone(m))
+                self._snapshots.append(m.clone(history=False))  # O(cards), not O(log)
             self._actor.append(m.to_act)
             self._round.append(m.round)
-            self._events_at.append(len(m._events))
+            self._events_at.append(m.event_count)
             self._log_at.append(m.log_length)
             last = m
         assert last is not None
@@ -243,7 +232,7 @@ class ReplayCursor:
         else:
             m = self._snapshot(pos // self.every)
             self._pos = base
-        self._advance(m, pos - self._pos)
+        m.replay_more(pos - self._pos)
         self._pos, self._match = pos, m
         return m
 
@@ -253,7 +242,7 @@ class ReplayCursor:
         if pos == self._pos:
             return self._match.clone()
         m = self._snapshot(pos // self.every)
-        self._advance(m, pos - pos // self.every * self.every)
+        m.replay_more(pos - pos // self.every * self.every)
         return m
 
     def _snapshot(self, k: int) -> Match:
@@ -261,16 +250,9 @@ class ReplayCursor:
         from the whole match's (a snapshot keeps only the small state)."""
         m = self._snapshots[k].clone()
         pos = k * self.every
-        m._log = self._log[:self._log_at[pos]]
-        m._events = self._events[:self._events_at[pos]]
-        m._queue = deque(self._log[self._log_at[pos]:])
+        m.restore_history(self._log[:self._log_at[pos]], self._events[:self._events_at[pos]],
+                          self._log[self._log_at[pos]:])
         return m
-
-    @staticmethod
-    def _advance(m: Match, steps: int) -> None:
-        queue = m._queue
-        for _ in range(steps):
-            m._replay_one(queue.popleft())
 
     def step(self, delta: int = 1) -> Match:
         return self.goto(self._pos + delta)

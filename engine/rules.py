@@ -1,29 +1,81 @@
 """Match options — RULES.md section O.
 
-``Rules()`` is the UNO Duo reading of the rule book.  Options that only mean
-something for the other preset are refused, not silently ignored.
+:data:`OPTIONS` is the one table of options: each option's name, label, rule id,
+choices (with their labels) and default per preset.  :class:`Rules` validates
+against it, and a new-match form can be generated from it.  ``Rules()`` is the UNO
+Duo reading of the rule book.  Options that only mean something for the other preset
+are refused, not silently ignored.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import Any, Mapping, NamedTuple
 
-__all__ = ["Rules"]
+__all__ = ["Rules", "Option", "Choice", "OPTIONS", "PRESETS", "option"]
 
-_PRESETS = ("duo", "classic")
-_CHOICES = {
-    "deck": ("duo112", "classic108"),
-    "refill": ("turn_over", "shuffle"),
-    "wd4_guilty": ("colour_match", "any_playable"),
-    "scoring": ("winner_takes", "own_hand"),
-}
-_DEFAULTS = {
-    "duo": {"deck": "duo112", "target": 200, "seats": 2},
-    "classic": {"deck": "classic108", "target": 500, "seats": 2, "stacking": False,
-                "scoring": "winner_takes"},
-}
-_CLASSIC_ONLY = ("stacking", "scoring")
+#: the presets, each with the seat counts it is for (OpenSpiel's min/max_num_players)
+PRESETS: Mapping[str, range] = {"duo": range(2, 3), "classic": range(2, 11)}
+
+
+class Choice(NamedTuple):
+    value: Any
+    label: str
+
+
+class Option(NamedTuple):
+    """One match option.  ``choices``: the allowed values per preset (``None``: any
+    positive whole number); ``default``: per preset — a preset it does not name does
+    not have the option."""
+
+    name: str
+    label: str
+    rule: str
+    choices: Mapping[str, "tuple[Choice, ...] | None"]
+    default: Mapping[str, Any]
+
+    def values(self, preset: str) -> "tuple | None":
+        """The allowed values in ``preset`` (``None``: any positive whole number)."""
+        choices = self.choices[preset]
+        return None if choices is None else tuple(c.value for c in choices)
+
+
+_DECKS = (Choice("duo112", "duo112 — 112 cards, 8 Wilds (D1)"),
+          Choice("classic108", "classic108 — the classic 108 cards (C1)"))
+_REFILLS = (Choice("turn_over", "turn_over — discards flipped, not shuffled (T3)"),
+            Choice("shuffle", "shuffle — discards shuffled (C5)"))
+_GUILT = (Choice("colour_match", "colour_match — held the active colour (A6)"),
+          Choice("any_playable", "any_playable — held any playable card"))
+
+OPTIONS: tuple[Option, ...] = (
+    Option("deck", "Deck", "D1", {"duo": _DECKS, "classic": _DECKS},
+           {"duo": "duo112", "classic": "classic108"}),
+    Option("target", "Points to end the match", "E4", {"duo": None, "classic": None},
+           {"duo": 200, "classic": 500}),
+    Option("refill", "Empty draw pile", "T3", {"duo": _REFILLS, "classic": _REFILLS},
+           {"duo": "turn_over", "classic": "shuffle"}),
+    Option("wd4_guilty", "Wild Draw 4 challenge", "A6", {"duo": _GUILT, "classic": _GUILT},
+           {"duo": "colour_match", "classic": "colour_match"}),
+    Option("stacking", "Stack Draw 2s", "C6",
+           {"classic": (Choice(False, "off — a Draw 2 is drawn"),
+                        Choice(True, "on — stack a Draw 2 on a Draw 2"))},
+           {"classic": False}),
+    Option("scoring", "Scoring", "C10",
+           {"classic": (Choice("winner_takes", "winner_takes — the winner scores all hands"),
+                        Choice("own_hand", "own_hand — each seat scores its hand, lowest wins"))},
+           {"classic": "winner_takes"}),
+    Option("seats", "Players", "C1",
+           {preset: tuple(Choice(n, f"{n} players") for n in seats)
+            for preset, seats in PRESETS.items()},
+           {"duo": 2, "classic": 2}),
+)
+
+_BY_NAME = {o.name: o for o in OPTIONS}
+
+
+def option(name: str) -> Option:
+    """The option called ``name`` (``KeyError`` if there is none)."""
+    return _BY_NAME[name]
 
 
 @dataclass(frozen=True)
@@ -31,45 +83,45 @@ class Rules:
     """The options a match is played with (stored in every save file).
 
     ``None`` means "the preset's default" and is replaced on construction, so a
-    ``Rules`` always shows the values in force.
+    ``Rules`` always shows the values in force (and ``None`` for an option the
+    preset does not have).
     """
 
     preset: str = "duo"
     deck: str | None = None
     target: int | None = None
-    refill: str = "turn_over"
-    wd4_guilty: str = "colour_match"
+    refill: str | None = None
+    wd4_guilty: str | None = None
     stacking: bool | None = None
     scoring: str | None = None
     seats: int | None = None
 
     def __post_init__(self) -> None:
-        if self.preset not in _PRESETS:
-            raise ValueError(f"unknown preset {self.preset!r}: one of {', '.join(_PRESETS)}")
-        defaults = _DEFAULTS[self.preset]
-        if self.preset == "duo":
-            for name in _CLASSIC_ONLY:
-                if getattr(self, name) is not None:
-                    raise ValueError(f"option {name!r} only exists in the classic preset")
-        for name, value in defaults.items():
-            if getattr(self, name) is None:
-                object.__setattr__(self, name, value)
-        for name, choices in _CHOICES.items():
-            value = getattr(self, name)
-            if value is not None and value not in choices:
-                raise ValueError(f"option {name}={value!r}: one of {', '.join(choices)}")
-        if not _is_int(self.target) or self.target <= 0:
-            raise ValueError(f"option target={self.target!r}: a positive whole number")
-        if self.stacking is not None and not isinstance(self.stacking, bool):
-            raise ValueError(f"option stacking={self.stacking!r}: true or false")
-        seats = self.seats
-        allowed = (2,) if self.preset == "duo" else (2, 3, 4)
-        if not _is_int(seats) or seats not in allowed:
-            raise ValueError(
-                f"option seats={seats!r}: {self.preset} is for "
-                + " to ".join(str(n) for n in sorted({allowed[0], allowed[-1]}))
-                + " players"
-            )
+        preset = self.preset
+        if preset not in PRESETS:
+            raise ValueError(f"unknown preset {preset!r}: one of {', '.join(PRESETS)}")
+        for opt in OPTIONS:
+            value = getattr(self, opt.name)
+            if preset not in opt.default:
+                if value is not None:
+                    raise ValueError(f"option {opt.name!r} only exists in the "
+                                     + " and ".join(opt.default) + " preset")
+                continue
+            if value is None:
+                object.__setattr__(self, opt.name, value := opt.default[preset])
+            allowed = opt.values(preset)
+            if allowed is None:
+                if not _is_int(value) or value <= 0:
+                    raise ValueError(f"option {opt.name}={value!r}: a positive whole number")
+            elif opt.name == "seats":
+                if not _is_int(value) or value not in allowed:
+                    raise ValueError(f"option seats={value!r}: {preset} is for "
+                                     + " to ".join(str(n) for n in sorted({allowed[0], allowed[-1]}))
+                                     + " players")
+            elif not any(value is v or (type(value) is type(v) and value == v) for v in allowed):
+                raise ValueError(f"option {opt.name}={value!r}: one of "
+                                 + ", ".join(str(v).lower() if isinstance(v, bool) else str(v)
+                                             for v in allowed))
 
     @property
     def deck_size(self) -> int:

@@ -27,6 +27,8 @@ def match_result(target: int, scores: "tuple[int, ...]") -> "tuple[bool, int | N
 class Scoring:
     """E1–E4 for :class:`Match`."""
 
+    __slots__ = ()
+
     def _go_out(self: "Match", seat: int, last: "Card", total: int) -> None:
         """E1: a last Draw 2 or Wild Draw 4 is still drawn, in the same move."""
         if last.rank == "+2":

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from .actions import (A_CATCH, A_CHALLENGE, A_DRAW, A_NODUMP, A_PASS, DUMPS, DUMPS_UNO,
                       PLAYS, PLAYS_UNO, Chance)
 from .cards import ALL_CARDS, COLOURS
-from .events import Event
+from .events import Draw, Play
 from .events import _new as ev
 
 _event = tuple.__new__
@@ -25,6 +25,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 class Turn:
     """T1–T5 and U1–U3 for :class:`Match`."""
+
+    __slots__ = ()
 
     # -- legal actions ---------------------------------------------------------------
 
@@ -118,8 +120,8 @@ class Turn:
         left = len(hand)
         if left == 1:
             self._exposed = None if action.uno else seat  # U1
-        nxt = (seat + 1) % self._seats
-        self._events.append(_event(Event, ("play", seat, card.alone, total if rank == "+2" else 0,
+        nxt = (seat + self._direction) % self._seats
+        self._events.append(_event(Play, ("play", seat, card.alone, total if rank == "+2" else 0,
                                            action.colour, action.uno, None, nxt)))
         if left == 0:
             self._go_out(seat, card, total)
@@ -195,7 +197,7 @@ class Turn:
                 self._masks[seat] |= card.bit
                 if self._exposed == seat:
                     self._exposed = None
-                self._events.append(_event(Event, ("draw", seat, card.alone, 1, None, False, seat,
+                self._events.append(_event(Draw, ("draw", seat, card.alone, 1, None, False, seat,
                                                    "turn")))
             else:
                 card = self._draw_into(seat, 1, "turn")[0]
@@ -204,7 +206,7 @@ class Turn:
                 self._phase = "drawn"
                 self._drawn = card
             else:
-                self._to_act = (seat + 1) % self._seats
+                self._to_act = (seat + self._direction) % self._seats
         else:  # facing a volley (A1) or a Wild Draw 4 (A5), or a start card (S8)
             self._draw_into(seat, self._pending, phase)
             self._begin_turn(self._volley_by)

@@ -243,9 +243,15 @@ def _simulate(args: argparse.Namespace) -> int:
     from engine.bots.arena import run_arena
 
     levels = tuple(x.strip() for x in args.bots.split(","))
-    if len(levels) != 2 or any(level not in bots.LEVELS for level in levels):
-        raise UsageError(f"--bots takes two of {', '.join(bots.LEVELS)}, comma-separated")
-    rules = Rules(target=args.target) if args.target else Rules()
+    try:
+        rules = Rules(preset=args.preset, target=args.target,
+                      seats=args.seats or (len(levels) if len(levels) > 1 else None))
+    except ValueError as exc:
+        raise UsageError(_clip(exc, 200)) from None
+    if len(levels) not in (1, rules.seats) or any(level not in bots.LEVELS for level in levels):
+        count = "two" if rules.seats == 2 else str(rules.seats)
+        raise UsageError(f"--bots takes {count} of {', '.join(bots.LEVELS)} (one per seat), "
+                         "comma-separated, or one for all")
     on_match = None
     folder = None
     if args.save:

@@ -18,7 +18,7 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 MAX_TARGET = 100_000
 #: the seeds a save file stores as a number (the codec writes 0 … 2**64-1 as such)
 SEED_RANGE = range(2**64)
-_LIMITS = {"matches": 1_000_000, "jobs": 64, "think_ms": 60_000}
+_LIMITS = {"matches": 1_000_000, "jobs": 64, "think_ms": 60_000, "seats": 99}
 
 
 class UsageError(Exception):
@@ -126,8 +126,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="JSON lines (the only format, and the default)")
 
     sim = sub.add_parser("simulate", parents=[common], help="headless bot-vs-bot matches")
-    sim.add_argument("--bots", default="random,random", metavar="A,B",
-                     help="two bot levels, comma-separated (default random,random)")
+    sim.add_argument("--bots", default="random", metavar="A,B,…",
+                     help="a bot level per seat, comma-separated, or one for all (default random)")
+    sim.add_argument("--preset", choices=("duo", "classic"), default="duo")
+    sim.add_argument("--seats", type=_up_to(_LIMITS["seats"]),
+                     help="players (classic: 2–10; duo: 2)")
     sim.add_argument("--matches", type=_up_to(_LIMITS["matches"]), default=10)
     sim.add_argument("--seed", type=_seed, default=1)
     sim.add_argument("--target", type=_up_to(MAX_TARGET),

@@ -66,7 +66,8 @@ def _started(created: str) -> str:
 
 def _head(loaded, names: Sequence[str], seen: tuple[int, ...] | None) -> list[str]:
     header, final = loaded.header, loaded.match
-    out = ["UNO Duo — match transcript",
+    game = "Classic UNO" if header.rules.preset == "classic" else "UNO Duo"
+    out = [f"{game} — match transcript",
            f"Match {printable(header.match_id)}, started {_started(header.created)}",
            "Players: " + ", ".join(f"seat {i + 1} {_seat_label(s)}"
                                    for i, s in enumerate(loaded.seats)),
@@ -112,6 +113,14 @@ def transcript_text(loaded) -> str:
                 else f"{len(hand)} cards")
         return f"       Draft: {name} kept {kept}; rejected {rej}"
 
+    def dealt(m, s: int, name: str) -> str:
+        hand = m.hand(s)
+        held = (" ".join(str(c) for c in hand) if seen is None or s in seen
+                else f"{len(hand)} cards")
+        return f"       Dealt: {name} holds {held}"
+
+    classic = header.rules.preset == "classic"
+
     def section(events, m, number: int | None) -> None:
         line: list[str] = []
 
@@ -126,15 +135,21 @@ def transcript_text(loaded) -> str:
             k = e.kind
             if k == "reject":
                 rejected.setdefault(e.seat, []).append(str(e.cards[0]))
-            if k == "round":
+            if k in ("round", "deal"):
                 flush()
                 rejected.clear()
                 out.extend(["", f"== {say(e)}"])
-            elif k in ("under", "start", "round_end", "match_end", "cut", "first"):
+            elif k == "dealt":
+                continue  # the hands are listed at the start card
+            elif k in ("under", "start", "round_end", "match_end", "cut", "first",
+                       "dealer_draw", "dealer", "reshuffle"):
                 flush()
-                if k == "start":
+                if k == "start" and classic and e.cards[0].rank != "W+4":
+                    out.extend(dealt(m, s, name) for s, name in enumerate(names))
+                elif k == "start" and not classic:
                     out.extend(draft(m, s, name) for s, name in enumerate(names))
-                out.append(("       " if k not in ("cut", "first") else "") + say(e))
+                out.append(("       " if k not in ("cut", "first", "dealer_draw", "dealer")
+                            else "") + say(e))
             else:
                 line.append(say(e))
         flush()

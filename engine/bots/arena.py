@@ -1,11 +1,14 @@
-"""The arena: two bot levels play whole matches headless, in duplicate pairs.
+"""The arena: bot levels play whole matches headless, in duplicate deals.
 
     result = run_arena(("hard", "normal"), matches=100, seed=1, jobs=2)
     print(result.format())            # or json.dumps(result.to_dict())
+    run_arena(("normal", "easy", "easy", "easy"), 40, 1,
+              rules=Rules(preset="classic", seats=4))
 
-Every deal is played twice with the seats swapped (*duplicate pairs*): both
-matches of a pair start from the same seed, so each round's shuffle (S3) is the
-same deck — luck cancels out and what is left is skill.  A pure function: no
+One level per seat (or one for all).  Every deal is played once per seat with the
+seating rotated (with two seats: swapped — *duplicate pairs*): all the matches of a
+deal start from the same seed, so each round's shuffle is the same deck and every
+player meets it from every seat — luck cancels out and what is left is skill.  A pure function: no
 files, no printing; ``on_match(match, levels_by_seat)`` is called after each
 finished match, in order (the CLI writes save files and progress from it).
 ``python -m engine.bots.arena hard,normal 20 1 2 100`` runs one from a shell
@@ -42,7 +45,7 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 @dataclass
 class _Side:
-    """One bot's tally (index 0 or 1 of ``levels``)."""
+    """One player's tally (its index in ``levels``)."""
 
     wins: int = 0
     points: int = 0
@@ -53,12 +56,12 @@ class _Side:
 class ArenaResult:
     """What an arena run measured.  ``to_dict()`` is JSON-able; ``format()`` is a table."""
 
-    levels: tuple[str, str]
+    levels: tuple[str, ...]
     matches: int
     seed: int
     rules: Rules
     think_ms: int | None
-    sides: tuple[_Side, _Side]
+    sides: tuple[_Side, ...]
     draws: int = 0
     rounds: int = 0
     actions: int = 0
@@ -66,9 +69,10 @@ class ArenaResult:
     pairs: dict = field(default_factory=lambda: {"first_won_both": 0, "split": 0,
                                                  "second_won_both": 0, "other": 0})
 
-    def names(self) -> tuple[str, str]:
-        a, b = self.levels
-        return (a, b) if a != b else (f"{a}#1", f"{b}#2")
+    def names(self) -> tuple[str, ...]:
+        """Each player's name: its level, with ``#seat`` when the level plays twice."""
+        return tuple(level if self.levels.count(level) == 1 else f"{level}#{i + 1}"
+                     for i, level in enumerate(self.levels))
 
     def to_dict(self) -> dict:
         bots = {}
@@ -89,16 +93,19 @@ class ArenaResult:
         return {
             "levels": list(self.levels), "matches": self.matches, "seed": self.seed,
             "rules": self.rules.to_dict(), "think_ms": self.think_ms,
-            "duplicate_pairs": dict(self.pairs), "draws": self.draws, "bots": bots,
+            "seats": len(self.levels), "duplicate_pairs": dict(self.pairs),
+            "draws": self.draws, "bots": bots,
             "rounds": self.rounds, "actions": self.actions, "seconds": self.seconds,
             "actions_per_second": self.actions / self.seconds if self.seconds else 0.0,
         }
 
     def format(self) -> str:
         d = self.to_dict()
-        first, second = self.names()
+        names = self.names()
+        first, second = names[0], names[-1]
+        how = "duplicate pairs" if len(names) == 2 else f"duplicate deals rotated over {len(names)} seats"
         lines = [
-            f"{first} vs {second}: {self.matches} matches in duplicate pairs, seed {self.seed}, "
+            f"{' vs '.join(names)}: {self.matches} matches in {how}, seed {self.seed}, "
             f"rules {self.rules.describe()}"
             + (f", think {self.think_ms} ms" if self.think_ms is not None else ""),
             f"{'bot':<8} {'wins':>4} {'win %':>7}  {'95% CI':<13} {'pts/rd':>6}  "
@@ -113,8 +120,11 @@ class ArenaResult:
                 f"{b['mean_decision_ms']:>7.1f} / {b['median_decision_ms']:>6.1f} / "
                 f"{b['max_decision_ms']:>6.0f}")
         p = self.pairs
-        lines.append(f"draws {self.draws}; pairs: {first} won both {p['first_won_both']}, "
-                     f"split {p['split']}, {second} won both {p['second_won_both']}")
+        if len(names) == 2:
+            lines.append(f"draws {self.draws}; pairs: {first} won both {p['first_won_both']}, "
+                         f"split {p['split']}, {second} won both {p['second_won_both']}")
+        else:
+            lines.append(f"draws (shared wins) {self.draws}")
         lines.append(f"{self.rounds} rounds, {self.actions} actions in {self.seconds:.1f} s "
                      f"({d['actions_per_second']:.0f} actions/s)")
         return "\n".join(lines)
@@ -124,14 +134,16 @@ def _deal_seed(seed: int, pair: int) -> int:
     return Rng(seed, pair).next64()
 
 
-def _play(levels: tuple[str, str], deal: int, swap: bool, rules: Rules,
-          think_ms: int | None, simulations: int | None) -> tuple[Match, tuple[str, str], dict]:
-    """One match of a pair; ``swap``: ``levels[1]`` sits in seat 0."""
-    order = (1, 0) if swap else (0, 1)  # order[seat] = index into levels
-    bots = [make(levels[i], seed=deal * 2 + i, think_ms=think_ms, simulations=simulations)
+def _play(levels: tuple[str, ...], deal: int, turn: int, rules: Rules,
+          think_ms: int | None, simulations: int | None) -> tuple[Match, tuple[str, ...], dict]:
+    """The ``turn``-th match of a deal: player ``i`` (``levels[i]``) sits in seat
+    ``(i + turn) mod n`` (with two seats, turn 1 swaps them)."""
+    n = len(levels)
+    order = tuple((seat - turn) % n for seat in range(n))  # order[seat] = player index
+    bots = [make(levels[i], seed=deal * n + i, think_ms=think_ms, simulations=simulations)
             for i in order]
     m = Match.new(rules, seed=deal)
-    times: tuple[list, list] = ([], [])
+    times: tuple[list, ...] = tuple([] for _ in range(n))
     clock = time.perf_counter
     while not m.over:
         seat = m.to_act
@@ -140,9 +152,9 @@ def _play(levels: tuple[str, str], deal: int, swap: bool, rules: Rules,
         action = bots[seat].choose(view)
         times[order[seat]].append(clock() - tick)
         m.apply(action)
-    points = [0, 0]
+    points = [0] * n
     for _, scored in m.rounds:
-        for seat in (0, 1):
+        for seat in range(n):
             points[order[seat]] += scored[seat]
     winner = None if m.winner is None else order[m.winner]
     stats = {"winner": winner, "points": points, "rounds": len(m.rounds), "times": times,
@@ -151,22 +163,22 @@ def _play(levels: tuple[str, str], deal: int, swap: bool, rules: Rules,
 
 
 def _pair_job(args) -> list:
-    """Both matches of one pair (a worker process returns logs, not matches)."""
+    """The matches of one deal (a worker process returns logs, not matches)."""
     levels, deal, rules, think_ms, sims, count, want_log = args
     out = []
-    for swap in (False, True)[:count]:
-        m, by_seat, stats = _play(levels, deal, swap, rules, think_ms, sims)
+    for turn in range(count):
+        m, by_seat, stats = _play(levels, deal, turn, rules, think_ms, sims)
         out.append((m.actions if want_log else None, by_seat, stats))
     return out
 
 
 def _pairs(levels, matches, seed, rules, think_ms, sims, jobs, want_log) -> Iterator[list]:
-    tasks = [(levels, _deal_seed(seed, p), rules, think_ms, sims, min(2, matches - 2 * p),
-              want_log) for p in range((matches + 1) // 2)]
+    n = len(levels)
+    tasks = [(levels, _deal_seed(seed, p), rules, think_ms, sims, min(n, matches - n * p),
+              want_log) for p in range((matches + n - 1) // n)]
     if jobs <= 1:
         for levels_, deal, rules_, think, sims_, count, _ in tasks:
-            yield [_play(levels_, deal, swap, rules_, think, sims_)
-                   for swap in (False, True)[:count]]
+            yield [_play(levels_, deal, turn, rules_, think, sims_) for turn in range(count)]
         return
     import multiprocessing
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
@@ -175,25 +187,30 @@ def _pairs(levels, matches, seed, rules, think_ms, sims, jobs, want_log) -> Iter
                    for log, by_seat, stats in done]
 
 
-def run_arena(levels: tuple[str, str], matches: int, seed: int, jobs: int = 1,
+def run_arena(levels: tuple[str, ...], matches: int, seed: int, jobs: int = 1,
               rules: Rules | None = None, think_ms: int | None = None,
               on_match: Callable[[Match, tuple[str, str]], None] | None = None,
               simulations: int | None = None) -> ArenaResult:
-    """Play ``matches`` whole matches between ``levels[0]`` and ``levels[1]`` in
-    duplicate pairs (an odd count leaves the last deal unreplayed).  ``jobs > 1``
+    """Play ``matches`` whole matches between ``levels`` (one per seat of ``rules``,
+    or one for all) in duplicate deals (a count that is not a multiple of the seats
+    leaves the last deal played fewer times).  ``jobs > 1``
     plays pairs in worker processes; results and ``on_match`` calls stay in order
     and are the same as with one job (``think_ms`` aside: a time budget is not
     deterministic).  ``think_ms`` and ``simulations`` go to every bot (only ``hard``
     uses them: see :func:`engine.bots.make`)."""
+    rules = rules or Rules()
     levels = tuple(levels)
-    if len(levels) != 2:
-        raise ValueError("an arena needs exactly two bot levels")
+    if len(levels) == 1:
+        levels = levels * rules.seats
+    if len(levels) != rules.seats:
+        raise ValueError(f"an arena of {rules.seats} seats needs {rules.seats} bot levels "
+                         f"(or one for all), not {len(levels)}")
     for level in levels:
         make(level)  # unknown levels fail here, before any work
     if matches < 1:
         raise ValueError("matches must be at least 1")
-    rules = rules or Rules()
-    result = ArenaResult(levels, matches, seed, rules, think_ms, (_Side(), _Side()))
+    result = ArenaResult(levels, matches, seed, rules, think_ms,
+                         tuple(_Side() for _ in levels))
     start = time.perf_counter()
     for pair in _pairs(levels, matches, seed, rules, think_ms, simulations, jobs,
                        on_match is not None):
@@ -204,14 +221,14 @@ def run_arena(levels: tuple[str, str], matches: int, seed: int, jobs: int = 1,
                 result.draws += 1
             else:
                 result.sides[stats["winner"]].wins += 1
-            for i in (0, 1):
+            for i in range(len(levels)):
                 result.sides[i].points += stats["points"][i]
                 result.sides[i].times.extend(stats["times"][i])
             result.rounds += stats["rounds"]
             result.actions += stats["actions"]
             if on_match is not None:
                 on_match(m, by_seat)
-        if len(winners) == 2:
+        if len(levels) == 2 and len(winners) == 2:
             key = {(0, 0): "first_won_both", (1, 1): "second_won_both",
                    (0, 1): "split", (1, 0): "split"}.get(tuple(winners), "other")
             result.pairs[key] += 1
@@ -220,7 +237,8 @@ def run_arena(levels: tuple[str, str], matches: int, seed: int, jobs: int = 1,
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m engine.bots.arena LEVEL,LEVEL MATCHES SEED [JOBS] [THINK_MS] [SIMULATIONS]``."""
+    """``python -m engine.bots.arena LEVEL,LEVEL[,…] MATCHES SEED [JOBS] [THINK_MS]
+    [SIMULATIONS] [classic]`` (``classic``: the classic preset, one seat per level)."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) < 3:
         print(main.__doc__)
@@ -228,9 +246,11 @@ def main(argv: list[str] | None = None) -> int:
     levels = tuple(args[0].split(","))
     jobs = int(args[3]) if len(args) > 3 else 1
     think = int(args[4]) if len(args) > 4 and args[4] != "-" else None
-    sims = int(args[5]) if len(args) > 5 else None
+    sims = int(args[5]) if len(args) > 5 and args[5] != "-" else None
+    rules = (Rules(preset="classic", seats=len(levels)) if len(args) > 6 and args[6] == "classic"
+             else Rules())
     print(run_arena(levels, int(args[1]), int(args[2]), jobs=jobs, think_ms=think,
-                    simulations=sims).format())
+                    simulations=sims, rules=rules).format())
     return 0
 
 

@@ -61,7 +61,7 @@ class Belief:
     def __init__(self, seat: int, rules) -> None:
         self.seat, self.opp, self.rules = seat, 1 - seat, rules
         self._done = 0
-        self._source: list | None = None
+        self._match: str | None = None
         self.p1: int | None = None
         self.verdicts: list[tuple[float, bool]] = []  # (counted chance, guilty) per challenge
         self._challenged_p: float | None = None
@@ -108,10 +108,9 @@ class Belief:
 
     def update(self, view: "PlayerView") -> "Belief":
         count = view.event_count
-        source = view._events_src  # the match's event list: identifies the match
-        if source is not self._source or count < self._done:  # another match: start again
+        if view.match_id != self._match or count < self._done:  # another match: start again
             self.__init__(self.seat, view.rules)
-            self._source = source
+            self._match = view.match_id
         for event in view.events_from(self._done):
             self._read(event)
         self._done = count

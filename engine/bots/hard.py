@@ -13,7 +13,10 @@ For each decision worth searching, it repeatedly
 3. scores the round's end by *match equity* — the chance of winning the match
    from the new totals (E2, E4) — so points matter, not just going out.
 
-It picks the candidate with the best mean.  The budget is ``think_ms`` per
+It picks the candidate with the best mean.  In classic UNO (any seat count) a world
+deals the unseen cards uniformly by hand counts and rolls out a
+:class:`~engine.classic.ClassicMatch` (:mod:`.hard_classic`); since those worlds are
+noisier, it keeps the normal move unless the search beats it clearly.  The budget is ``think_ms`` per
 decision (default 500; it stops before starting a rollout it has no time for) or a
 fixed count of worlds (``simulations``), which makes it deterministic.  Drafting
 (S3) and answering a Wild Draw 4 (A6, with the belief's bluff-adjusted odds) use
@@ -30,6 +33,7 @@ from typing import TYPE_CHECKING, Sequence
 from ..actions import Action
 from ..rng import Rng
 from .belief import Belief
+from .hard_classic import classic_candidates, classic_rollout, classic_world
 from .lean import Position, RoundEnd, play_out
 from .normal import NormalBot, best_colour
 
@@ -104,6 +108,8 @@ def candidates(view: "PlayerView") -> list[Action]:
 #: difference to the leader) below which an option stops being searched
 _BATCH = 32
 _PRUNE_Z = 3.0
+#: classic: how sure the search must be (standard errors) to overrule the normal move
+_OVERRIDE_Z = 2.0
 
 
 def _survivors(values: list[list[float]], active: list[int]) -> list[int]:
@@ -140,6 +146,7 @@ class HardBot(NormalBot):
         self.prune = prune
         self._rng = Rng(seed, 0x4A2D)
         self.last_worlds = 0  # worlds sampled for the last decision (for benchmarks)
+        self._values: list[list[float]] = []  # per option, per world, of the last search
 
     def choose(self, view: "PlayerView") -> Action:
         started = time.perf_counter()
@@ -152,12 +159,31 @@ class HardBot(NormalBot):
         if len(legal) == 1 or view.phase in ("draft", "wd4"):
             return super().choose(view)
         options = candidates(view)
+        if view.rules.preset != "duo":
+            options = classic_candidates(options)
         if len(options) == 1:
             return options[0]
         values = self._search(view, options, started)
         if values is None:  # no time for a single world
             return super().choose(view)
-        return options[max(range(len(options)), key=values.__getitem__)]
+        best = max(range(len(options)), key=values.__getitem__)
+        if view.rules.preset != "duo":  # classic: the normal move unless clearly beaten
+            usual = super().choose(view)
+            if usual in options and not self._clearly_better(best, options.index(usual)):
+                return usual
+        return options[best]
+
+    def _clearly_better(self, a: int, b: int) -> bool:
+        """Whether option ``a`` beat ``b`` by more than :data:`_OVERRIDE_Z` standard
+        errors of their paired difference over the worlds both saw."""
+        va, vb = self._values[a], self._values[b]
+        k = min(len(va), len(vb))
+        if a == b or k < 8:
+            return a == b
+        diffs = [x - y for x, y in zip(va[:k], vb[:k])]
+        mean = sum(diffs) / k
+        var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+        return mean > _OVERRIDE_Z * math.sqrt(var / k)
 
     def _search(self, view: "PlayerView", options: list[Action], started: float):
         """Mean equity of each option over sampled worlds (``None``: no time for one).
@@ -166,7 +192,22 @@ class HardBot(NormalBot):
         is below zero by more than :data:`_PRUNE_Z` standard errors stops being
         played out (its mean stays as it was), so the budget goes to the options
         still in doubt; when one is left the search stops early."""
-        belief = self.belief(view)
+        seat, scores, target = view.seat, view.scores, view.rules.target
+        if view.rules.preset == "duo":
+            belief = self.belief(view)
+
+            def sample():
+                return self._world(view, belief)
+
+            def evaluate(world, option) -> float:
+                end = play_out(world.copy(), option)
+                return rollout_value(end, scores, seat, target)
+        else:  # classic, any seat count (hard_classic)
+            def sample():
+                return classic_world(view, self._rng)
+
+            def evaluate(world, option) -> float:
+                return classic_rollout(world, option, seat)
         # a margin for sampling a world, picking the answer, a rollout longer than the
         # last ones and a busy machine (the arena saw 512 ms at a 2 ms margin)
         deadline = (None if self.think_ms is None
@@ -175,11 +216,12 @@ class HardBot(NormalBot):
         n = len(options)
         values: list[list[float]] = [[] for _ in options]  # per option, per world
         active = list(range(n))
-        seat, scores, target = view.seat, view.scores, view.rules.target
         worlds = 0
         per_rollout = 0.0
         while worlds < limit and len(active) > 1:
-            world = self._world(view, belief)
+            world = sample()
+            if world is None:
+                break
             sums = []
             for i in active:
                 if deadline is not None:
@@ -187,8 +229,7 @@ class HardBot(NormalBot):
                     if now + 2 * per_rollout > deadline:
                         break
                 tick = time.perf_counter()
-                end = play_out(world.copy(), options[i])
-                sums.append(rollout_value(end, scores, seat, target))
+                sums.append(evaluate(world, options[i]))
                 per_rollout = max(per_rollout * 0.9, time.perf_counter() - tick)
             if len(sums) < len(active):
                 break
@@ -201,6 +242,7 @@ class HardBot(NormalBot):
         if not worlds:
             return None
         live = set(active)  # a pruned option is never the answer
+        self._values = values
         return [sum(v) / len(v) if i in live else -math.inf for i, v in enumerate(values)]
 
     def _world(self, view: "PlayerView", belief: Belief) -> Position:

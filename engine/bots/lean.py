@@ -77,13 +77,12 @@ class Position:
         """The match's current position (omniscient: tests and benchmarks)."""
         if m.rules.refill == "shuffle" and shuffle_rng is None:
             shuffle_rng = Rng(m.seed, 0x1EA7)
-        return cls(m._hands, m._draw, m._discard, m._to_act, m._phase, m._color, m._scores,
-                   m.rules.target, pending=m._pending,
-                   by=m._wd4_by if m._phase == "wd4" else m._volley_by,
-                   forced=m._forced,
-                   dump_colour=m._dump_colour, dump_start=m._dump_start, exposed=m._exposed,
-                   blocked=m._blocked,
-                   shuffle_rng=shuffle_rng)
+        phase = m.phase
+        return cls([m.hand(s) for s in range(m.seats)], m.draw_pile[::-1], m.discard_pile,
+                   m.to_act, phase, m.color, m.scores, m.rules.target,
+                   pending=m.pending_draw, by=m.pending_by, forced=m.forced,
+                   dump_colour=m.dump_colour, dump_start=m.dump_start and phase == "dump",
+                   exposed=m.exposed, blocked=m.blocked_passes, shuffle_rng=shuffle_rng)
 
     def copy(self) -> "Position":
         """An independent copy (one per rollout: the hot path, so no loops)."""

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Sequence
 from ..actions import Action
 from ..cards import Card
 
+from .counting import classic_wd4_guilty_probability
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..view import PlayerView
     from .belief import Belief
@@ -231,6 +233,7 @@ class NormalBot:
         if not legal:
             raise ValueError(f"seat {view.seat} has no decision to make now")
         challenge = (view.phase == "wd4" and len(legal) > 1 and legal[-1].kind != "catch"
-                     and self.wants_challenge(view))
+                     and (self.wants_challenge(view) if view.rules.preset == "duo" else
+                          classic_wd4_guilty_probability(view) > CHALLENGE_ABOVE))
         return policy(view.hand, legal, view.phase, view.top, view.color,
                       view.opponent_hand_size, view.dump_colour, challenge)

@@ -64,7 +64,7 @@ def texts(items) -> list[str]:
 def observable(m: Match) -> tuple:
     """Everything a replay must reproduce."""
     return (
-        tuple(tuple(m.hand(s)) for s in range(2)), m.draw_pile, m.discard_pile, m.top, m.color,
+        tuple(tuple(m.hand(s)) for s in range(m.seats)), m.draw_pile, m.discard_pile, m.top, m.color,
         m.scores, m.round, m.to_act, m.phase, m.pending_draw, m.exposed, m.over, m.winner,
         tuple(m.legal_actions()),
     )
@@ -74,7 +74,7 @@ def check_conservation(m: Match) -> None:
     """D3: every card in exactly one place; the total is the deck size."""
     everywhere = Counter(c.code for c in m.draw_pile)
     everywhere.update(c.code for c in m.discard_pile)
-    for s in range(2):
+    for s in range(m.seats):
         everywhere.update(c.code for c in m.hand(s))
     assert everywhere == Counter(c.code for c in deck_cards(m.rules.deck))
 

@@ -176,8 +176,8 @@ def test_rules_options_and_presets():
     with pytest.raises(ValueError):
         Rules(wd4_guilty="sometimes")
     assert Rules(preset="classic").target == 500 and Rules(preset="classic").deck == "classic108"
-    with pytest.raises(ValueError, match="not playable yet"):
-        Match.new(Rules(preset="classic"))
+    classic = Match.new(Rules(preset="classic", seats=3))
+    assert type(classic).__name__ == "ClassicMatch" and classic.seats == 3
     r = Rules(target=300, refill="shuffle", wd4_guilty="any_playable", deck="classic108")
     assert Rules.from_dict(r.to_dict()) == r
     with pytest.raises(ValueError, match="unknown"):

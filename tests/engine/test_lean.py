@@ -29,7 +29,7 @@ def reference(m: Match, first) -> tuple:
         seat = m.to_act
         top = m.top
         m.apply(policy(m.hand(seat), legal, m.phase, top, m.color, len(m.hand(1 - seat)),
-                       m._dump_colour))
+                       m.dump_colour))
     end = next(e for e in reversed(m.events) if e.kind == "round_end")
     hands, points, _, _ = end.data
     return end.seat, hands, points

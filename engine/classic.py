@@ -1,0 +1,217 @@
+"""Classic UNO for 2–10 seats — RULES.md section C (C1–C11).
+
+:class:`ClassicMatch` is a variant of :class:`~engine.match.Match` (as python-chess's
+variants subclass ``Board``): it owns what the classic preset does differently — the
+dealer draw and the deal instead of the cut and the draft (C2, C3, C7), what Draw 2,
+Skip, Reverse and Wild Draw 4 do around a table of N seats (C6, C8), and scoring (C10).
+Everything else — a turn, drawing, the refill, UNO and the catch — is the shared
+code of the match, read with "the opponent" as "the next seat in the direction of play".
+"""
+
+from __future__ import annotations
+
+from .actions import A_DRAW, Chance
+from .cards import Card
+from .events import _new as ev
+from .match import Match, handlers, legal_by_phase
+from .rng import Rng
+from .rules import PRESETS
+
+__all__ = ["ClassicMatch", "classic_points"]
+
+HAND_SIZE = 7
+
+#: C1: points of a card left in hand
+_POINTS = {"S": 20, "R": 20, "+2": 20, "W": 50, "W+4": 50}
+
+
+def classic_points(cards) -> int:
+    """C1: the points of ``cards`` (a number its number; Draw 2, Reverse, Skip 20;
+    Wild and Wild Draw 4 50)."""
+    return sum(int(c.rank) if c.is_number else _POINTS[c.rank] for c in cards)
+
+
+class ClassicMatch(Match):
+    """One classic UNO match (see the module doc); build it with ``Match.new(Rules(
+    preset="classic", seats=N))``."""
+
+    __slots__ = ()
+
+    min_seats, max_seats = PRESETS["classic"][0], PRESETS["classic"][-1]
+
+    # -- C2: the dealer ------------------------------------------------------------
+
+    def _start_match(self) -> None:
+        queued = self._queue[0] if self._queue else None
+        if queued is not None and queued.is_chance and queued.kind == "first":
+            dealer = self._take_chance("first", None).seat
+            self._emit(ev("dealer", dealer))
+        else:
+            dealer = self._draw_for_dealer()
+        self._start_round(dealer, self._shuffle_all())
+
+    def _draw_for_dealer(self) -> int:
+        """C2: every seat draws a card; the highest number deals; the seats tied for
+        highest draw again among themselves (each draw a chance outcome)."""
+        candidates = list(range(self._seats))
+        while True:
+            k = len(candidates)
+            entry = self._take_chance("cut", lambda rng: self._random_draws(rng, k), count=k)
+            values = [c.cut_value for c in entry.cards]
+            best = max(values)
+            tied = [s for s, v in zip(candidates, values) if v == best]
+            winner = tied[0] if len(tied) == 1 else None
+            self._emit(ev("dealer_draw", None, entry.cards, data=(tuple(candidates), winner)))
+            if winner is not None:
+                return winner
+            candidates = tied
+
+    def _random_draws(self, rng: Rng, k: int) -> Chance:
+        deck = self._full_deck
+        indices = list(range(len(deck)))
+        picked = []
+        for i in range(k):
+            j = i + rng.below(len(indices) - i)
+            indices[i], indices[j] = indices[j], indices[i]
+            picked.append(deck[indices[i]])
+        return Chance.cut(picked)
+
+    # -- C3, C7: the deal and the start card ---------------------------------------
+
+    def _start_round(self, dealer: int, order: "tuple[Card, ...]") -> None:
+        n = self._seats
+        self._dealer = dealer
+        self._p1 = (dealer + 1) % n
+        self._draw = list(reversed(order))
+        self._discard = []
+        self._reset_round()
+        self._emit(ev("deal", dealer, amount=self._round))
+        draw, hands, masks = self._draw, self._hands, self._masks
+        for k in range(HAND_SIZE * n):  # C3: card k to seat (D + 1 + k) mod n
+            seat = (dealer + 1 + k) % n
+            card = draw.pop()
+            hands[seat].append(card)
+            masks[seat] |= card.bit
+        for seat in range(n):
+            self._emit(ev("dealt", seat, tuple(hands[seat]), HAND_SIZE, private=seat))
+        self._turn_up_start()
+
+    def _turn_up_start(self) -> None:
+        """C7: the next card starts the discard pile; a Wild Draw 4 goes back into the
+        draw pile, which is shuffled (a chance outcome), until the start card is not one."""
+        while True:
+            start = self._draw.pop()
+            self._emit(ev("start", None, start.alone))
+            if start.rank != "W+4":
+                break
+            self._draw.append(start)
+            pile = self._draw[::-1]  # top first
+            order = self._take_chance(
+                "shuffle", lambda rng: self._random_shuffle(pile, rng), expect=pile).cards
+            self._draw = list(reversed(order))
+            self._emit(ev("reshuffle", None, start.alone, amount=len(pile)))
+        self._discard.append(start)
+        self._color = start.colour
+        left = self._p1
+        rank = start.rank
+        if rank == "+2":  # draws 2 and loses its turn; nobody played it: no stacking
+            self._await_draw(left, "volley", 2, by=self._next(left), forced=True)
+        elif rank == "S":
+            self._begin_turn(self._next(left))
+        elif rank == "R":  # the dealer plays first, counter-clockwise
+            self._direction = -1
+            self._begin_turn(self._dealer)
+        elif rank == "W":  # the seat to the dealer's left names the colour, then plays
+            self._to_act = left
+            self._phase = "colour"
+        else:
+            self._begin_turn(left)
+
+    def _on_colour(self, action) -> None:
+        """C7: the start Wild's colour, named by the seat that then plays its turn."""
+        seat = self._to_act
+        self._color = action.colour
+        self._emit(ev("colour", seat, colour=action.colour))
+        self._begin_turn(seat)
+
+    # -- C6, C8: action cards --------------------------------------------------------
+
+    def _card_effect(self, seat: int, card: "Card", total: int, guilty: bool) -> None:
+        rank = card.rank
+        nxt = self._next(seat)
+        if rank == "+2":  # the next seat draws (or, stacking on, stacks) and loses its turn
+            self._await_draw(nxt, "volley", total, by=self._next(nxt))
+        elif rank == "S":
+            self._begin_turn(self._next(nxt))
+        elif rank == "R":  # reverses; with two seats it acts as a Skip
+            self._direction = -self._direction
+            self._begin_turn(seat if self._seats == 2 else self._next(seat))
+        elif rank == "W+4":
+            self._wd4_by = seat
+            self._wd4_guilty = guilty
+            self._await_draw(nxt, "wd4", 4, by=self._next(nxt))
+        else:
+            self._begin_turn(nxt)
+
+    def _legal_volley(self) -> tuple:
+        """C6: a Draw 2 is drawn, unless ``stacking`` is on (then as A1)."""
+        if self._forced:
+            return (A_DRAW,)
+        if self._rules.stacking:
+            return Match._legal_volley(self)
+        return self._with_catch([A_DRAW])
+
+    def _on_challenge(self, action) -> None:
+        """C8: guilty — the player draws 4, the challenger takes its turn; not guilty —
+        the challenger draws 6 and loses its turn.  Only the challenger sees the hand."""
+        seat = self._to_act
+        player = self._wd4_by
+        guilty = self._wd4_guilty
+        self._moved(seat)
+        hand = self._hands[player]
+        self._emit(ev("reveal", player, tuple(hand), len(hand), private=seat))
+        self._emit(ev("challenge", seat, data=guilty))
+        if guilty:
+            self._draw_into(player, 4, "challenge")
+            self._begin_turn(seat)
+        else:
+            self._draw_into(seat, 6, "challenge")
+            self._begin_turn(self._next(seat))
+
+    # -- C10: scoring and the end ----------------------------------------------------
+
+    def _end_round(self, winner: int | None) -> None:
+        hands = tuple(tuple(h) for h in self._hands)
+        own = tuple(classic_points(h) for h in hands)
+        n = self._seats
+        if self._rules.scoring == "own_hand":
+            points = own
+        elif winner is None:  # a blocked round scores nothing under winner_takes
+            points = (0,) * n
+        else:
+            points = tuple(sum(own) if s == winner else 0 for s in range(n))
+        self._scores = tuple(a + b for a, b in zip(self._scores, points))
+        self._history.append((winner, points))
+        self._emit(ev("round_end", winner, amount=self._round,
+                      data=(hands, points, self._scores, winner is None)))
+        scores, target = self._scores, self._rules.target
+        if self._rules.scoring == "own_hand":
+            over = max(scores) >= target
+            low = min(scores)
+            champion = scores.index(low) if over and scores.count(low) == 1 else None
+        else:
+            over = winner is not None and scores[winner] >= target
+            champion = winner
+        if over:
+            self._winner = champion
+            self._over = True
+            self._to_act = None
+            self._phase = "over"
+            self._emit(ev("match_end", champion, data=scores))
+            return
+        self._round += 1
+        self._start_round((self._dealer + 1) % n, self._shuffle_all())  # C2: deal passes left
+
+
+ClassicMatch._handlers = handlers(ClassicMatch)
+ClassicMatch._legal_by_phase = legal_by_phase(ClassicMatch)

@@ -1,0 +1,310 @@
+"""The state of a match, declared once: :class:`MatchState`.
+
+Every field a :class:`~engine.match.Match` has is declared here, typed, as a slot;
+:meth:`MatchState._init_state` gives each its first value and
+:meth:`MatchState._reset_round` the per-round ones.  The rule mixins (draft, turn,
+action cards, scoring) read and write these fields; everything outside the match
+(views, the replay cursor, the bots, explanations) reads public properties of
+:class:`~engine.match.Match` instead.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .actions import Action, Chance
+    from .cards import Card
+    from .events import Event
+    from .rules import Rules
+    from .view import SeatEvents
+
+__all__ = ["MatchState"]
+
+
+class MatchState:
+    """The fields of a match (see the module doc).  Each is private to the match."""
+
+    # -- the match as a whole
+    _rules: "Rules"
+    _seed: int                       #: the seed chance outcomes are drawn from
+    _id: str                         #: this match object's public id
+    _seats: int
+    _full_deck: "tuple[Card, ...]"
+    _queue: "deque[Action | Chance]"  #: log entries still to replay
+    _consumed: int                   #: log entries taken from the queue
+    _nchance: int                    #: chance outcomes so far (each has its own stream)
+    _log: "list[Action | Chance]"
+    _events: "list[Event]"
+    _seen: "list[SeatEvents]"        #: each seat's redacted events, for views
+    _legal: "tuple[Action, ...] | None"  #: the legal actions, cached until the next move
+    _scores: tuple[int, ...]
+    _history: list                   #: (winner or None, points) per finished round
+    _round: int
+    _over: bool
+    _winner: int | None
+    # -- this round
+    _p1: int                         #: the first drafter (S1, S2)
+    _step: int                       #: draft steps taken (S3)
+    _draw: "list[Card]"              #: the draw pile, top last
+    _discard: "list[Card]"           #: the discard pile, top last
+    _hands: "list[list[Card]]"
+    _masks: list[int]                #: the card faces each hand holds, a bit per code
+    _color: str | None               #: the active colour
+    _to_act: int | None
+    _phase: str                      #: draft colour turn drawn volley wd4 dump over
+    _drawn: "Card | None"            #: the card drawn this turn (T2)
+    _pending: int                    #: cards to draw facing a volley or a Wild Draw 4
+    _forced: bool                    #: the pending draw is a start card's (S8)
+    _volley_by: int                  #: who plays next once the pending draw is taken
+    _wd4_by: int                     #: who played the pending Wild Draw 4 (A6)
+    _wd4_guilty: bool                #: whether that Wild Draw 4 was illegal (A6)
+    _dump_colour: str | None         #: the colour of the dump on offer (A4)
+    _dump_start: bool                #: the dump on offer follows a start Reverse (S10)
+    _exposed: int | None             #: a seat that forgot UNO (U2)
+    _blocked: int                    #: blocked passes in a row (T4)
+    _direction: int                  #: +1 clockwise, -1 counter-clockwise (C6)
+    _dealer: int | None              #: the dealer (C2; None in UNO Duo)
+
+    __slots__ = tuple(__annotations__)
+
+    def _init_state(self, rules: "Rules", seed: int, queue, seats: int, deck: tuple,
+                    match_id: str) -> None:
+        from .view import SeatEvents
+
+        self._rules = rules
+        self._seed = seed
+        self._id = match_id
+        self._seats = seats
+        self._full_deck = deck
+        self._queue = deque(queue)
+        self._consumed = 0
+        self._nchance = 0
+        self._log = []
+        self._events = []
+        self._seen = [SeatEvents(s) for s in range(seats)]
+        self._legal = None
+        self._scores = (0,) * seats
+        self._history = []
+        self._round = 1
+        self._over = False
+        self._winner = None
+        self._p1 = 0
+        self._dealer = None
+        self._step = 0
+        self._draw = []
+        self._discard = []
+        self._reset_round()
+        self._to_act = None
+        self._phase = "draft"
+        self._wd4_by = 0
+        self._wd4_guilty = False
+        self._volley_by = 0
+
+    def _reset_round(self) -> None:
+        """The per-round fields a new round starts from (the piles are set by the setup)."""
+        seats = self._seats
+        self._hands = [[] for _ in range(seats)]
+        self._masks = [0] * seats
+        self._color = None
+        self._drawn = None
+        self._pending = 0
+        self._forced = False
+        self._dump_colour = None
+        self._dump_start = False
+        self._exposed = None
+        self._blocked = 0
+        self._step = 0
+        self._direction = 1
+
+    # -- the public, read-only properties (views, the replay cursor, bots read these) ----
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @property
+    def id(self) -> str:
+        """This match object's id (a clone or a replay is another match)."""
+        return self._id
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose decision is pending; ``None`` once the match is over."""
+        return self._to_act
+
+    @property
+    def phase(self) -> str:
+        """draft, colour, turn, drawn, volley, wd4, dump or over."""
+        return self._phase
+
+    def hand(self, seat: int) -> list[Card]:
+        """The seat's cards, in the order they entered its hand."""
+        return list(self._hands[seat])
+
+    def hand_tuple(self, seat: int) -> tuple[Card, ...]:
+        """:meth:`hand` as a tuple."""
+        return tuple(self._hands[seat])
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds (public)."""
+        return tuple([len(h) for h in self._hands])
+
+    @property
+    def drawn(self) -> Card | None:
+        """The card just drawn by the seat to act, when it may play it (T2)."""
+        return self._drawn if self._phase == "drawn" else None
+
+    @property
+    def dump_colour(self) -> str | None:
+        """The colour of the dump on offer (A4, S10), else ``None``."""
+        return self._dump_colour if self._phase == "dump" else None
+
+    @property
+    def forced(self) -> bool:
+        """The pending draw is a start card's (S8): it is only drawn."""
+        return self._forced
+
+    @property
+    def pending_by(self) -> int:
+        """Facing a volley or a Wild Draw 4: the seat that plays once it is drawn (the
+        Wild Draw 4's player, A5/A6)."""
+        return self._wd4_by if self._phase == "wd4" else self._volley_by
+
+    @property
+    def dump_start(self) -> bool:
+        """The dump on offer follows a start Reverse (S10)."""
+        return self._dump_start
+
+    @property
+    def blocked_passes(self) -> int:
+        """Passes in a row with nothing to draw (T4)."""
+        return self._blocked
+
+    @property
+    def seats(self) -> int:
+        return self._seats
+
+    @property
+    def top(self) -> Card | None:
+        return self._discard[-1] if self._discard else None
+
+    @property
+    def color(self) -> str | None:
+        """The active colour letter, or ``None`` (draft, unnamed start Wild)."""
+        return self._color
+
+    colour = color
+
+    @property
+    def draw_size(self) -> int:
+        return len(self._draw)
+
+    @property
+    def discard_size(self) -> int:
+        return len(self._discard)
+
+    @property
+    def draw_pile(self) -> tuple[Card, ...]:
+        """The draw pile, top first (omniscient: replays and tests only)."""
+        return tuple(reversed(self._draw))
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        """The discard pile, bottom first (its last card is :attr:`top`)."""
+        return tuple(self._discard)
+
+    @property
+    def pending_draw(self) -> int:
+        """Cards the seat to act must draw if it draws (a volley, a Wild Draw 4)."""
+        return self._pending if self._phase in ("volley", "wd4") else 0
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self._scores
+
+    @property
+    def round(self) -> int:
+        return self._round
+
+    @property
+    def p1(self) -> int:
+        """This round's first drafter (S1, S2)."""
+        return self._p1
+
+    @property
+    def dealer(self) -> int | None:
+        """This round's dealer (C2); ``None`` in UNO Duo."""
+        return self._dealer
+
+    @property
+    def direction(self) -> int:
+        """+1 while play goes clockwise (to seat + 1), −1 after a Reverse (C6)."""
+        return self._direction
+
+    @property
+    def exposed(self) -> int | None:
+        """A seat that may be caught without UNO right now (U2), else ``None``."""
+        e = self._exposed
+        if e is not None and len(self._hands[e]) == 1 and not self._over:
+            return e
+        return None
+
+    @property
+    def over(self) -> bool:
+        return self._over
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat; ``None`` while playing, or for a drawn match."""
+        return self._winner
+
+    @property
+    def rounds(self) -> tuple[tuple[int | None, tuple[int, ...]], ...]:
+        """Each finished round as ``(seat that went out or None if blocked, points)``."""
+        return tuple(self._history)
+
+    @property
+    def actions(self) -> list:
+        """The log: every decision and chance outcome, in order (a copy)."""
+        return list(self._log)
+
+    @property
+    def log_length(self) -> int:
+        """How many entries :attr:`actions` holds (without copying it)."""
+        return len(self._log)
+
+    def actions_from(self, start: int) -> list:
+        """The log from entry ``start`` on — what a save file has not written yet."""
+        return self._log[start:]
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event with nothing hidden (omniscient: replays, tests)."""
+        return list(self._events)
+
+    @property
+    def event_count(self) -> int:
+        """How many events the match has had (the length of :attr:`events`)."""
+        return len(self._events)
+
+    def _copy_state(self, other: "MatchState") -> None:
+        """Copy every field into ``other`` (shallow; the caller copies what mutates)."""
+        _copy_fields(self, other)
+
+
+def _make_copier():
+    names = MatchState.__slots__
+    body = "\n".join(f"    dst.{n} = src.{n}" for n in names)
+    scope: dict = {}
+    exec(f"def _copy_fields(src, dst):\n{body}\n", scope)  # one assignment per slot: fast
+    return scope["_copy_fields"]
+
+
+_copy_fields = _make_copier()
