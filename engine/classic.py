@@ -16,6 +16,7 @@ from .events import _new as ev
 from .match import Match, handlers, legal_by_phase
 from .rng import Rng
 from .rules import PRESETS
+from .scoring import match_result
 
 __all__ = ["ClassicMatch", "classic_points"]
 
@@ -194,14 +195,8 @@ class ClassicMatch(Match):
         self._history.append((winner, points))
         self._emit(ev("round_end", winner, amount=self._round,
                       data=(hands, points, self._scores, winner is None)))
-        scores, target = self._scores, self._rules.target
-        if self._rules.scoring == "own_hand":
-            over = max(scores) >= target
-            low = min(scores)
-            champion = scores.index(low) if over and scores.count(low) == 1 else None
-        else:
-            over = winner is not None and scores[winner] >= target
-            champion = winner
+        scores = self._scores
+        over, champion = match_result(self._rules, scores)
         if over:
             self._winner = champion
             self._over = True

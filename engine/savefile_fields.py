@@ -158,7 +158,7 @@ class Footer:
         scores = self.scores
         if len(scores) != rules.seats or any(x < 0 for x in scores) or self.rounds < 1:
             return "the final record does not fit the header (seats, scores or rounds)"
-        over, winner = match_result(rules.target, scores)
+        over, winner = match_result(rules, scores)
         if not over:
             return "the final record claims a result before the target was reached"
         if winner != self.winner:

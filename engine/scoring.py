@@ -13,15 +13,18 @@ from .events import _new as ev
 if TYPE_CHECKING:  # pragma: no cover
     from .cards import Card
     from .match import Match
+    from .rules import Rules
 
 
-def match_result(target: int, scores: "tuple[int, ...]") -> "tuple[bool, int | None]":
-    """E4: (is the match over, its winner) once a round has left ``scores``: over when
-    a total reaches ``target``; the lower total wins, a tie for it is a draw (None)."""
-    if not scores or max(scores) < target:
+def match_result(rules: "Rules", scores: "tuple[int, ...]") -> "tuple[bool, int | None]":
+    """E4 / C10: (is the match over, its winner) once a round has left ``scores``: over
+    when a total reaches the target.  UNO Duo and classic ``own_hand``: the lowest total
+    wins; classic ``winner_takes``: the highest (only the seat that went out scored, so
+    it is the one at the target).  A tie for the win is shared (None)."""
+    if not scores or max(scores) < rules.target:
         return False, None
-    low = min(scores)
-    return True, (scores.index(low) if scores.count(low) == 1 else None)
+    best = max(scores) if rules.scoring == "winner_takes" else min(scores)
+    return True, (scores.index(best) if scores.count(best) == 1 else None)
 
 
 class Scoring:
@@ -45,7 +48,7 @@ class Scoring:
         self._history.append((winner, points))
         self._emit(ev("round_end", winner, amount=self._round,
                       data=(hands, points, self._scores, winner is None)))
-        over, winner = match_result(self._rules.target, self._scores)
+        over, winner = match_result(self._rules, self._scores)
         if over:  # E4
             self._winner = winner
             self._over = True
