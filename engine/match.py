@@ -264,8 +264,9 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         v.over = self._over
         v.winner = self._winner
         mine = to_act == seat
-        v.legal_actions = self.legal_actions() if mine else ()
-        v.exposed = self.exposed
+        v.legal_actions = (self._legal or self.legal_actions()) if mine else ()
+        e = self._exposed
+        v.exposed = e if e is not None and len(hands[e]) == 1 and not self._over else None
         v.rules = self._rules
         v.drawn = self._drawn if mine and phase == "drawn" else None
         v.dump_colour = self._dump_colour if phase == "dump" else None

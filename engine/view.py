@@ -32,7 +32,7 @@ class SeatEvents:
     """One seat's redacted events, appended to as the match's events grow.
 
     ``chunks`` holds full, immutable tuples of :data:`CHUNK` events; ``tail`` the
-    rest (copied into each snapshot).  ``upto`` is how many of the match's events
+    rest, a tuple too (a snapshot shares it).  ``upto`` is how many of the match's events
     have been redacted so far."""
 
     __slots__ = ("seat", "chunks", "frozen", "tail", "upto")
@@ -41,32 +41,38 @@ class SeatEvents:
         self.seat = seat
         self.chunks: list[tuple[Event, ...]] = []
         self.frozen: tuple[tuple[Event, ...], ...] = ()
-        self.tail: list[Event] = []
+        self.tail: tuple[Event, ...] = ()
         self.upto = 0
 
     def copy(self) -> "SeatEvents":
         other = SeatEvents.__new__(SeatEvents)
-        other.seat, other.frozen, other.upto = self.seat, self.frozen, self.upto
-        other.chunks, other.tail = list(self.chunks), list(self.tail)
+        other.seat, other.frozen, other.upto, other.tail = self.seat, self.frozen, self.upto, self.tail
+        other.chunks = list(self.chunks)
         return other
 
     def snapshot(self, events: Sequence[Event]) -> tuple[tuple[tuple[Event, ...], ...],
                                                         tuple[Event, ...], int]:
         """(frozen chunks, tail, count) of this seat's events, after catching up with
-        the match's ``events``."""
+        the match's ``events`` (the tail is an immutable tuple, shared until it grows)."""
         n = len(events)
-        tail = self.tail
-        if self.upto < n:
+        upto = self.upto
+        if upto < n:
             seat = self.seat
-            tail.extend([e if e.private is None or e.private == seat else _redact(e)
-                         for e in events[self.upto:n]])
+            if n - upto == 1:
+                e = events[upto]
+                tail = self.tail + ((e if e.private is None or e.private == seat
+                                     else _redact(e)),)
+            else:
+                tail = self.tail + tuple([e if e.private is None or e.private == seat
+                                          else _redact(e) for e in events[upto:n]])
             self.upto = n
             if len(tail) >= CHUNK:
                 while len(tail) >= CHUNK:
-                    self.chunks.append(tuple(tail[:CHUNK]))
-                    del tail[:CHUNK]
+                    self.chunks.append(tail[:CHUNK])
+                    tail = tail[CHUNK:]
                 self.frozen = tuple(self.chunks)
-        return self.frozen, tuple(tail), n
+            self.tail = tail
+        return self.frozen, self.tail, n
 
 
 def _redact(e: Event) -> Event:
