@@ -162,6 +162,10 @@ class ClassicMatch(Match):
             return Match._legal_volley(self)
         return self._with_catch([A_DRAW])
 
+    def _penalty_why(self, phase: str) -> str:
+        """C6: without ``stacking`` a Draw 2 is simply drawn — no volley to take."""
+        return "draw2" if phase == "volley" and not self._rules.stacking else phase
+
     def _on_challenge(self, action) -> None:
         """C8: guilty — the player draws 4, the challenger takes its turn; not guilty —
         the challenger draws 6 and loses its turn.  Only the challenger sees the hand."""

@@ -163,7 +163,7 @@ class NoDump(Event):
 
 class Draw(Event):
     """T2, A1, A5, U2, A6, E1: ``seat`` draws ``count`` cards (private) ``why``:
-    turn, volley, wd4, catch, challenge or last."""
+    turn, volley, draw2 (classic, no stacking), wd4, catch, challenge or last."""
     __slots__ = ()
     count = property(lambda self: self.amount)
     why = property(lambda self: self.data)
@@ -354,6 +354,8 @@ def describe(event: Event, names: Sequence[str] = ("Seat 1", "Seat 2"),
         what = _cards(e.cards) if e.cards else ("a card" if e.amount == 1 else _n(e.amount))
         if why == "volley":
             return f"{who} {v('take')} the volley: {what}."
+        if why == "draw2":
+            return f"{who} {v('draw')} 2 for the Draw 2: {what}."
         if why == "wd4":
             return f"{who} {v('draw')} 4 for the Wild Draw 4: {what}."
         if why == "last":

@@ -208,8 +208,12 @@ class Turn:
             else:
                 self._to_act = (seat + self._direction) % self._seats
         else:  # facing a volley (A1) or a Wild Draw 4 (A5), or a start card (S8)
-            self._draw_into(seat, self._pending, phase)
+            self._draw_into(seat, self._pending, self._penalty_why(phase))
             self._begin_turn(self._volley_by)
+
+    def _penalty_why(self: "Match", phase: str) -> str:
+        """The ``why`` of the draw that answers ``phase`` (a variant may name it)."""
+        return phase
 
     def _on_pass(self: "Match", action) -> None:
         seat = self._to_act

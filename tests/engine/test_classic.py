@@ -173,6 +173,22 @@ def test_c6_draw2_the_next_seat_draws_2_and_loses_its_turn():
     assert len(m.hand(1)) == 9 and m.to_act == 2
 
 
+def test_c6_a_drawn_draw2_reads_draws_2_not_a_volley():
+    from engine.events import describe
+    m = dealt([["R+2"] + filler(0, "G")[:6], filler(1, "B"), filler(2, "Y")], "R5", dealer=2)
+    m.apply("play R+2")
+    text = describe(m.apply("draw")[-1], ("A", "B", "C"))
+    assert text.startswith("B draws 2 for the Draw 2") and "volley" not in text
+
+
+def test_c6_with_stacking_a_drawn_draw2_is_still_a_volley():
+    from engine.events import describe
+    m = dealt([filler(0, "G"), ["R+2"] + filler(1, "B")[:6], filler(2, "Y")], "R5",
+              stacking=True)
+    m.apply("play R+2")
+    assert "takes the volley" in describe(m.apply("draw")[-1], ("A", "B", "C"))
+
+
 def test_c6_stacking_on_a_draw2_passes_the_total_to_the_next_seat():
     m = dealt([filler(0, "G"), ["R+2"] + filler(1, "B")[:6], ["B+2"] + filler(2, "Y")[:6]],
               "R5", stacking=True)
