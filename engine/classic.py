@@ -11,14 +11,14 @@ code of the match, read with "the opponent" as "the next seat in the direction o
 from __future__ import annotations
 
 from .actions import A_DRAW, Chance
-from .cards import Card
+from .cards import ALL_CARDS, Card
 from .events import _new as ev
 from .match import Match, handlers, legal_by_phase
 from .rng import Rng
 from .rules import PRESETS
 from .scoring import match_result
 
-__all__ = ["ClassicMatch", "classic_points"]
+__all__ = ["CARD_POINTS", "ClassicMatch", "classic_points"]
 
 HAND_SIZE = 7
 
@@ -26,10 +26,18 @@ HAND_SIZE = 7
 _POINTS = {"S": 20, "R": 20, "+2": 20, "W": 50, "W+4": 50}
 
 
+#: the points of a card left in hand, per preset, indexed by card code (D2, C1)
+CARD_POINTS = {
+    "duo": tuple(c.points for c in ALL_CARDS),
+    "classic": tuple(int(c.rank) if c.is_number else _POINTS[c.rank] for c in ALL_CARDS),
+}
+
+
 def classic_points(cards) -> int:
     """C1: the points of ``cards`` (a number its number; Draw 2, Reverse, Skip 20;
     Wild and Wild Draw 4 50)."""
-    return sum(int(c.rank) if c.is_number else _POINTS[c.rank] for c in cards)
+    table = CARD_POINTS["classic"]
+    return sum(table[c.code] for c in cards)
 
 
 class ClassicMatch(Match):

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from ..actions import Action
 from ..cards import Card
+from ..classic import CARD_POINTS
 
 from .counting import classic_wd4_guilty_probability
 
@@ -30,6 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["NormalBot", "policy", "draft_value", "best_colour", "holds_colour", "challenge_odds"]
 
 _COLOURS = ("R", "Y", "G", "B")
+_DUO_POINTS = CARD_POINTS["duo"]
 _DRAFT_VALUE = {"S": 8.0, "+2": 8.0, "R": 6.0, "W": 9.0, "W+4": 10.0}
 #: S3: reject a drafted card worth less than this (a random replacement averages ~5.5)
 DRAFT_REJECT_BELOW = 4.5
@@ -50,8 +52,10 @@ def draft_value(card: Card, others: Sequence[Card]) -> float:
     return value
 
 
-def best_colour(hand: Sequence[Card], without: Card | None = None) -> str:
-    """T5: the colour with the most (and the costliest) cards in ``hand``."""
+def best_colour(hand: Sequence[Card], without: Card | None = None,
+                points: Sequence[int] = _DUO_POINTS) -> str:
+    """T5: the colour with the most (and the costliest: ``points`` per card code,
+    the preset's) cards in ``hand``."""
     score = {c: 0.0 for c in _COLOURS}
     skip = without
     for card in hand:
@@ -59,7 +63,7 @@ def best_colour(hand: Sequence[Card], without: Card | None = None) -> str:
             skip = None
             continue
         if card.colour is not None:
-            score[card.colour] += 1.0 + card.points / 20.0
+            score[card.colour] += 1.0 + points[card.code] / 20.0
     return max(_COLOURS, key=score.__getitem__)
 
 
@@ -72,26 +76,27 @@ def _pick(legal: Sequence[Action], want_uno: bool, test) -> Action | None:
 
 def policy(hand: Sequence[Card], legal: Sequence[Action], phase: str, top: Card | None,
            colour: str | None, opp_count: int, dump_colour: str | None = None,
-           challenge: bool = False) -> Action:
-    """The normal player's action (``challenge``: its answer to a Wild Draw 4)."""
+           challenge: bool = False, points: Sequence[int] = _DUO_POINTS) -> Action:
+    """The normal player's action (``challenge``: its answer to a Wild Draw 4;
+    ``points``: what each card code is worth in hand, the preset's ``CARD_POINTS``)."""
     if len(legal) == 1:
         return legal[0]
     last = legal[-1]
     if last.kind == "catch":  # U2: always catch; it does not use up the decision
         return last
     if phase == "turn":
-        return _turn(hand, legal, colour, opp_count)
+        return _turn(hand, legal, colour, opp_count, points)
     if phase == "draft":
         value = draft_value(hand[-1], hand[:-1])
         return legal[0] if value >= DRAFT_REJECT_BELOW else legal[1]  # keep / reject
     if phase == "drawn":
-        return _drawn(hand, legal, colour, opp_count)
+        return _drawn(hand, legal, colour, opp_count, points)
     if phase == "volley":  # A1: stack with the Draw 2 of the colour held most
         plays = [a for a in legal if a.kind == "play"]
         if not plays:
             return legal[0]
         uno = len(hand) == 2
-        want = best_colour(hand)
+        want = best_colour(hand, None, points)
         return (_pick(plays, uno, lambda a: a.card.colour == want)
                 or _pick(plays, uno, lambda a: True) or plays[0])
     if phase == "wd4":
@@ -99,7 +104,8 @@ def policy(hand: Sequence[Card], legal: Sequence[Action], phase: str, top: Card 
     if phase == "dump":
         return _dump(hand, legal, dump_colour)
     if phase == "colour":
-        return next(a for a in legal if a.colour == best_colour(hand))
+        want = best_colour(hand, None, points)
+        return next(a for a in legal if a.colour == want)
     return legal[0]
 
 
@@ -108,7 +114,7 @@ def holds_colour(hand: Sequence[Card], colour: str | None) -> bool:
     return any(c.colour == colour for c in hand if c.colour is not None)
 
 
-def _turn(hand, legal, colour, opp_count) -> Action:
+def _turn(hand, legal, colour, opp_count, points=_DUO_POINTS) -> Action:
     n = len(hand)
     uno = n == 2
     counts = {c: 0 for c in _COLOURS}
@@ -125,7 +131,7 @@ def _turn(hand, legal, colour, opp_count) -> Action:
         rank = card.rank
         if card.is_wild:
             if wild_colour is None:
-                wild_colour = best_colour(hand, card)
+                wild_colour = best_colour(hand, card, points)
             if action.colour != wild_colour:
                 continue
             if rank == "W+4":
@@ -137,7 +143,7 @@ def _turn(hand, legal, colour, opp_count) -> Action:
                 # seat that draws instead can hold Wilds forever: an endless round)
                 score = 15.0 if (danger or n <= 2) else 0.5
         else:
-            score = float(card.points)
+            score = float(points[card.code])
             if rank == "S":
                 score += 8.0
             elif rank == "+2":
@@ -159,7 +165,7 @@ def _draw_or_pass(legal) -> Action:
     return legal[0]  # pragma: no cover - a turn always offers draw or pass
 
 
-def _drawn(hand, legal, colour, opp_count) -> Action:
+def _drawn(hand, legal, colour, opp_count, points=_DUO_POINTS) -> Action:
     """T2: play the drawn card, unless it is a Wild worth keeping."""
     card = hand[-1]
     uno = len(hand) == 2
@@ -167,7 +173,7 @@ def _drawn(hand, legal, colour, opp_count) -> Action:
         keep = (card.rank == "W" or holds_colour(hand[:-1], colour)) and opp_count > 2 and len(hand) > 2
         if keep:
             return legal[-1]  # pass
-        want = best_colour(hand, card)
+        want = best_colour(hand, card, points)
         return _pick(legal, uno, lambda a: a.kind == "play" and a.colour == want) or legal[-1]
     return _pick(legal, uno, lambda a: a.kind == "play") or legal[-1]
 
@@ -236,4 +242,5 @@ class NormalBot:
                      and (self.wants_challenge(view) if view.rules.preset == "duo" else
                           classic_wd4_guilty_probability(view) > CHALLENGE_ABOVE))
         return policy(view.hand, legal, view.phase, view.top, view.color,
-                      view.opponent_hand_size, view.dump_colour, challenge)
+                      view.opponent_hand_size, view.dump_colour, challenge,
+                      CARD_POINTS[view.rules.preset])

@@ -69,3 +69,25 @@ def test_normal_beats_three_easy_bots_at_four_seats():
                        rules=Rules(preset="classic", seats=4))
     low, _ = result.to_dict()["bots"]["normal"]["win_rate_ci95"]
     assert low > 0.30
+
+
+def test_c1_the_normal_bot_scores_cards_by_classic_points_in_classic():
+    """A Skip is worth 10 in Duo (D2) and 20 in classic (C1): with 20 it outweighs
+    an innocent Wild Draw 4 (score 20), which Duo's 10 does not."""
+    from engine import Action, Card
+    from engine.bots.normal import policy
+    from engine.classic import CARD_POINTS
+    hand = [Card.parse(t) for t in ("RS", "W+4", "B2")]
+    legal = tuple(Action.parse(t) for t in ("play RS", "play W+4 B", "play W+4 G",
+                                            "play W+4 R", "play W+4 Y", "draw"))
+    top = Card.parse("GS")
+    assert policy(hand, legal, "turn", top, "G", 5,
+                  points=CARD_POINTS["classic"]) == "play RS"
+    assert policy(hand, legal, "turn", top, "G", 5).card.rank == "W+4"  # Duo: unchanged
+
+
+def test_c1_the_normal_bot_in_a_classic_view_uses_classic_points():
+    m = dealt([["RS", "W+4"] + [f"B{i}" for i in range(1, 6)], filler(1, "Y"), filler(2, "Y")],
+              "GS", dealer=1)  # C7: the start Skip skips seat 2; seat 0 plays
+    assert m.to_act == 0
+    assert bots.make("normal", seed=0).choose(m.view(0)) == "play RS"
