@@ -274,8 +274,13 @@ def _simulate(args: argparse.Namespace) -> int:
             with store.new_match(match, seats, durable=False, directory=folder):
                 pass  # new_match writes the whole log and, the match being over, the footer
 
-    result = run_arena(levels, args.matches, args.seed, jobs=args.jobs, rules=rules,
-                       think_ms=args.think_ms, on_match=on_match)
+    bar = Progress(sys.stderr, args.matches) if sys.stderr.isatty() else None
+    try:
+        result = run_arena(levels, args.matches, args.seed, jobs=args.jobs, rules=rules,
+                           think_ms=args.think_ms, on_match=on_match, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
     if args.json:
         out = result.to_dict()
         out["saved_to"] = str(folder) if folder else None
@@ -285,6 +290,31 @@ def _simulate(args: argparse.Namespace) -> int:
         if folder:
             print(f"saved to {printable(folder)}")
     return EXIT_OK
+
+
+class Progress:
+    """``simulate``'s progress bar on a terminal's stderr: matches done / total and the
+    time elapsed, redrawn in place; :meth:`close` ends its line."""
+
+    WIDTH = 24
+
+    def __init__(self, stream, total: int) -> None:
+        import time
+
+        self._stream, self._total, self._clock = stream, max(1, total), time.monotonic
+        self._start = self._clock()
+        self(0)
+
+    def __call__(self, done: int) -> None:
+        filled = self.WIDTH * min(done, self._total) // self._total
+        bar = "#" * filled + "-" * (self.WIDTH - filled)
+        self._stream.write(f"\r[{bar}] {done}/{self._total} matches, "
+                           f"{self._clock() - self._start:.1f} s elapsed")
+        self._stream.flush()
+
+    def close(self) -> None:
+        self._stream.write("\n")
+        self._stream.flush()
 
 
 def _delete(args: argparse.Namespace) -> int:

@@ -190,14 +190,16 @@ def _pairs(levels, matches, seed, rules, think_ms, sims, jobs, want_log) -> Iter
 def run_arena(levels: tuple[str, ...], matches: int, seed: int, jobs: int = 1,
               rules: Rules | None = None, think_ms: int | None = None,
               on_match: Callable[[Match, tuple[str, str]], None] | None = None,
-              simulations: int | None = None) -> ArenaResult:
+              simulations: int | None = None,
+              progress: Callable[[int], None] | None = None) -> ArenaResult:
     """Play ``matches`` whole matches between ``levels`` (one per seat of ``rules``,
     or one for all) in duplicate deals (a count that is not a multiple of the seats
     leaves the last deal played fewer times).  ``jobs > 1``
     plays pairs in worker processes; results and ``on_match`` calls stay in order
     and are the same as with one job (``think_ms`` aside: a time budget is not
     deterministic).  ``think_ms`` and ``simulations`` go to every bot (only ``hard``
-    uses them: see :func:`engine.bots.make`)."""
+    uses them: see :func:`engine.bots.make`).  ``progress(done)`` is called with the
+    number of matches played so far after each deal."""
     rules = rules or Rules()
     levels = tuple(levels)
     if len(levels) == 1:
@@ -212,6 +214,7 @@ def run_arena(levels: tuple[str, ...], matches: int, seed: int, jobs: int = 1,
     result = ArenaResult(levels, matches, seed, rules, think_ms,
                          tuple(_Side() for _ in levels))
     start = time.perf_counter()
+    done = 0
     for pair in _pairs(levels, matches, seed, rules, think_ms, simulations, jobs,
                        on_match is not None):
         winners = []
@@ -232,6 +235,9 @@ def run_arena(levels: tuple[str, ...], matches: int, seed: int, jobs: int = 1,
             key = {(0, 0): "first_won_both", (1, 1): "second_won_both",
                    (0, 1): "split", (1, 0): "split"}.get(tuple(winners), "other")
             result.pairs[key] += 1
+        done += len(pair)
+        if progress is not None:
+            progress(done)
     result.seconds = time.perf_counter() - start
     return result
 
