@@ -44,8 +44,8 @@ class Turn:
         key = (mask << 2) | ((len(self._hands[seat]) == 2) << 1) | can_draw
         out = _TURN_CACHE.get(key)
         if out is None:
-            out = _turn_actions(key, mask, len(self._hands[seat]) == 2,
-                                A_DRAW if can_draw else A_PASS)
+            out = _TURN_CACHE[key] = _actions_for(mask, len(self._hands[seat]) == 2,
+                                                  A_DRAW if can_draw else A_PASS)
         exposed = self._exposed
         if exposed is not None and exposed != seat and len(self._hands[exposed]) == 1:
             return out + (A_CATCH,)  # U2
@@ -258,38 +258,9 @@ _PLAYABLE = {
 }
 _DRAW2 = _mask(c for c in ALL_CARDS if c.rank == "+2")
 _TURN_CACHE: dict[int, tuple] = {}
-_TURN_CACHE_MAX = 20_000  # bounded: a big dict costs more in cache misses than it saves
 #: the legal actions after drawing a playable card (T2), per card code
 _DRAWN = [(*plays, A_PASS) for plays in PLAYS]
 _DRAWN_UNO = [(*plays, A_PASS) for plays in PLAYS_UNO]
-
-
-_CHUNK = 16
-_CHUNK_MASK = (1 << _CHUNK) - 1
-#: the play actions of one 16-code slice of a mask, per (slice index, bits, uno)
-_CHUNK_CACHE: dict[tuple, tuple] = {}
-
-
-def _turn_actions(key: int, mask: int, uno: bool, last) -> tuple:
-    """A turn's actions built from per-slice tables (a hand's masks are too many to
-    cache whole: random play meets ~30,000 new ones a second), cached under ``key``
-    while the cache has room (the first keys met are the common ones)."""
-    out = []
-    base = 0
-    while mask:
-        bits = mask & _CHUNK_MASK
-        if bits:
-            part = _CHUNK_CACHE.get((base, bits, uno))
-            if part is None:
-                part = _CHUNK_CACHE[(base, bits, uno)] = _actions_for(bits << base, uno, None)[:-1]
-            out.extend(part)
-        mask >>= _CHUNK
-        base += _CHUNK
-    out.append(last)
-    out = tuple(out)
-    if len(_TURN_CACHE) < _TURN_CACHE_MAX:
-        _TURN_CACHE[key] = out
-    return out
 
 
 def _actions_for(mask: int, uno: bool, last) -> tuple:
@@ -301,4 +272,6 @@ def _actions_for(mask: int, uno: bool, last) -> tuple:
         out.extend(table[low.bit_length() - 1])
         mask ^= low
     out.append(last)
+    if len(_TURN_CACHE) > 20_000:  # bounded: a big dict costs more in cache misses than it saves
+        _TURN_CACHE.clear()
     return tuple(out)
