@@ -203,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ratio   classic actions/s / RLCard's   {ratio:12.2f}x  (median of the runs' "
               f"ratios; UNO Duo: {actions / med(theirs):.2f}x)")
     else:
-        print("rlcard  not installed: pip install rlcard to compare")
+        print("rlcard  not installed: comparison skipped (pip install -e '.[bench]' to compare)")
     return 0
 
 
