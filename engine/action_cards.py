@@ -93,7 +93,9 @@ class ActionCards:
         return any(not c.is_wild and (c.colour == colour or c.rank == top.rank) for c in rest)
 
     def _on_challenge(self: "Match", action) -> None:
-        """A6: the Wild Draw 4's player shows its hand to the challenger only."""
+        """A6 / C8: the Wild Draw 4's player shows its hand to the challenger only.
+        Guilty: it draws 4 and the challenger takes its turn; not guilty: the challenger
+        draws 6 and loses its turn (with two seats, the player plays again)."""
         seat = self._to_act
         player = self._wd4_by
         guilty = self._wd4_guilty
@@ -106,4 +108,4 @@ class ActionCards:
             self._begin_turn(seat)
         else:
             self._draw_into(seat, 6, "challenge")
-            self._begin_turn(player)
+            self._begin_turn(self._next(seat))

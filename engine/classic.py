@@ -174,23 +174,6 @@ class ClassicMatch(Match):
         """C6: without ``stacking`` a Draw 2 is simply drawn — no volley to take."""
         return "draw2" if phase == "volley" and not self._rules.stacking else phase
 
-    def _on_challenge(self, action) -> None:
-        """C8: guilty — the player draws 4, the challenger takes its turn; not guilty —
-        the challenger draws 6 and loses its turn.  Only the challenger sees the hand."""
-        seat = self._to_act
-        player = self._wd4_by
-        guilty = self._wd4_guilty
-        self._moved(seat)
-        hand = self._hands[player]
-        self._emit(ev("reveal", player, tuple(hand), len(hand), private=seat))
-        self._emit(ev("challenge", seat, data=guilty))
-        if guilty:
-            self._draw_into(player, 4, "challenge")
-            self._begin_turn(seat)
-        else:
-            self._draw_into(seat, 6, "challenge")
-            self._begin_turn(self._next(seat))
-
     # -- C10: scoring and the end ----------------------------------------------------
 
     def _end_round(self, winner: int | None) -> None:
