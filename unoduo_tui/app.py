@@ -22,7 +22,9 @@ from engine import Rules
 
 from .screens.game import GameScreen
 from .screens.too_small import MIN_SIZE, TooSmall
-from .session import DEFAULT_LEVEL, HUMAN, GameSession, Settings, bot_levels
+from .plan import DEFAULT_LEVEL, HUMAN, bot_levels
+from .session import GameSession
+from .settings import Settings
 from .shutdown import SignalExit
 from .text import player_name, printable
 from .textual_compat import SafePalettes, give_result_callback

@@ -59,7 +59,7 @@ def _up_to(limit: int):
 
 
 def _opponent(text: str) -> str:
-    from .session import HUMAN, bot_levels
+    from .plan import HUMAN, bot_levels
 
     choices = (*bot_levels(), HUMAN)
     if text not in choices:

@@ -5,39 +5,18 @@ given :class:`~engine.view.PlayerView` snapshots).  Every decision goes through
 :meth:`GameSession.apply`, which appends it to the save file at once, so a dropped
 connection costs at most the action in flight.
 
-This module also keeps the new-match screen's remembered choices
-(``settings.json`` in the store's data directory).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Sequence
 
 from engine import Action, Event, Match, PlayerView, Rules
 from engine import bots as engine_bots
 
-__all__ = ["GameSession", "Settings", "bot_levels", "opponent_label", "DEFAULT_LEVEL"]
 
-HUMAN = "human"
-
-#: the bot a new match is against unless the player chose another (`unoduo play`, the form)
-DEFAULT_LEVEL = "normal"
-
-
-def bot_levels() -> tuple[str, ...]:
-    """The bot levels the engine offers today (never hard-coded here)."""
-    return tuple(engine_bots.LEVELS)
-
-
-def opponent_label(kind: str) -> str:
-    """``"bot:easy"`` → ``"Easy bot"``; ``"human"`` → ``"Human"``."""
-    if kind.startswith("bot:"):
-        return f"{kind[4:].capitalize()} bot"
-    return "Human (hot-seat)" if kind == HUMAN else kind
-
+__all__ = ["GameSession"]
 
 @dataclass
 class GameSession:
@@ -239,55 +218,3 @@ class GameSession:
 def _reason(exc: OSError) -> str:
     """A failed save in a few words ("No space left on device")."""
     return exc.strerror or str(exc) or type(exc).__name__
-
-
-# -- remembered choices --------------------------------------------------------------
-
-
-@dataclass
-class Settings:
-    """The new-match screen's last choices and the theme, as a small JSON file."""
-
-    opponent: str = f"bot:{DEFAULT_LEVEL}"
-    name: str = ""
-    opponent_name: str = ""
-    rules: dict[str, Any] = field(default_factory=dict)
-    theme: str = ""
-
-    @staticmethod
-    def path(store: Any) -> Path | None:
-        data_dir = getattr(store, "data_dir", None)
-        return None if data_dir is None else Path(data_dir) / "settings.json"
-
-    @classmethod
-    def load(cls, store: Any) -> "Settings":
-        """The saved settings; defaults when the file is missing or unreadable."""
-        path = cls.path(store)
-        if path is None:
-            return cls()
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return cls()
-        if not isinstance(data, dict):
-            return cls()
-        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
-        try:
-            settings = cls(**known)
-        except TypeError:
-            return cls()
-        if not isinstance(settings.rules, dict):
-            settings.rules = {}
-        return settings
-
-    def save(self, store: Any) -> None:
-        path = self.path(store)
-        if path is None:
-            return
-        from .files import private_dir, replace_private
-
-        try:  # 0600 whatever the umask, through no symlink, whole or not at all
-            private_dir(path.parent)
-            replace_private(path, json.dumps(self.__dict__, indent=2, sort_keys=True).encode())
-        except OSError:
-            pass  # remembering choices is a nicety, never a reason to fail

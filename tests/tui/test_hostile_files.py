@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from engine import Match, Rules, bots
 from engine.savefile import Decoded, SaveFileError, decode, load
 from unoduo_tui.cli import main as cli
-from unoduo_tui.session import Settings
+from unoduo_tui.settings import Settings
 from unoduo_tui.store import Seat, Store
 
 HOSTILE = Path(__file__).parent.parent / "data" / "hostile"

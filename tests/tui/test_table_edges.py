@@ -320,7 +320,7 @@ async def test_e4_the_match_over_sheet_cuts_names_only_to_its_room():
 
 
 async def test_unoduo_play_and_the_form_default_to_the_normal_bot(store):
-    from unoduo_tui.session import Settings
+    from unoduo_tui.settings import Settings
 
     assert Settings().opponent == "bot:normal"
     app = make_app(store, start="play", seed=4)

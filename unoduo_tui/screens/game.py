@@ -21,7 +21,8 @@ from textual.widgets import Static
 from engine import Action, Card, Event, IllegalAction, PlayerView
 from engine import bots as engine_bots
 
-from ..session import GameSession, opponent_label
+from ..plan import opponent_label
+from ..session import GameSession
 from ..words import article, hint_text
 from ..text import printable
 from ..widgets import (Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, StatusLine,

@@ -14,7 +14,8 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from engine import Rules
 
-from ..session import HUMAN, Settings, bot_levels, opponent_label
+from ..plan import HUMAN, bot_levels, opponent_label
+from ..settings import Settings
 from ..text import player_name
 from ..textual_compat import AnswerOnce
 from ..widgets.footer import Footer

@@ -38,7 +38,7 @@ from engine import describe
 from engine.replay import ALL, ReplayCursor
 
 from ..dialogs import BranchDialog, OwnKeys
-from ..session import bot_levels
+from ..plan import bot_levels
 from ..store import parent_of
 from ..text import printable
 from ..textual_compat import AnswerOnce, log_size_known
