@@ -23,10 +23,11 @@ class ActionCards:
 
     __slots__ = ()
 
-    def _card_effect(self: "Match", seat: int, card: "Card", total: int, guilty: bool) -> None:
-        """The effect of ``card``, just played by ``seat``, which still holds cards."""
+    def _card_effect(self: "Match", seat: int, card: "Card", total: int, guilty: bool,
+                     nxt: int) -> None:
+        """The effect of ``card``, just played by ``seat``, which still holds cards
+        (``nxt``: the seat after it)."""
         rank = card.rank
-        nxt = self._next(seat)
         if rank == "+2":  # A1: start or extend the volley
             self._await_draw(nxt, "volley", total, by=seat)
         elif rank == "S":  # A2: play again

@@ -12,6 +12,8 @@ shuffle) in the order they happened — OpenSpiel's "chance is an action".
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from .cards import ALL_CARDS, COLOURS, Card
 
 __all__ = [
@@ -178,7 +180,7 @@ class Chance(str):
 
     @classmethod
     def _new(cls, kind: str, cards: tuple[Card, ...], seat: int | None) -> "Chance":
-        text = " ".join([kind] + [c.text for c in cards] + ([str(seat)] if seat is not None else []))
+        text = " ".join([kind, *map(_TEXT, cards)] + ([str(seat)] if seat is not None else []))
         entry = str.__new__(cls, text)
         entry.kind, entry.cards, entry.seat = kind, cards, seat
         return entry
@@ -211,6 +213,7 @@ class Chance(str):
 
 
 _CHANCE_WORDS = ("cut", "first", "shuffle")
+_TEXT = attrgetter("text")
 
 
 def parse_entry(entry: object) -> "Action | Chance":

@@ -10,7 +10,7 @@ code of the match, read with "the opponent" as "the next seat in the direction o
 
 from __future__ import annotations
 
-from .actions import A_DRAW, Chance
+from .actions import A_CATCH, A_DRAW, Chance
 from .cards import ALL_CARDS, Card
 from .events import _new as ev
 from .match import Match, handlers, legal_by_phase
@@ -24,6 +24,8 @@ HAND_SIZE = 7
 
 #: C1: points of a card left in hand
 _POINTS = {"S": 20, "R": 20, "+2": 20, "W": 50, "W+4": 50}
+#: C6 without stacking: a Draw 2 is drawn (and, U2, an exposed seat may be caught)
+_DRAW_ONLY, _DRAW_OR_CATCH = (A_DRAW,), (A_DRAW, A_CATCH)
 
 
 #: the points of a card left in hand, per preset, indexed by card code (D2, C1)
@@ -145,20 +147,20 @@ class ClassicMatch(Match):
 
     # -- C6, C8: action cards --------------------------------------------------------
 
-    def _card_effect(self, seat: int, card: "Card", total: int, guilty: bool) -> None:
+    def _card_effect(self, seat: int, card: "Card", total: int, guilty: bool, nxt: int) -> None:
         rank = card.rank
-        nxt = self._next(seat)
+        after = (nxt + self._direction) % self._seats  # the seat after the next one
         if rank == "+2":  # the next seat draws (or, stacking on, stacks) and loses its turn
-            self._await_draw(nxt, "volley", total, by=self._next(nxt))
+            self._await_draw(nxt, "volley", total, by=after)
         elif rank == "S":
-            self._begin_turn(self._next(nxt))
+            self._begin_turn(after)
         elif rank == "R":  # reverses; with two seats it acts as a Skip
             self._direction = -self._direction
             self._begin_turn(seat if self._seats == 2 else self._next(seat))
         elif rank == "W+4":
             self._wd4_by = seat
             self._wd4_guilty = guilty
-            self._await_draw(nxt, "wd4", 4, by=self._next(nxt))
+            self._await_draw(nxt, "wd4", 4, by=after)
         else:
             self._begin_turn(nxt)
 
@@ -168,7 +170,10 @@ class ClassicMatch(Match):
             return (A_DRAW,)
         if self._rules.stacking:
             return Match._legal_volley(self)
-        return self._with_catch([A_DRAW])
+        exposed = self._exposed
+        if exposed is not None and exposed != self._to_act and len(self._hands[exposed]) == 1:
+            return _DRAW_OR_CATCH  # U2
+        return _DRAW_ONLY
 
     def _penalty_why(self, phase: str) -> str:
         """C6: without ``stacking`` a Draw 2 is simply drawn — no volley to take."""

@@ -63,10 +63,10 @@ class Rng:
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher–Yates shuffle in place (``below`` inlined: shuffles run every round)."""
         state = self._state
-        top = _MASK + 1
+        limits = _LIMITS if len(items) <= len(_LIMITS) else _limits(len(items))
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            limit = top - (top % n)
+            limit = limits[i]
             while True:
                 state = (state + _GOLDEN) & _MASK
                 z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
@@ -80,3 +80,13 @@ class Rng:
 
     def choice(self, items: "list[T] | tuple[T, ...]") -> T:
         return items[self.below(len(items))]
+
+
+def _limits(size: int) -> list[int]:
+    """``limits[i]``: the rejection bound of ``below(i + 1)`` (the largest multiple of
+    ``i + 1`` that fits in 64 bits), for a shuffle of up to ``size`` items."""
+    top = _MASK + 1
+    return [top - (top % (i + 1)) for i in range(size)]
+
+
+_LIMITS = _limits(112)  # UNO Duo's deck, the largest shuffled

@@ -8,12 +8,13 @@ path: the hard bot's search runs it millions of times).
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from .actions import (A_CATCH, A_CHALLENGE, A_DRAW, A_NODUMP, A_PASS, DUMPS, DUMPS_UNO,
                       PLAYS, PLAYS_UNO, Chance)
 from .cards import ALL_CARDS, COLOURS
-from .events import Draw, Play
+from .events import Draw, Pass, Play
 from .events import _new as ev
 
 _event = tuple.__new__
@@ -39,13 +40,17 @@ class Turn:
 
     def _legal_turn(self: "Match") -> tuple:
         seat = self._to_act
+        hand = self._hands[seat]
         mask = self._masks[seat] & _PLAYABLE[self._color][self._discard[-1].rank]  # T1
-        can_draw = 1 if (self._draw or len(self._discard) > 1) else 0  # T2 / T4
-        key = (mask << 2) | ((len(self._hands[seat]) == 2) << 1) | can_draw
-        out = _TURN_CACHE.get(key)
+        can_draw = self._draw or len(self._discard) > 1  # T2 / T4
+        # one cache per (says UNO, can draw): the key stays the small mask itself
+        cache = _TURN_CACHES[(len(hand) == 2) * 2 + (1 if can_draw else 0)]
+        out = cache.get(mask)
         if out is None:
-            out = _TURN_CACHE[key] = _actions_for(mask, len(self._hands[seat]) == 2,
-                                                  A_DRAW if can_draw else A_PASS)
+            if len(cache) > 20_000:  # bounded: a big dict costs more in misses than it saves
+                cache.clear()
+            out = cache[mask] = _actions_for(mask, len(hand) == 2,
+                                             A_DRAW if can_draw else A_PASS)
         exposed = self._exposed
         if exposed is not None and exposed != seat and len(self._hands[exposed]) == 1:
             return out + (A_CATCH,)  # U2
@@ -111,18 +116,20 @@ class Turn:
             self._masks[seat] ^= card.bit
         rank = card.rank
         guilty = rank == "W+4" and self._wd4_is_guilty(hand)
-        if self._exposed is not None and self._exposed != seat:
+        exposed = self._exposed
+        if exposed is not None and exposed != seat:
             self._exposed = None  # U2: any other move ends the opponent's exposure
         self._blocked = 0
         total = self._pending + 2 if phase == "volley" else 2
         self._discard.append(card)
-        self._color = action.colour or card.colour
+        colour = action.colour
+        self._color = colour or card.colour
         left = len(hand)
         if left == 1:
             self._exposed = None if action.uno else seat  # U1
         nxt = (seat + self._direction) % self._seats
         self._events.append(_event(Play, ("play", seat, card.alone, total if rank == "+2" else 0,
-                                           action.colour, action.uno, None, nxt)))
+                                           colour, action.uno, None, nxt)))
         if left == 0:
             self._go_out(seat, card, total)
         elif rank in _PASSES:  # numbers and A3 Wild: the turn passes
@@ -130,7 +137,7 @@ class Turn:
             self._phase = "turn"
             self._pending = 0
         else:
-            self._card_effect(seat, card, total, guilty)
+            self._card_effect(seat, card, total, guilty, nxt)
 
     def _begin_turn(self: "Match", seat: int) -> None:
         self._to_act = seat
@@ -162,7 +169,8 @@ class Turn:
             self._masks[seat] |= card.bit
         if got and self._exposed == seat:
             self._exposed = None  # U2: no longer exactly one card
-        self._emit(ev("draw", seat, tuple(got), len(got), private=seat, data=why))
+        self._events.append(_event(Draw, ("draw", seat, tuple(got), len(got), None, False, seat,
+                                           why)))
         return got
 
     def _refill(self: "Match") -> None:
@@ -180,7 +188,7 @@ class Turn:
         self._emit(ev("refill", None, amount=len(rest), data=self._rules.refill))
 
     def _random_shuffle(self: "Match", cards, rng) -> Chance:
-        order = sorted(cards, key=_code)
+        order = sorted(cards, key=_CODE)
         rng.shuffle(order)
         return Chance.shuffle(order)
 
@@ -219,8 +227,8 @@ class Turn:
         seat = self._to_act
         if self._phase == "drawn":  # T2: keep the drawn card
             self._moved(seat)
-            self._emit(ev("pass", seat, data="keep"))
-            self._begin_turn(self._next(seat))
+            self._events.append(_event(Pass, ("pass", seat, (), 0, None, False, None, "keep")))
+            self._begin_turn((seat + self._direction) % self._seats)
             return
         blocked = self._blocked + 1  # T4: nothing to draw
         self._moved(seat)
@@ -239,8 +247,7 @@ class Turn:
         self._draw_into(exposed, 2, "catch")
 
 
-def _code(card) -> int:
-    return card.code
+_CODE = attrgetter("code")
 
 
 def _mask(cards) -> int:
@@ -257,7 +264,8 @@ _PLAYABLE = {
     for colour in COLOURS
 }
 _DRAW2 = _mask(c for c in ALL_CARDS if c.rank == "+2")
-_TURN_CACHE: dict[int, tuple] = {}
+#: the legal turn actions per playable mask, one dict per (says UNO, can draw)
+_TURN_CACHES: list[dict[int, tuple]] = [{}, {}, {}, {}]
 #: the legal actions after drawing a playable card (T2), per card code
 _DRAWN = [(*plays, A_PASS) for plays in PLAYS]
 _DRAWN_UNO = [(*plays, A_PASS) for plays in PLAYS_UNO]
@@ -272,6 +280,4 @@ def _actions_for(mask: int, uno: bool, last) -> tuple:
         out.extend(table[low.bit_length() - 1])
         mask ^= low
     out.append(last)
-    if len(_TURN_CACHE) > 20_000:  # bounded: a big dict costs more in cache misses than it saves
-        _TURN_CACHE.clear()
     return tuple(out)
