@@ -9,6 +9,8 @@ match rebuilt from its log continues exactly as if it had never stopped.
 
 from __future__ import annotations
 
+from itertools import chain
+from struct import unpack
 from typing import MutableSequence, TypeVar
 
 __all__ = ["Rng"]
@@ -60,23 +62,39 @@ class Rng:
             r = self.next64()
         return r % n
 
+    def block(self, count: int) -> list[int]:
+        """The next ``count`` outputs of :meth:`next64` at once (at most :data:`LANES`;
+        fewer when more are asked), computed side by side: what a shuffle needs.
+
+        SplitMix64's ``k``-th state is ``start + k·golden``, so every state is known
+        up front; they sit in one big integer, 128 bits apart, and each step of the mix
+        (xor-shift, multiply, keep 64 bits) is applied to all of them in one operation.
+        A lane's product fits in its 128 bits and the mask drops what a right shift
+        brings in from the lane above, so each lane is exactly :meth:`next64`'s value.
+        """
+        count = min(count, LANES)
+        if count <= 0:
+            return []
+        keep = (1 << (128 * count)) - 1
+        low = _LANE_LOW & keep
+        z = (self._state * _LANE_ONES + _LANE_STEPS) & low  # the states, mod 2**64
+        self._state = (self._state + count * _GOLDEN) & _MASK
+        z = ((z ^ (z >> 30)) & low) * 0xBF58476D1CE4E5B9 & low
+        z = ((z ^ (z >> 27)) & low) * 0x94D049BB133111EB & low
+        z = (z ^ (z >> 31)) & low
+        return list(unpack(f"<{2 * count}Q", z.to_bytes(16 * count, "little"))[::2])
+
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher–Yates shuffle in place (``below`` inlined: shuffles run every round)."""
-        state = self._state
-        limits = _LIMITS if len(items) <= len(_LIMITS) else _limits(len(items))
-        for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            limit = limits[i]
-            while True:
-                state = (state + _GOLDEN) & _MASK
-                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-                z ^= z >> 31
-                if z < limit:
-                    break
-            j = z % n
+        """Fisher–Yates shuffle in place: ``below(i + 1)`` for i from the last index
+        down, its draws taken as one :meth:`block` (shuffles run every round and refill)."""
+        size = len(items)
+        limits = _LIMITS if size <= len(_LIMITS) else _limits(size)
+        draws = chain(self.block(size - 1), iter(self.next64, None))  # then one at a time
+        for i, z in zip(range(size - 1, 0, -1), draws):
+            while z >= limits[i]:  # below()'s rejection (odds under 2**-57): the next draw
+                z = next(draws)
+            j = z % (i + 1)
             items[i], items[j] = items[j], items[i]
-        self._state = state
 
     def choice(self, items: "list[T] | tuple[T, ...]") -> T:
         return items[self.below(len(items))]
@@ -90,3 +108,11 @@ def _limits(size: int) -> list[int]:
 
 
 _LIMITS = _limits(112)  # UNO Duo's deck, the largest shuffled
+
+#: the most outputs :meth:`Rng.block` computes at once (a deck of 112 shuffles with 111)
+LANES = 111
+#: ``block``'s constants: one bit, the golden steps 1..LANES and the low 64 bits of
+#: each 128-bit lane
+_LANE_ONES = sum(1 << (128 * k) for k in range(LANES))
+_LANE_STEPS = sum((((k + 1) * _GOLDEN) & _MASK) << (128 * k) for k in range(LANES))
+_LANE_LOW = _MASK * _LANE_ONES
