@@ -12,6 +12,10 @@ from .events import _new as ev
 
 #: the bits (Card.bit) of every card face of each colour
 COLOUR_MASK = {colour: sum(c.bit for c in ALL_CARDS if c.colour == colour) for colour in COLOURS}
+#: the bits of every card face of each rank, and of the wilds
+RANK_MASK = {rank: sum(c.bit for c in ALL_CARDS if c.rank == rank)
+             for rank in {c.rank for c in ALL_CARDS}}
+WILD_MASK = sum(c.bit for c in ALL_CARDS if c.is_wild)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .cards import Card
@@ -86,12 +90,18 @@ class ActionCards:
         self._begin_turn(seat if self._dump_start else self._next(seat))
 
     def _wd4_is_guilty(self: "Match", rest: list) -> bool:
-        """A6: judged on the hand *after* the Wild Draw 4 leaves it, when it is played."""
+        """A6: judged on the hand *after* the Wild Draw 4 leaves it, when it is played
+        (read from the seat's mask of faces, which ``rest`` already matches)."""
         colour = self._color
-        if self._rules.wd4_guilty == "colour_match":
-            return any(c.colour == colour for c in rest)
+        held = self._masks[self._to_act]
         top = self._discard[-1]
-        return any(not c.is_wild and (c.colour == colour or c.rank == top.rank) for c in rest)
+        if colour is None:  # no active colour (never in play; kept exact all the same)
+            if self._rules.wd4_guilty == "colour_match":
+                return any(c.colour is None for c in rest)
+            return any(not c.is_wild and c.rank == top.rank for c in rest)
+        if self._rules.wd4_guilty == "colour_match":
+            return bool(held & COLOUR_MASK[colour])
+        return bool(held & (COLOUR_MASK[colour] | RANK_MASK[top.rank]) & ~WILD_MASK)
 
     def _on_challenge(self: "Match", action) -> None:
         """A6 / C8: the Wild Draw 4's player shows its hand to the challenger only.
