@@ -1,12 +1,14 @@
 """Speed of the engine: ``python -m engine.bench [--runs 5] [--seconds 1.0]``.
 
-Prints, for random-vs-random play, each the median of ``--runs`` runs:
+Prints, for random-vs-random play, each the median of ``--runs`` runs, per second of
+wall-clock time and, in brackets, per second of this process's CPU time
+(``time.process_time``: what the other processes of a busy machine cost us less):
 
-- *engine*: whole matches with uniformly random legal actions through the public
-  API (``legal_actions()`` + ``apply()``) — matches/s and actions/s;
+- *engine*: whole UNO Duo matches with uniformly random legal actions through the
+  public API (``legal_actions()`` + ``apply()``) — matches/s and actions/s;
 - *bots*: the same with ``bots.make("random")`` choosing from ``view(seat)``, as
   the app and the arena play;
-- *replay*: ``Match.replay`` of the logs just played, in decisions/s;
+- *replay*: ``Match.replay`` of 25 logs played (untimed) before, in decisions/s;
 - *rollouts*: the hard bot's rollouts (the rest of a round, normal policy for both
   seats) from mid-round positions, in the lean simulator and, for comparison,
   with ``Match`` + ``policy`` as the first hard bot did;
@@ -14,7 +16,20 @@ Prints, for random-vs-random play, each the median of ``--runs`` runs:
   with more than one candidate (seat 0 of a normal-vs-normal match, ``think_ms=500``);
 - *classic*: random play of classic UNO at two seats through the public API and,
   when ``rlcard`` is importable, RLCard's ``UnoGame`` (classic UNO, 2 players) with
-  random actions in the same run, and our actions/s divided by its steps/s.
+  random actions right after it in the same run, and our rate divided by its rate
+  (the median of the runs' ratios: each pair met the same machine load).
+
+What each side counts.  Both loops are the same shape — is it over, the legal
+actions, a uniform ``random.Random.choice`` among them, one call that makes the move —
+and time everything in them, including setting up each match / game.  Ours counts
+``apply()`` calls: every decision (play, draw, pass, colour, challenge, catch), not
+the chance outcomes (shuffles) the match logs itself; each apply also records the
+log and the events and returns the move's events.  RLCard counts ``step()`` calls:
+a play or a draw (it plays a drawn card that fits within the same step, so it has
+no separate "play the drawn card / pass" decision, no UNO call and no challenge),
+and each step returns the next player's state dict.  RLCard's game is one hand;
+ours is a match of hands to 500 points.  Neither side keeps anything across its
+games (no logs are retained while timing).
 
 A benchmark, not a test: nothing here asserts on time.
 """
@@ -26,6 +41,7 @@ import platform
 import random
 import statistics
 import time
+from typing import NamedTuple
 
 from . import bench_rlcard, bots
 from .match import Match
@@ -35,15 +51,34 @@ from .rules import Rules
 CLASSIC_2 = Rules(preset="classic", seats=2)
 
 
-def engine_run(seconds: float, seed: int, rules: Rules | None = None) -> tuple[float, float, list]:
-    """(matches/s, actions/s, logs) for random legal actions via the public API
+class Rate(NamedTuple):
+    """Work per second of wall-clock time and per second of this process's CPU time."""
+
+    wall: float
+    cpu: float
+
+
+class Clock:
+    """Wall-clock and CPU time since it was made."""
+
+    def __init__(self) -> None:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.wall
+
+    def rate(self, work: float) -> Rate:
+        wall = time.perf_counter() - self.wall
+        return Rate(work / wall, work / max(time.process_time() - self.cpu, 1e-9))
+
+
+def engine_run(seconds: float, seed: int, rules: Rules | None = None) -> tuple[Rate, Rate]:
+    """(matches/s, actions/s) for random legal actions via the public API
     (``rules``: UNO Duo by default)."""
     rules = rules or Rules()
-    rng = random.Random(seed)
-    choice = rng.choice
-    logs = []
+    choice = random.Random(seed).choice
     actions = 0
-    start = time.perf_counter()
+    clock = Clock()
     game = 0
     while True:
         m = Match.new(rules, seed=seed * 1_000_003 + game)
@@ -51,18 +86,28 @@ def engine_run(seconds: float, seed: int, rules: Rules | None = None) -> tuple[f
         while not m.over:
             m.apply(choice(m.legal_actions()))
             actions += 1
-        if len(logs) < 25:  # enough to time replay; keeping every log would tax the GC
-            logs.append(m.actions)
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return game / elapsed, actions / elapsed, logs
+        if clock.elapsed() >= seconds:
+            return clock.rate(game), clock.rate(actions)
 
 
-def bots_run(seconds: float, seed: int) -> float:
+def sample_logs(seed: int, count: int = 25, rules: Rules | None = None) -> list:
+    """The logs of ``count`` random matches (untimed: what :func:`replay_run` replays)."""
+    rules = rules or Rules()
+    choice = random.Random(seed).choice
+    logs = []
+    for game in range(count):
+        m = Match.new(rules, seed=seed * 1_000_003 + game)
+        while not m.over:
+            m.apply(choice(m.legal_actions()))
+        logs.append(m.actions)
+    return logs
+
+
+def bots_run(seconds: float, seed: int) -> Rate:
     """actions/s with two random bots choosing from views."""
     players = [bots.make("random", seed=seed), bots.make("random", seed=seed + 1)]
     actions = 0
-    start = time.perf_counter()
+    clock = Clock()
     game = 0
     while True:
         m = Match.new(Rules(), seed=seed * 1_000_003 + game)
@@ -71,18 +116,17 @@ def bots_run(seconds: float, seed: int) -> float:
             seat = m.to_act
             m.apply(players[seat].choose(m.view(seat)))
             actions += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return actions / elapsed
+        if clock.elapsed() >= seconds:
+            return clock.rate(actions)
 
 
-def replay_run(logs: list) -> float:
+def replay_run(logs: list) -> Rate:
     """Decisions/s rebuilding matches with ``Match.replay``."""
     decisions = sum(1 for log in logs for e in log if not e.is_chance)
-    start = time.perf_counter()
+    clock = Clock()
     for log in logs:
         Match.replay(Rules(), log)
-    return decisions / (time.perf_counter() - start)
+    return clock.rate(decisions)
 
 
 def _positions(seed: int, count: int = 200) -> list:
@@ -172,22 +216,28 @@ def main(argv: list[str] | None = None) -> int:
         # classic and RLCard back to back in each run, so both meet the same machine load
         classic.append(engine_run(args.seconds, seed=run + 1, rules=CLASSIC_2)[1])
         if rlcard:
-            theirs.append(bench_rlcard.rlcard_steps_per_second(args.seconds, seed=run))
-        matches_s, actions_s, logs = engine_run(args.seconds, seed=run + 1)
-        engine.append((matches_s, actions_s, sum(len([e for e in log if not e.is_chance])
-                                                    for log in logs) / len(logs)))
+            theirs.append(Rate(*bench_rlcard.rlcard_rates(args.seconds, seed=run)))
+        logs = sample_logs(seed=run + 1)
+        engine.append((*engine_run(args.seconds, seed=run + 1),
+                       sum(1 for log in logs for e in log if not e.is_chance) / len(logs)))
         bot.append(bots_run(args.seconds, seed=run + 1))
         replay.append(replay_run(logs))
         rollouts.append(rollout_run(args.seconds, seed=run + 1))
     med = statistics.median
-    actions = med(a for _, a, _ in engine)
+
+    def both(rates: list, unit: str) -> str:
+        """The median wall-clock rate, then the median CPU-time rate."""
+        return (f"{med(r.wall for r in rates):12,.0f} {unit}  "
+                f"({med(r.cpu for r in rates):,.0f} per CPU s)")
+
+    actions = [a for _, a, _ in engine]
     print(f"python {platform.python_version()} on {platform.machine()}; median of {runs} runs "
           f"of {args.seconds:g} s")
-    print(f"engine  random play  {med(m for m, _, _ in engine):10.1f} matches/s "
-          f"{actions:12,.0f} actions/s  ({med(n for _, _, n in engine):.0f} actions/match)")
-    print(f"bots    via views                      {med(bot):12,.0f} actions/s")
-    print(f"replay  Match.replay                   {med(replay):12,.0f} actions/s "
-          f"({med(replay) / actions:.2f}x live play)")
+    print(f"engine  random play, UNO Duo {med(m.wall for m, _, _ in engine):9.1f} matches/s "
+          f"{both(actions, 'actions/s')} ({med(n for _, _, n in engine):.0f} actions/match)")
+    print(f"bots    via views                      {both(bot, 'actions/s')}")
+    print(f"replay  Match.replay                   {both(replay, 'actions/s')} "
+          f"({med(r.wall for r in replay) / med(a.wall for a in actions):.2f}x live play)")
     lean_rate = med(a for a, _ in rollouts)
     print(f"hard    rollouts, lean simulator       {lean_rate:12,.0f} rollouts/s "
           f"({lean_rate / med(b for _, b in rollouts):.1f}x Match + policy)")
@@ -195,13 +245,14 @@ def main(argv: list[str] | None = None) -> int:
         median_ms, max_ms, worlds = hard_decisions(args.hard)
         print(f"hard    searched decisions, 500 ms     {median_ms:9.0f} ms median, "
               f"{max_ms:.0f} ms max, {worlds:,.0f} worlds median (n={args.hard})")
-    ours = med(classic)
-    print(f"classic random play, 2 seats           {ours:12,.0f} actions/s")
+    print(f"classic random play, 2 seats           {both(classic, 'actions/s')}")
     if rlcard:
-        ratio = med(a / b for a, b in zip(classic, theirs))
-        print(f"rlcard  UnoGame random, 2 players      {med(theirs):12,.0f} steps/s")
-        print(f"ratio   classic actions/s / RLCard's   {ratio:12.2f}x  (median of the runs' "
-              f"ratios; UNO Duo: {actions / med(theirs):.2f}x)")
+        print(f"rlcard  UnoGame random, 2 players      {both(theirs, 'steps/s  ')}")
+        wall = med(a.wall / b.wall for a, b in zip(classic, theirs))
+        cpu = med(a.cpu / b.cpu for a, b in zip(classic, theirs))
+        duo = med(a.cpu / b.cpu for a, b in zip(actions, theirs))
+        print(f"ratio   classic actions/s / RLCard's   {wall:12.2f}x wall, {cpu:.2f}x CPU  (median "
+              f"of the runs' ratios; UNO Duo: {duo:.2f}x CPU)")
     else:
         print("rlcard  not installed: comparison skipped (pip install -e '.[bench]' to compare)")
     return 0

@@ -23,7 +23,7 @@ import random
 import statistics
 import time
 
-__all__ = ["available", "rlcard_steps_per_second", "median_rate"]
+__all__ = ["available", "rlcard_rates", "rlcard_steps_per_second", "median_rate"]
 
 _AVAILABLE: bool | None = None
 
@@ -68,10 +68,11 @@ def _new_game(seed: int):
     return game
 
 
-def _measure(seconds: float = 1.0, seed: int = 0) -> tuple[int, int, int, float]:
+def _measure(seconds: float = 1.0, seed: int = 0) -> tuple[int, int, int, float, float]:
     """Play complete games back to back for about ``seconds`` of wall time.
 
-    Returns ``(steps, games_finished, games_aborted, elapsed_seconds)``.
+    Returns ``(steps, games_finished, games_aborted, elapsed_seconds, cpu_seconds)``
+    (``cpu_seconds``: this process's CPU time, ``time.process_time``).
     ``steps`` counts ``step()`` calls only; the timed loop also includes
     ``init_game``, ``get_legal_actions``, ``is_over`` and the random choice.
     """
@@ -81,6 +82,7 @@ def _measure(seconds: float = 1.0, seed: int = 0) -> tuple[int, int, int, float]
     perf = time.perf_counter
 
     steps = games = aborted = 0
+    cpu = time.process_time()
     start = perf()
     deadline = start + seconds
     while True:
@@ -100,15 +102,21 @@ def _measure(seconds: float = 1.0, seed: int = 0) -> tuple[int, int, int, float]
         now = perf()
         if now >= deadline:
             break
-    return steps, games, aborted, now - start
+    return steps, games, aborted, now - start, time.process_time() - cpu
+
+
+def rlcard_rates(seconds: float = 1.0, seed: int = 0) -> tuple[float, float]:
+    """RLCard UNO game steps per second of wall-clock time and per second of this
+    process's CPU time, with uniformly random legal actions."""
+    if not available():
+        raise RuntimeError("rlcard (with its UNO game) is not importable")
+    steps, _games, _aborted, elapsed, cpu = _measure(seconds, seed)
+    return steps / elapsed, steps / max(cpu, 1e-9)
 
 
 def rlcard_steps_per_second(seconds: float = 1.0, seed: int = 0) -> float:
-    """RLCard UNO game steps per second with uniformly random legal actions."""
-    if not available():
-        raise RuntimeError("rlcard (with its UNO game) is not importable")
-    steps, _games, _aborted, elapsed = _measure(seconds, seed)
-    return steps / elapsed
+    """RLCard UNO game steps per second (wall clock) with uniformly random legal actions."""
+    return rlcard_rates(seconds, seed)[0]
 
 
 def median_rate(runs: int = 5, seconds: float = 1.0) -> float:
@@ -124,7 +132,7 @@ if __name__ == "__main__":
     if ok:
         import rlcard
 
-        steps, games, aborted, elapsed = _measure(1.0, 0)
+        steps, games, aborted, elapsed, _cpu = _measure(1.0, 0)
         print(f"rlcard {getattr(rlcard, '__version__', '?')}: {steps} steps, "
               f"{games} games finished, {aborted} aborted, in {elapsed:.3f}s "
               f"-> {steps / elapsed:,.0f} steps/s, "

@@ -220,3 +220,14 @@ def test_engine_never_imports_textual():
     code = "import engine, engine.bots, engine.bench, sys; print('textual' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_bench_prints_both_presets_and_the_rlcard_comparison_or_why_not(capsys):
+    """``python -m engine.bench`` runs end to end (a smoke test: no figure is checked)."""
+    from engine import bench, bench_rlcard
+
+    assert bench.main(["--runs", "1", "--seconds", "0.01"]) == 0
+    out = capsys.readouterr().out
+    assert "random play, UNO Duo" in out and "classic random play, 2 seats" in out
+    assert "per CPU s" in out
+    assert ("x CPU" in out) if bench_rlcard.available() else ("comparison skipped" in out)
