@@ -154,6 +154,9 @@ def play_plan(preset: str = "duo", seats: int | None = None, vs: Sequence[str] =
     the ``options`` given over the ``remembered`` ones.  ``seats`` defaults to one more
     than ``vs`` names, else the preset's default.  ``ValueError``: one plain sentence."""
     vs = tuple(vs) or (DEFAULT_LEVEL,)
+    if seats is None and preset in PRESETS and len(vs) + 1 > max(PRESETS[preset]):
+        raise ValueError(f"--vs names {len(vs)} opponents, and {preset} has room for "
+                         f"{max(PRESETS[preset]) - 1}")
     if seats is None:
         seats = len(vs) + 1 if len(vs) > 1 else next(
             o.default for o in OPTIONS if o.name == "seats").get(preset, 2)
