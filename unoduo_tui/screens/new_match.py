@@ -95,10 +95,8 @@ class NewMatchScreen(AnswerOnce, Screen[None]):
                 with Horizontal(classes="row seat", id=f"seat-{seat}"):
                     yield Label(f"{seat + 1}. " + ("You" if seat == 0 else "Seat"))
                     if seat:
-                        kind = settings.kind(seat)
-                        yield Select(kinds, value=kind if kind in dict(
-                            (v, k) for k, v in kinds) else kinds[0][1], allow_blank=False,
-                            id=f"kind-{seat}", compact=True, classes="kind")
+                        yield Select(kinds, value=settings.kind(seat), allow_blank=False,
+                                     id=f"kind-{seat}", compact=True, classes="kind")
                     yield Input(settings.name(seat)[:MAX_NAME], id=f"name-{seat}",
                                 compact=True, max_length=MAX_NAME, classes="name")
             yield Static("Rules (RULES.md section O)", classes="section")
@@ -214,18 +212,14 @@ class NewMatchScreen(AnswerOnce, Screen[None]):
 
     def _options(self) -> dict[str, Any] | None:
         """The shown options, whole numbers parsed; ``None`` (said) when one is not."""
-        values: dict[str, Any] = {}
-        for opt in form_options(self._preset):
-            value = self.query_one(f"#{opt.name}").value
-            if opt.choices[self._preset] is None:
-                try:
-                    value = int(str(value).strip())
-                except ValueError:
-                    default = opt.default[self._preset]
-                    self.notify(f"{opt.label} must be a whole number ({default} by default).",
-                                severity="error")
-                    return None
-            values[opt.name] = value
+        shown = form_options(self._preset)
+        values = self._typed(self._preset, {o.name: self.query_one(f"#{o.name}").value
+                                            for o in shown})
+        for opt in shown:
+            if opt.name not in values:
+                self.notify(f"{opt.label} must be a whole number "
+                            f"({opt.default[self._preset]} by default).", severity="error")
+                return None
         return values
 
     def plan(self) -> MatchPlan | None:
@@ -248,6 +242,20 @@ class NewMatchScreen(AnswerOnce, Screen[None]):
             self.notify(str(exc), severity="error")
             return None
 
+    @staticmethod
+    def _typed(preset: str, values: dict[str, Any]) -> dict[str, Any]:
+        """``values`` with whole numbers parsed; one that is not is left out."""
+        out = {}
+        for opt in form_options(preset):
+            value = values.get(opt.name)
+            if opt.choices[preset] is None:
+                try:
+                    value = int(str(value).strip())
+                except ValueError:
+                    continue
+            out[opt.name] = value
+        return out
+
     def _remember(self) -> None:
         store = getattr(self.app, "store", None)
         self._remember_shown()
@@ -255,10 +263,7 @@ class NewMatchScreen(AnswerOnce, Screen[None]):
         settings.preset, settings.seats = self._preset, self._seats()
         kinds, names = self._seat_values(MAX_SEATS)  # every row: the hidden ones too
         settings.kinds, settings.names = list(kinds), [n.strip() for n in names]
-        settings.options = {p: {k: (int(v) if isinstance(v, str) else v)
-                                for k, v in values.items()
-                                if not isinstance(v, str) or v.strip().isdigit()}
-                            for p, values in self._values.items()}
+        settings.options = {p: self._typed(p, values) for p, values in self._values.items()}
         settings.save(store)  # the seed is per match: never remembered
 
     def action_start(self) -> None:
