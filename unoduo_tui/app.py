@@ -22,11 +22,11 @@ from engine import Rules
 
 from .screens.game import GameScreen
 from .screens.too_small import MIN_SIZE, TooSmall
-from .plan import DEFAULT_LEVEL, HUMAN, bot_levels
+from .plan import DEFAULT_LEVEL, HUMAN, MatchPlan, play_plan
 from .session import GameSession
 from .settings import Settings
 from .shutdown import SignalExit
-from .text import player_name, printable
+from .text import printable
 from .textual_compat import SafePalettes, give_result_callback
 
 __all__ = ["UnoDuoApp", "run_app"]
@@ -77,7 +77,8 @@ class UnoDuoApp(SafePalettes, App[int]):
                  seed: int | None = None, target: int | None = None, name: str | None = None,
                  resume: str | None = None, replay: Any = None, spoiler_free: bool = False,
                  bot_pause: float = 0.6, think_ms: int | None = None, theme: str | None = None,
-                 session: GameSession | None = None, handle_signals: bool = False) -> None:
+                 session: GameSession | None = None, handle_signals: bool = False,
+                 plan: MatchPlan | None = None) -> None:
         #: the remembered choices as the app starts (theme; `unoduo play`'s rules)
         self.start_settings = Settings.load(store)
         wanted = theme or self.start_settings.theme or _default_theme()
@@ -86,6 +87,7 @@ class UnoDuoApp(SafePalettes, App[int]):
         self.store = store
         self.start = start
         self.start_options = {"vs": vs, "seed": seed, "target": target, "name": name,
+                              "plan": plan,
                               "resume": resume, "replay": replay,
                               "spoiler_free": spoiler_free}
         self.bot_pause = bot_pause
@@ -169,24 +171,18 @@ class UnoDuoApp(SafePalettes, App[int]):
                     timeout=10 if problem.severity == "error" else 5)
 
     def _play_session(self) -> GameSession:
-        """The new match ``unoduo play`` asked for (remembered rule options apply)."""
+        """The new match ``unoduo play`` asked for: its ``plan``, else one against
+        ``vs`` (remembered UNO Duo options apply)."""
         opts = self.start_options
-        vs = opts["vs"] or DEFAULT_LEVEL
-        if vs != HUMAN and vs not in bot_levels():
-            raise CannotOpen(f"Unknown opponent {vs!r}: one of {', '.join(bot_levels())} "
-                             "or human.")
-        kind = HUMAN if vs == HUMAN else f"bot:{vs}"
-        from .screens.new_match import default_names
-        settings = self.start_settings
-        names = default_names(kind, player_name(opts["name"], "") if opts["name"] else "", "")
-        rules_opts = dict(settings.rules) if isinstance(settings.rules, dict) else {}
-        if opts["target"] is not None:
-            rules_opts["target"] = opts["target"]
-        try:
-            rules = Rules(**rules_opts)
-        except (TypeError, ValueError):
-            rules = Rules(target=opts["target"]) if opts["target"] else Rules()
-        return self._new_session(names, (HUMAN, kind), rules, opts["seed"])
+        plan = opts["plan"]
+        if plan is None:
+            try:
+                plan = play_plan(vs=(opts["vs"] or DEFAULT_LEVEL,), name=opts["name"],
+                                 seed=opts["seed"], target=opts["target"],
+                                 remembered=self.start_settings.options_for("duo"))
+            except ValueError as exc:
+                raise CannotOpen(str(exc)) from None
+        return self._new_session(plan.names, plan.kinds, plan.rules, plan.seed)
 
     def _exit_on_signal(self, code: int) -> None:
         """A signal (a dropped SSH link, kill, Ctrl+C from outside): exit with ``code``
@@ -195,10 +191,9 @@ class UnoDuoApp(SafePalettes, App[int]):
 
     # -- matches -----------------------------------------------------------------
 
-    def new_match(self, names: tuple[str, str], kinds: tuple[str, str], rules: Rules,
-                  seed: int | None) -> None:
+    def new_match(self, plan: MatchPlan) -> None:
         try:
-            self.open_game(self._new_session(names, kinds, rules, seed))
+            self.open_game(self._new_session(plan.names, plan.kinds, plan.rules, plan.seed))
         except CannotOpen as problem:  # a save-file problem: say so, stay where we are
             self._say(problem)
 
@@ -372,7 +367,8 @@ class UnoDuoApp(SafePalettes, App[int]):
 
 def run_app(store: Any, start: str = "menu", *, vs: str | None = None, seed: int | None = None,
             target: int | None = None, name: str | None = None, resume: str | None = None,
-            replay: str | None = None, spoiler_free: bool = False) -> int:
+            replay: str | None = None, spoiler_free: bool = False,
+            plan: MatchPlan | None = None) -> int:
     """Run the full-screen app; returns the process exit code.
 
     ``start``: ``"menu"``, ``"play"`` (a new match vs ``vs``: a bot level or
@@ -383,7 +379,7 @@ def run_app(store: Any, start: str = "menu", *, vs: str | None = None, seed: int
     if start not in ("menu", "play", "resume", "replay"):
         raise ValueError(f"start must be 'menu', 'play', 'resume' or 'replay', not {start!r}")
     app = UnoDuoApp(store, start, vs=vs, seed=seed, target=target, name=name, resume=resume,
-                    replay=replay, spoiler_free=spoiler_free, handle_signals=True)
+                    replay=replay, spoiler_free=spoiler_free, handle_signals=True, plan=plan)
     # The modules just imported (Textual's and ours) live as long as the process: move
     # them out of the collector's sight, or a full collection walks all of them while
     # the first frame is being drawn (~25 ms here; python -m unoduo_tui.bench).
