@@ -126,9 +126,6 @@ class Seats(SeatNames, CardCanvas):
         seat = 1 if view is None else view.next_seat
         # a long name gives way to the marks after it (UNO!, catch!, ◀ to play)
         text.append(short_name(self._seat_name(seat), max(10, width - _MARKS)), "bold")
-        if dealer and spare >= 5:  # "D" said in full
-            tail[0] = (" dealer", "bold")
-            spare -= 5
         label = self._seat_label(seat)
         if label:
             text.append(f" ({label})", "dim")
