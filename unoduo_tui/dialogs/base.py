@@ -16,7 +16,7 @@ from engine import Card
 from ..textual_compat import AnswerOnce
 from ..widgets.footer import Footer
 
-__all__ = ["Dialog", "OwnKeys", "CanLeave", "LEAVE", "SHEET_ROOM", "hand_text"]
+__all__ = ["Dialog", "OwnKeys", "CanLeave", "LEAVE", "DIALOG_ROOM", "SHEET_ROOM", "hand_text"]
 
 
 T = TypeVar("T")
@@ -37,7 +37,8 @@ class Dialog(AnswerOnce, OwnKeys, ModalScreen[T]):
 
 
 LEAVE = Binding("q", "leave", "Quit", id="dialog.quit")
-SHEET_ROOM = 64 - 2 - 4 - 6  # a dialog's width, less its border, padding and "Round "
+DIALOG_ROOM = 64 - 2 - 4  # a dialog's width, less its border and padding
+SHEET_ROOM = DIALOG_ROOM - 6  # … and "Round "
 
 
 class CanLeave:

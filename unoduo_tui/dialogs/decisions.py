@@ -16,6 +16,7 @@ from engine.cards import COLOUR_NAMES, COLOURS
 
 from ..text import printable
 from ..widgets.cardrow import CardRow
+from ..widgets.status import wd4_player
 from .base import LEAVE, CanLeave, Dialog, hand_text
 
 __all__ = ["ColourPicker", "DumpDialog", "ChallengePrompt", "ShownHand"]
@@ -162,10 +163,16 @@ class ChallengePrompt(CanLeave, Dialog[str]):
         LEAVE,
     ]
 
-    def __init__(self, view: PlayerView, opponent: str, hint: str = "") -> None:
+    def __init__(self, view: PlayerView, names: Sequence[str], hint: str = "") -> None:
+        """``names``: every seat's (untrusted: cleaned here) — the Wild Draw 4's player
+        and a seat to catch are read from ``view``."""
         super().__init__()
         self.view = view
-        self.opponent = printable(opponent)
+        self.names = [printable(n) for n in names]
+        player = wd4_player(view)
+        self.opponent = self.names[player] if player is not None else "Someone"
+        exposed = view.exposed
+        self.exposed = self.names[exposed] if exposed is not None else self.opponent
         self.hint = printable(hint)
 
     def compose(self) -> ComposeResult:
@@ -173,20 +180,23 @@ class ChallengePrompt(CanLeave, Dialog[str]):
         guilty = ("any playable card other than a Wild"
                   if self.view.rules.wd4_guilty == "any_playable"
                   else "a card of the colour that was active then")
+        opp = self.opponent
+        # A6 / C8 not guilty: the challenger loses its turn — to the W+4's player with two
+        then = f"{opp} plays again" if len(self.names) == 2 else "you lose your turn"
         with Vertical(classes="dialog"):
-            yield Static(Text(f"{self.opponent} played W+4 and named {colour}."),
+            yield Static(Text(f"{opp} played W+4 and named {colour}."),
                          classes="dialog-title")
             yield Static(Text(
-                f"Challenge? {self.opponent} shows you the hand. If it held {guilty}, "
-                f"{self.opponent} draws 4 and you play on. If not, you draw 6 and "
-                f"{self.opponent} plays again."), classes="dialog-text")
+                f"Challenge? {opp} shows you the hand. If it held {guilty}, "
+                f"{opp} draws 4 and you play on. If not, you draw 6 and {then}."),
+                classes="dialog-text")
             if self.hint:
                 yield Static(Text(self.hint), classes="dialog-text hint")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Challenge (c)", id="challenge", compact=True)
                 yield Button("Draw 4 (d)", id="draw", compact=True)
                 if "catch" in self.view.legal_actions:
-                    yield Button(Text(f"Catch {self.opponent} without UNO (x)"), id="catch",
+                    yield Button(Text(f"Catch {self.exposed} without UNO (x)"), id="catch",
                                  compact=True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
