@@ -273,7 +273,7 @@ async def test_the_score_sheet_names_the_seats_as_every_list_does():
     async with seated(s) as (pilot, app):
         text = screen_text(app)
         sheet = app.screen.query_one(ScoreSheet)
-        head = str(sheet.render().renderables[0])
+        head = str(sheet.lines()[0])
         assert "Ann" in head and "Bot" in head and "You" not in head
         assert "Your hand" in text  # the table marks your seat
 
@@ -287,7 +287,7 @@ def test_hot_seat_default_names_stay_whole_on_the_score_sheet():
     sheet = ScoreSheet()
     sheet.name_seats(names)
     sheet.view = m.view(0)
-    head = sheet.render().renderables[0].plain
+    head = sheet.lines()[0].plain
     assert "Player 1" in head and "Player 2" in head
 
 
@@ -341,15 +341,15 @@ def store(tmp_path):
 
 
 async def test_a_long_opponent_name_leaves_the_strips_marks_in_sight():
-    from unoduo_tui.widgets import Opponent
+    from unoduo_tui.widgets import Seats
 
     long = "Maximilian " + "x" * 53  # MAX_NAME characters
     s = table(HAND7, BOT7, "R1", script=["draw"], hands=[HAND7, ["B9"]])
     async with seated(s) as (pilot, app):
-        strip = app.screen.query_one(Opponent)
-        strip.name_text = long
+        strip = app.screen.query_one(Seats)
+        strip.name_seats(("Ann", long), ("", "Normal bot"))
         strip.view = s.match.view(0)
-        strip.thinking = True
+        strip.thinking = 1
         await pilot.pause()
         line = screen_text(app).splitlines()[0]
         assert "Maximilian" in line and "UNO!" in line and "thinking" in line

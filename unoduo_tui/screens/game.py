@@ -25,7 +25,7 @@ from ..plan import opponent_label
 from ..session import GameSession
 from ..words import article, hint_text
 from ..text import printable
-from ..widgets import (Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, StatusLine,
+from ..widgets import (Discard, Footer, GameLog, Hand, Seats, ScoreSheet, StatusLine,
                        table_row)
 
 __all__ = ["GameScreen"]
@@ -95,7 +95,7 @@ class GameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="save-banner", markup=False)
-        yield Opponent(id="opponent")
+        yield Seats(id="seats")
         yield from table_row(GameLog(id="log"))
         yield Hand(id="hand")
         yield StatusLine(id="status")
@@ -131,12 +131,11 @@ class GameScreen(Screen[None]):
         if view is None:
             return
         s = self.session
-        other = (view.seat + 1) % 2
-        opponent = self.query_one(Opponent)
-        opponent.name_text = self.names[other]
-        opponent.kind_text = opponent_label(s.kinds[other]) if s.is_bot(other) else ""
+        seats = self.query_one(Seats)
+        seats.name_seats(self.names, [opponent_label(k) if s.is_bot(i) else ""
+                                      for i, k in enumerate(s.kinds)])
         hand = self.hand
-        for widget in (opponent, self.query_one(Discard), self.query_one(ScoreSheet), hand):
+        for widget in (seats, self.query_one(Discard), self.query_one(ScoreSheet), hand):
             widget.view = view
         self.query_one(GameLog).show(view)
         status = self.query_one(StatusLine)
@@ -179,8 +178,7 @@ class GameScreen(Screen[None]):
         elif m.phase == "dump":
             self._wait(DumpDialog(view, self.uno_armed), self.do)
         elif m.phase == "wd4" and "challenge" in legal:
-            opp = self.names[(seat + 1) % 2]
-            self._wait(ChallengePrompt(view, opp, self._challenge_hint(view)), self.do)
+            self._wait(ChallengePrompt(view, self.names, self._challenge_hint(view)), self.do)
 
     def _show_save_error(self) -> None:
         """The banner, while the last save failed (a full disk): the moves are kept in
@@ -264,7 +262,7 @@ class GameScreen(Screen[None]):
             m = self.session.match
             self.app.push_screen(
                 RoundOver(end.amount, end.seat, end.data, self.names, viewer,
-                          m.rules.target, match_over=m.over, match_winner=m.winner),
+                          m.rules, match_over=m.over, match_winner=m.winner),
                 self._after_round)
             return
         if shown is not None:  # the challenged hand, for this turn only
@@ -348,7 +346,7 @@ class GameScreen(Screen[None]):
     def _set_thinking(self, on: bool) -> None:
         self.thinking = on
         try:
-            self.query_one(Opponent).thinking = on
+            self.query_one(Seats).thinking = self.session.match.to_act if on else None
             self.query_one(StatusLine).thinking = on
         except Exception:  # the screen is going away
             pass
