@@ -289,12 +289,11 @@ class ReplayCursor:
             self._turn_starts.append(pos)
         self._stale = True
 
-    def cut(self, pos: int) -> None:
-        """Forget every position after ``pos`` (a practice undo took them back); a
-        later :meth:`follow` carries on from there."""
+    def cut(self, pos: int) -> Match:
+        """Forget every position after ``pos`` (a practice undo took them back) and
+        return the match there, an independent copy to play on from (nothing queued);
+        a later :meth:`follow` of it carries the cursor on."""
         pos = max(0, min(int(pos), self.count))
-        if pos == self.count:
-            return
         del self._log[self._log_at[pos]:]
         del self._events[self._events_at[pos]:]
         for name in ("_actor", "_round", "_events_at", "_log_at"):
@@ -305,9 +304,10 @@ class ReplayCursor:
             marks[:] = [p for p in marks if p <= pos]
         self._round_starts = [p for p in self._round_starts if p <= pos]
         self._turn_starts = [p for p in self._turn_starts if p <= pos]
-        if self._pos > pos or self._stale:
-            self._pos, self._match = pos, self.goto_copy(pos)
-        self._stale = True
+        here = self._snapshot(pos // self.every)  # its queue now ends at ``pos``
+        here.replay_more(pos - pos // self.every * self.every)
+        self._pos, self._match, self._stale = pos, here.clone(), False
+        return here
 
     def step(self, delta: int = 1) -> Match:
         return self.goto(self._pos + delta)

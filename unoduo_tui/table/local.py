@@ -352,10 +352,7 @@ class LocalTable:
             cursor = self._cursor
             assert cursor is not None
             undone = [cursor.decision(p) for p in range(point + 1, cursor.count + 1)]
-            m = cursor.goto_copy(point)
-            m.restore_history(m.actions, m.events, ())  # nothing queued: play on from here
-            cursor.cut(point)
-            self.match = m
+            self.match = cursor.cut(point)  # the match there, to play on from
             self.redo_stack[:0] = undone
             self.undos += 1
             self._make_bots(fresh=True)  # a bot's memory of the undone moves goes with them
