@@ -5,12 +5,15 @@ talks to a table, never to the match, the store or the bots)."""
 from __future__ import annotations
 
 import ast
+import queue
 from pathlib import Path
 
 from engine import Match, Rules
 from engine.chance import ChanceLog
+from tests.engine.helpers import arrange, dealt
 from tests.engine.test_classic import classic_deck
 from tests.tui.conftest import SIZE, Scripted, game, make_app, press, seated, settle
+from tests.tui.test_table_edges import BOT7, HAND7
 from unoduo_tui.dialogs import ChallengePrompt, MatchOver, RoundOver, ShownHand
 from unoduo_tui.plan import MatchPlan
 from unoduo_tui.screens.game import GameScreen
@@ -250,3 +253,44 @@ def test_the_game_screen_talks_only_to_a_table():
                  "..table.local", "..session", "engine.match"}
     assert not names & forbidden, names & forbidden
     assert "getattr(self.app" not in path.read_text(encoding="utf-8")
+
+
+def _until(updates: "queue.Queue[TableUpdate]", test) -> TableUpdate:
+    """The first update that passes ``test`` (30 s: a safety net, never a wait)."""
+    while True:
+        update = updates.get(timeout=30)
+        if test(update):
+            return update
+
+
+def test_the_bots_wait_at_a_rounds_end_until_a_client_lets_go():
+    m = dealt(HAND7, BOT7, "R1", first=0)  # the bot plays first, and drafts first in round 2
+    arrange(m, hands=[HAND7, ["R9"]], spare="under")
+    t = LocalTable(m, ("Ann", "Bot"), ("human", "bot:random"), bots={1: Scripted(["play R9"])})
+    updates: "queue.Queue[TableUpdate]" = queue.Queue()
+    t.subscribe(updates.put)
+    try:
+        _until(updates, lambda u: u.views[0].round == 2)  # the bot went out
+        assert t.match.to_act == 1 and t.idle  # its turn, but the table holds
+        held = t.match.log_length
+        t.hold(False)  # the player has seen the round's end
+        moved = _until(updates, lambda u: u.cause == "move")
+        assert moved.views[0].round == 2 and t.match.log_length > held
+    finally:
+        t.close()
+
+
+def test_a_bot_move_waits_the_tables_pause_and_says_who_is_thinking():
+    t = LocalTable(dealt4(classic4()), NAMES, ("human", "bot:easy", "bot:easy", "bot:easy"),
+                   bots={seat: Scripted(moves) for seat, moves in BOTS.items()},
+                   bot_pause=0.05)
+    updates: "queue.Queue[TableUpdate]" = queue.Queue()
+    t.subscribe(updates.put)
+    try:
+        t.act(0, "play RR")
+        thinking = _until(updates, lambda u: u.cause == "thinking")
+        assert thinking.thinking == 3 and thinking.to_act == 3
+        moved = _until(updates, lambda u: u.cause == "move")
+        assert moved.thinking is None and moved.to_act == 2  # Di's Draw 2 hits Cy
+    finally:
+        t.close()

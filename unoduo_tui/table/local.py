@@ -13,6 +13,7 @@ whole log.
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any, Sequence
 
 from engine import Action, Match, PlayerView, Rules
@@ -294,8 +295,7 @@ class LocalTable:
                 view, bot = m.view(seat), self.bots[seat]
                 self._thinking = seat
                 self._emit("thinking")
-                if self.bot_pause:
-                    self._wake.wait(self.bot_pause)  # a close or an undo wakes it early
+                self._pause(token)
             try:
                 action = bot.choose(view)  # from its view only, outside the lock
             except Exception:  # a bot that fails must not wedge the table
@@ -312,6 +312,16 @@ class LocalTable:
                     action = legal[0]
                 self._after_decision(self.match.apply(action))
                 self._emit("move")
+
+    def _pause(self, token: tuple) -> None:
+        """``bot_pause`` seconds (holding the lock only between waits), cut short by a
+        close or by the moment passing (an undo)."""
+        deadline = time.monotonic() + self.bot_pause
+        while not self._closed and (self.match, self.match.log_length) == token:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            self._wake.wait(left)
 
     # -- practice undo -----------------------------------------------------------------
 
