@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Iterable, cast
 from textual import work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -41,13 +40,6 @@ _QUIET = {"move", "jump"}
 
 class GameScreen(Screen[None]):
     """One match at a table (the table is closed when the screen goes)."""
-
-    class Updated(Message):
-        """The table changed (posted from whichever thread the table told us in)."""
-
-        def __init__(self, update: TableUpdate) -> None:
-            super().__init__()
-            self.update = update
 
     DEFAULT_CSS = """
     GameScreen #save-banner {
@@ -129,6 +121,7 @@ class GameScreen(Screen[None]):
         self.query_one(StatusLine).name_seats(names, say_you=not self.hot_seat)
         for note in self.table.notes:
             self.notify(note, title="Save file", severity="warning", timeout=8)
+        self._app = self.app  # for the listener, which may run in the bots' thread
         self.latest = self.table.subscribe(self._told)
         self._announced = self.latest.views[self.mine[0]].event_count
         self.refresh_table()  # the first frame shows the table, not empty widgets
@@ -139,12 +132,14 @@ class GameScreen(Screen[None]):
         self.table.close()
 
     def _told(self, update: TableUpdate) -> None:
-        """The table's listener: any thread, never blocks."""
-        self.post_message(self.Updated(update))
+        """The table's listener: any thread, never blocks.  The update is taken in the
+        app's own queue, where keys arrive: a key pressed after the table moved on is
+        read against the new state, never the old one."""
+        self._app.call_later(self._take, update)
 
-    def on_game_screen_updated(self, message: "GameScreen.Updated") -> None:
-        message.stop()
-        update = message.update
+    def _take(self, update: TableUpdate) -> None:
+        if not self.is_attached:
+            return
         if self.latest is not None and update.seq <= self.latest.seq:
             return  # an older state than the one shown: each update is the whole state
         self.latest = update
