@@ -30,7 +30,8 @@ async def test_a_ten_seat_round_over_fits_at_80x24_and_names_every_seat():
         for name in NAMES:
             assert name[:6] in text
         assert f"*{NAMES[end.seat][:6]}" in text  # who went out
-        assert "The match: first to 500 wins." in text
+        said = str(app.screen.query(".dialog-text").first().render())
+        assert said.endswith("reaches 500; the first to reach it wins.")
 
 
 async def test_a_classic_match_over_ranks_the_seats_and_names_the_winner():

@@ -276,7 +276,7 @@ async def test_the_score_sheet_names_the_seats_as_every_list_does():
     async with seated(s) as (pilot, app):
         text = screen_text(app)
         sheet = app.screen.query_one(ScoreSheet)
-        head = str(sheet.render().renderables[0])
+        head = str(sheet.lines()[0])
         assert "Ann" in head and "Bot" in head and "You" not in head
         assert "Your hand" in text  # the table marks your seat
 
@@ -290,7 +290,7 @@ def test_hot_seat_default_names_stay_whole_on_the_score_sheet():
     sheet = ScoreSheet()
     sheet.name_seats(names)
     sheet.view = m.view(0)
-    head = sheet.render().renderables[0].plain
+    head = sheet.lines()[0].plain
     assert "Player 1" in head and "Player 2" in head
 
 

@@ -71,20 +71,25 @@ class RoundOver(Dialog[None]):
             yield Button("Continue (Enter)", id="continue", compact=True)
 
     def _outcome(self) -> str:
-        """What the round means for the match (E4 / C10)."""
-        rule = target_rule(self.rules, len(self.names))
+        """What the round means for the match (E4 / C10), in the match's own terms."""
+        seats, target = len(self.names), self.target
+        if self.rules.scoring == "winner_takes":
+            how, with_ = "the first to reach it wins", ""
+        else:
+            lowest = "lower" if seats == 2 else "lowest"
+            how, with_ = f"the {lowest} total wins", f" with the {lowest} total"
         if not self.match_over:
-            return f"The match: {rule}."
-        last = f"That was the last round ({rule})."
+            return f"The match ends when someone reaches {target}; {how}."
+        last = f"That was the last round: someone reached {target}."
         if self.match_winner is None:
             totals = self.data[2]
-            if len(totals) == 2:
+            if seats == 2:
                 return f"{last} The match is a draw."
             best = ranking(self.rules, totals)[0]
             return f"{last} {', '.join(self.names[s] for s in best)} share the win."
         who = ("You win" if self.match_winner == self.viewer
                else f"{self.names[self.match_winner]} wins")
-        return f"{last} {who} the match."
+        return f"{last} {who} the match{with_}."
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -32,7 +32,7 @@ from engine.scoring import match_result
 from ..columns import short_name, short_names
 from .names import SeatNames
 
-__all__ = ["ScoreSheet", "target_rule", "standing", "leader", "ranking"]
+__all__ = ["ScoreSheet", "sheet_lines", "target_rule", "standing", "leader", "ranking"]
 
 _NAME_W = 8  # a name column in the 20 cells inside the sheet: "Player 1" whole
 _ROW_NAME_W = 6  # a seat's row name with three or more seats
@@ -85,6 +85,82 @@ def standing(view: PlayerView, names: tuple[str, ...]) -> str:
     return "" if ahead is None else f"{names[ahead]} leads"
 
 
+def sheet_lines(view: PlayerView | None, names: tuple[str, ...], say_you: bool = True,
+                width: int = 20, height: int = 12) -> list[Text]:
+    """The sheet's lines for ``view`` (``width`` × ``height``: the room inside it)."""
+    if view is None:
+        return [Text("")]
+    if len(view.scores) == 2:
+        return _two(view, names, say_you, width, height)
+    return _many(view, names, say_you)
+
+
+def _two(view: PlayerView, names: tuple[str, ...], say_you: bool, width: int,
+         height: int) -> list[Text]:
+    """Two seats: a column each, yours first; a bar each towards the target."""
+    me, opp = view.seat, (view.seat + 1) % 2
+    short = short_names(names[me], names[opp], _NAME_W)
+    head = Text(f"{'Rd':>2} ", "bold")
+    head.append(f"{short[0]:>{_NAME_W}}", "bold underline" if say_you else "bold")
+    head.append(f" {short[1]:>{_NAME_W}}", "bold")
+    rows = [head]
+    rounds = view.rounds
+    room = max(1, height - 6)
+    hidden = max(0, len(rounds) - room)
+    if hidden:
+        rows.append(Text(f"   … {hidden} earlier", "dim"))
+        room -= 1
+    for i, (winner, points) in enumerate(rounds[hidden:], hidden + 1):
+        mark = ("*" if winner == me else " ", "*" if winner == opp else " ")
+        rows.append(Text(f"{i:>2} {points[me]:>{_NAME_W - 1}}{mark[0]} "
+                         f"{points[opp]:>{_NAME_W - 1}}{mark[1]}"))
+    if not rounds:
+        rows.append(Text(" no rounds yet", "dim"))
+    totals = view.scores
+    rows.append(Text(f"{'Σ':>2} {totals[me]:>{_NAME_W - 1}}  {totals[opp]:>{_NAME_W - 1}}",
+                     "bold"))
+    target = view.rules.target
+    rows.append(Text(f"* out · {target_rule(view.rules, 2)}", "dim"))
+    bar_w = max(4, width - 9)
+    for s, label in ((me, short[0]), (opp, short[1])):
+        filled = min(bar_w, round(bar_w * totals[s] / target))
+        line = Text(f"{label:<{_NAME_W}} ")
+        line.append("█" * filled, "bold")
+        line.append("░" * (bar_w - filled), "dim")
+        rows.append(line)
+    return rows
+
+
+def _many(view: PlayerView, all_names: tuple[str, ...], say_you: bool) -> list[Text]:
+    """Three or more seats: the rule, who leads, then a row per seat — its name,
+    its total and its points per round, newest first (``*``: went out)."""
+    n = len(view.scores)
+    order = [(view.seat + i) % n for i in range(n)]
+    names = [short_name(all_names[s], _ROW_NAME_W) for s in range(n)]
+    rounds = view.rounds
+    total_w = max(3, *(len(str(t)) for t in view.scores))
+    col_w = max([2] + [len(str(p)) for _, points in rounds for p in points]) + 1
+    rule = Text(target_rule(view.rules, n), "bold")
+    rows = [rule]
+    said = standing(view, tuple(all_names[s] for s in range(n)))
+    rows.append(Text(short_name(said, 40) if said else "no points yet", "italic"))
+    head = Text(" " * (_ROW_NAME_W + 1) + f"{'Σ':>{total_w}}", "bold")
+    for r in range(len(rounds), 0, -1):
+        head.append(f" {'R' + str(r):>{col_w}}", "bold")
+    rows.append(head)
+    for s in order:
+        line = Text()
+        style = "bold underline" if s == view.seat and say_you else "bold"
+        line.append(f"{names[s]:<{_ROW_NAME_W}}", style)
+        line.append(f" {view.scores[s]:>{total_w}}", "bold")
+        for winner, points in reversed(rounds):
+            line.append(f" {points[s]:>{col_w - 1}}{'*' if winner == s else ' '}")
+        rows.append(line)
+    if not rounds:
+        rows.append(Text("no rounds yet", "dim"))
+    return rows
+
+
 class _Body(SeatNames, Widget):
     """What the sheet shows, as large as it needs (the sheet scrolls it)."""
 
@@ -96,86 +172,18 @@ class _Body(SeatNames, Widget):
         super().__init__()
         self._room = room  # () -> (width, height) of the sheet's inside
 
-    def _lines(self) -> list[Text]:
-        view = self.view
-        if view is None:
-            return [Text("")]
-        if len(view.scores) == 2:
-            return self._two(view)
-        return self._many(view)
+    def lines(self) -> list[Text]:
+        width, height = self._room()
+        return sheet_lines(self.view, self.names, self.say_you, width, height)
 
     def render(self) -> Group:
-        return Group(*self._lines())
+        return Group(*self.lines())
 
     def get_content_width(self, container, viewport) -> int:
-        return max(1, max(line.cell_len for line in self._lines()))
+        return max(1, max(line.cell_len for line in self.lines()))
 
     def get_content_height(self, container, viewport, width: int) -> int:
-        return len(self._lines())
-
-    def _two(self, view: PlayerView) -> list[Text]:
-        """Two seats: a column each, yours first; a bar each towards the target."""
-        width, height = self._room()
-        me, opp = view.seat, (view.seat + 1) % 2
-        short = short_names(self.names[me], self.names[opp], _NAME_W)
-        head = Text(f"{'Rd':>2} ", "bold")
-        head.append(f"{short[0]:>{_NAME_W}}", "bold underline" if self.say_you else "bold")
-        head.append(f" {short[1]:>{_NAME_W}}", "bold")
-        rows = [head]
-        rounds = view.rounds
-        room = max(1, height - 6)
-        hidden = max(0, len(rounds) - room)
-        if hidden:
-            rows.append(Text(f"   … {hidden} earlier", "dim"))
-            room -= 1
-        for i, (winner, points) in enumerate(rounds[hidden:], hidden + 1):
-            mark = ("*" if winner == me else " ", "*" if winner == opp else " ")
-            rows.append(Text(f"{i:>2} {points[me]:>{_NAME_W - 1}}{mark[0]} "
-                             f"{points[opp]:>{_NAME_W - 1}}{mark[1]}"))
-        if not rounds:
-            rows.append(Text(" no rounds yet", "dim"))
-        totals = view.scores
-        rows.append(Text(f"{'Σ':>2} {totals[me]:>{_NAME_W - 1}}  {totals[opp]:>{_NAME_W - 1}}",
-                         "bold"))
-        target = view.rules.target
-        rows.append(Text(f"* out · {target_rule(view.rules, 2)}", "dim"))
-        bar_w = max(4, width - 9)
-        for s, label in ((me, short[0]), (opp, short[1])):
-            filled = min(bar_w, round(bar_w * totals[s] / target))
-            line = Text(f"{label:<{_NAME_W}} ")
-            line.append("█" * filled, "bold")
-            line.append("░" * (bar_w - filled), "dim")
-            rows.append(line)
-        return rows
-
-    def _many(self, view: PlayerView) -> list[Text]:
-        """Three or more seats: the rule, who leads, then a row per seat — its name,
-        its total and its points per round, newest first (``*``: went out)."""
-        n = len(view.scores)
-        order = [(view.seat + i) % n for i in range(n)]
-        names = [short_name(self.names[s], _ROW_NAME_W) for s in range(n)]
-        rounds = view.rounds
-        total_w = max(3, *(len(str(t)) for t in view.scores))
-        col_w = max([2] + [len(str(p)) for _, points in rounds for p in points]) + 1
-        rule = Text(target_rule(view.rules, n), "bold")
-        rows = [rule]
-        said = standing(view, tuple(self.names[s] for s in range(n)))
-        rows.append(Text(short_name(said, 40) if said else "no points yet", "italic"))
-        head = Text(" " * (_ROW_NAME_W + 1) + f"{'Σ':>{total_w}}", "bold")
-        for r in range(len(rounds), 0, -1):
-            head.append(f" {'R' + str(r):>{col_w}}", "bold")
-        rows.append(head)
-        for s in order:
-            line = Text()
-            style = "bold underline" if s == view.seat and self.say_you else "bold"
-            line.append(f"{names[s]:<{_ROW_NAME_W}}", style)
-            line.append(f" {view.scores[s]:>{total_w}}", "bold")
-            for winner, points in reversed(rounds):
-                line.append(f" {points[s]:>{col_w - 1}}{'*' if winner == s else ' '}")
-            rows.append(line)
-        if not rounds:
-            rows.append(Text("no rounds yet", "dim"))
-        return rows
+        return len(self.lines())
 
 
 class ScoreSheet(SeatNames, ScrollableContainer):
@@ -201,6 +209,11 @@ class ScoreSheet(SeatNames, ScrollableContainer):
         body = self.query_one(_Body)
         body.name_seats(self.names, self.say_you)
         body.view = self.view
+
+    def lines(self) -> list[Text]:
+        """What the sheet shows now, line by line (mounted or not)."""
+        size = self.scrollable_content_region.size
+        return sheet_lines(self.view, self.names, self.say_you, size.width, size.height)
 
     def watch_view(self, view: PlayerView | None) -> None:
         if self.is_mounted:

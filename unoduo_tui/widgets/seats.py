@@ -75,8 +75,12 @@ class Seats(SeatNames, CardCanvas):
                    say_you: bool = True) -> None:
         """``names`` by seat (untrusted: cleaned here), ``labels`` by seat ("Normal bot";
         "" for a human) and ``say_you`` (False: the viewer by name, as in a replay)."""
-        super().name_seats([printable(n) for n in names], say_you)
-        self.labels = tuple(printable(label) for label in labels)
+        names = tuple(printable(n) for n in names)
+        labels = tuple(printable(label) for label in labels)
+        if (names, labels, say_you) == (self.names, self.labels, self.say_you):
+            return  # the table names the seats at every move: nothing to redraw
+        super().name_seats(names, say_you)
+        self.labels = labels
         self.refresh(layout=True)
 
     def on_mount(self) -> None:
