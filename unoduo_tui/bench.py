@@ -212,14 +212,12 @@ def widget_count(table: Table) -> int:
     import asyncio
 
     from .app import UnoDuoApp
-    from .session import GameSession
+    from .table.local import LocalTable
 
     async def count() -> int:
         with tempfile.TemporaryDirectory() as tmp:
-            plan = table.plan()
-            session = GameSession.start(Store(tmp), plan.names, plan.kinds, plan.rules,
-                                        seed=plan.seed)
-            app = UnoDuoApp(Store(tmp), session=session, bot_pause=0)
+            local = LocalTable.start(Store(tmp), table.plan())
+            app = UnoDuoApp(Store(tmp), table=local, bot_pause=0)
             async with app.run_test(size=(80, 24)) as pilot:
                 await pilot.pause()
                 return len(list(app.screen.query("*")))
