@@ -179,7 +179,7 @@ class MenuScreen(Screen[None]):
             from .saved import SavedScreen
             app.push_screen(SavedScreen())
         elif what == "replays":
-            from .replay import ReplayListScreen
+            from .replay_list import ReplayListScreen
             app.push_screen(ReplayListScreen())
         elif what == "rules":
             from .rules import RulesScreen
