@@ -29,7 +29,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from engine import describe
-from engine.replay import ALL, ReplayCursor
+from engine.replay import ALL, MOMENTS, ReplayCursor, moments_of
 
 from ..dialogs import BranchDialog
 from ..goto_dialog import GoToAction
@@ -38,6 +38,7 @@ from ..store import parent_of
 from ..text import printable
 from ..textual_compat import AnswerOnce
 from ..widgets import Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, table_row
+from ..widgets.other_hands import HANDS_SHOWN, OtherHands
 from ..widgets.replay_log import ReplayLog
 from .menu import fit, lineage, practice_mark
 
@@ -46,10 +47,16 @@ __all__ = ["ReplayScreen", "SPEEDS", "MOMENT_KEYS"]
 #: autoplay speeds, in actions a second
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 
-#: jump key (next; the capital goes back), the moment, its timeline mark
-MOMENT_KEYS = (("v", "volley", "2", "Draw 2 volley"), ("o", "dump", "R", "Reverse dump"),
-               ("c", "challenge", "!", "W+4 challenge"), ("x", "catch", "x", "UNO catch"),
-               ("e", "round", "|", "round end"))
+#: each moment's jump key (next; the capital goes back), timeline mark and label
+_JUMPS = {"volley": ("v", "2", "Draw 2 volley"), "dump": ("o", "R", "Reverse dump"),
+          "challenge": ("c", "!", "W+4 challenge"), "catch": ("x", "x", "UNO catch"),
+          "round": ("e", "|", "round end"), "reverse": ("r", "r", "Reverse"),
+          "skip": ("k", "s", "Skip")}
+#: (key, moment, mark, label) in the engine's order (:data:`engine.replay.MOMENTS`, the
+#: one list of moments: one without a key here fails at import)
+MOMENT_KEYS = tuple((_JUMPS[kind][0], kind, *_JUMPS[kind][1:]) for kind in MOMENTS)
+#: a label that differs in classic UNO, where a Draw 2 is not a volley (C6)
+_CLASSIC_LABELS = {"volley": "Draw 2"}
 
 #: keys that wait while a line of the log is picked: asking (g), moving on their own
 #: (Space), rewriting the log (p)
@@ -66,7 +73,6 @@ class ReplayScreen(AnswerOnce, Screen[None]):
     # the table's layout is the game's (app.tcss); here only the replay's own rows
     DEFAULT_CSS = """
     ReplayScreen {
-        #others { height: 1; background: $boost; }
         #discard { padding: 0; }
         #timeline { height: 1; color: $text-muted; }
         #replay-lineage { height: 1; background: $boost; color: $text-muted; }
@@ -110,7 +116,7 @@ class ReplayScreen(AnswerOnce, Screen[None]):
         Binding("up", "log(-1)", "Log: the line before", id="replay.log_up", show=False,
                 tooltip="Pick the log's line before this action"),
         Binding("p", "perspective", "View", id="replay.perspective",
-                tooltip="All hands / seat 1's view / seat 2's view"),
+                tooltip="Each seat's view in turn, then all hands"),
         Binding("s", "spoilers", "Spoiler-free", id="replay.spoilers", show=False,
                 tooltip="Hide the match's length, its future moments and the final scores"),
         Binding("b", "branch", "What if", id="replay.branch", show=False,
@@ -129,6 +135,8 @@ class ReplayScreen(AnswerOnce, Screen[None]):
         self.names: tuple[str, ...] = tuple(printable(s.name) for s in seats)
         self.kinds: tuple[str, ...] = tuple(s.kind for s in seats)
         self.cursor = ReplayCursor(header.rules, loaded.match.actions, header.seed, every=every)
+        #: the jump keys this preset's matches can use
+        self.moments = moments_of(header.rules)
         self.finished = loaded.match.over
         humans = [i for i, s in enumerate(seats) if not s.is_bot]
         #: the one seat an unfinished match may be seen from (None: any perspective)
@@ -176,7 +184,7 @@ class ReplayScreen(AnswerOnce, Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="replay-lineage")
         yield Opponent(id="opponent")
-        yield Static(id="others")
+        yield OtherHands(id="others")
         yield from table_row(ReplayLog(id="log"))
         yield Hand(id="hand")
         yield Static(id="timeline")
@@ -211,9 +219,14 @@ class ReplayScreen(AnswerOnce, Screen[None]):
 
     @property
     def bottom(self) -> int:
-        """The seat whose hand is at the bottom (the perspective's, else the first human)."""
+        """The seat whose hand is at the bottom: the perspective's; in "all hands", the
+        first human's (the first seat's in a match of bots) — or, past
+        :data:`HANDS_SHOWN` seats, where the others show only counts, the seat to act."""
         if isinstance(self.perspective, int):
             return self.perspective
+        to_act = self.cursor.match.to_act
+        if len(self.names) > HANDS_SHOWN and to_act is not None:
+            return to_act
         humans = [i for i, k in enumerate(self.kinds) if not k.startswith("bot:")]
         return humans[0] if humans else 0
 
@@ -221,26 +234,18 @@ class ReplayScreen(AnswerOnce, Screen[None]):
         """Hand every widget the view of the position under the cursor."""
         cursor = self.cursor
         seat = self.bottom
-        other = (seat + 1) % 2
         mine = cursor.view(seat)
         everything = cursor.view(ALL) if self.perspective == ALL else None
         opponent = self.query_one(Opponent)
-        others = self.query_one("#others", Static)
-        opponent.display = everything is None
-        others.display = everything is not None
-        if everything is None:
-            opponent.name_text = self.names[other]
+        others = self.query_one(OtherHands)
+        opponent.display = everything is None and len(self.names) == 2
+        others.display = not opponent.display
+        if opponent.display:
+            opponent.name_text = self.names[(seat + 1) % 2]
             opponent.kind_text = ""
             opponent.view = mine
         else:
-            cards = everything.hands[other]
-            line = Text(" ")
-            line.append(self.names[other], "bold")
-            line.append(f" · {len(cards)} card{'s' * (len(cards) != 1)}: ")
-            line.append(" ".join(c.text for c in cards))
-            if everything.to_act == other:
-                line.append("  ◀ to act", "italic")
-            others.update(line)
+            others.show(mine, self.names, seat, everything)
         hand = self.query_one(Hand)
         hand.owner = self.names[seat]
         hand.view = mine
@@ -322,6 +327,13 @@ class ReplayScreen(AnswerOnce, Screen[None]):
         label = f" What if: {lineage(self.branched_from)}"
         return Text(fit(label, self.size.width or 80), "bold")
 
+    @property
+    def jumps(self) -> tuple[tuple[str, str, str, str], ...]:
+        """:data:`MOMENT_KEYS` of the moments this match can hold, in its preset's words."""
+        labels = _CLASSIC_LABELS if self.cursor.rules.preset == "classic" else {}
+        return tuple((key, kind, mark, labels.get(kind, label))
+                     for key, kind, mark, label in MOMENT_KEYS if kind in self.moments)
+
     def timeline(self) -> Text:
         """The whole match as a bar: the moments marked, the cursor reversed."""
         cursor = self.cursor
@@ -331,7 +343,7 @@ class ReplayScreen(AnswerOnce, Screen[None]):
             width -= 2
             count = max(1, cursor.position)
         cells = ["─"] * width
-        for _, kind, mark, _ in MOMENT_KEYS:
+        for _, kind, mark, _ in self.jumps:
             for pos in cursor.moments(kind):
                 if self.spoiler_free and pos > cursor.position:
                     continue
@@ -355,7 +367,7 @@ class ReplayScreen(AnswerOnce, Screen[None]):
         forward = parameters and isinstance(parameters[-1], int) and parameters[-1] > 0
         if action in ("step", "turn", "round", "moment"):
             if action == "moment":  # always answers: a jump, or "no later …" said
-                return True
+                return True if parameters and parameters[0] in self.moments else None
             return True if (pos < count if forward else pos > 0) else None
         if action == "edge":
             return True if (pos < count if parameters[0] else pos > 0) else None
@@ -403,7 +415,7 @@ class ReplayScreen(AnswerOnce, Screen[None]):
         moved = (cursor.next_moment if direction > 0 else cursor.prev_moment)(kind)
         if moved is None:
             self.app.bell()
-            label = next(label for _, k, _, label in MOMENT_KEYS if k == kind)
+            label = next(label for _, k, _, label in self.jumps if k == kind)
             self._note = f"no {'later' if direction > 0 else 'earlier'} {label}"
         self._moved()
 
@@ -455,7 +467,7 @@ class ReplayScreen(AnswerOnce, Screen[None]):
     def action_perspective(self) -> None:
         if self.locked is not None:
             return
-        order = [ALL, *range(len(self.names))]
+        order = [*range(len(self.names)), ALL]  # seat 1 … seat N, all hands
         self.perspective = order[(order.index(self.perspective) + 1) % len(order)]
         self.show()
 
@@ -500,10 +512,10 @@ class ReplayScreen(AnswerOnce, Screen[None]):
 
     def action_help(self) -> None:
         keys = ("→/← one action · shift+→/← one turn · PgDn/PgUp one round · Home/End\n"
-                "g go to action N · space autoplay, +/− speed · p all hands / seat views\n"
+                "g go to action N · space autoplay, +/− speed · p each seat, all hands\n"
                 "s spoiler-free · b what if: a new practice match from here\n"
                 "l (or Tab, ↑) pick a log line: ↑/↓, Enter goes there, Escape done\n"
-                + " · ".join(f"{k}/{k.upper()} {label}" for k, _, _, label in MOMENT_KEYS)
+                + " · ".join(f"{k}/{k.upper()} {label}" for k, _, _, label in self.jumps)
                 + "\nq close")
         self.notify(keys, title="Replay keys", timeout=12)
 
@@ -526,5 +538,11 @@ class ReplayScreen(AnswerOnce, Screen[None]):
             if self.check_action(name, args) and (name != "moment"
                                                   or self._moment_there(*args)):
                 help_text = f"{binding.tooltip} ({binding.key_display or binding.key})"
-                yield SystemCommand(f"Replay: {binding.description}", help_text,
+                said = binding.description
+                if name == "moment":  # in this preset's words ("Draw 2" in classic)
+                    _, _, mark, label = next(j for j in self.jumps if j[1] == args[0])
+                    default = _JUMPS[args[0]][2]
+                    said, help_text = (said.replace(default, label),
+                                       help_text.replace(default, label))
+                yield SystemCommand(f"Replay: {said}", help_text,
                                     partial(self.run_action, binding.action))
