@@ -341,15 +341,15 @@ def store(tmp_path):
 
 
 async def test_a_long_opponent_name_leaves_the_strips_marks_in_sight():
-    from unoduo_tui.widgets import Opponent
+    from unoduo_tui.widgets import Seats
 
     long = "Maximilian " + "x" * 53  # MAX_NAME characters
     s = table(HAND7, BOT7, "R1", script=["draw"], hands=[HAND7, ["B9"]])
     async with seated(s) as (pilot, app):
-        strip = app.screen.query_one(Opponent)
-        strip.name_text = long
+        strip = app.screen.query_one(Seats)
+        strip.name_seats(("Ann", long), ("", "Normal bot"))
         strip.view = s.match.view(0)
-        strip.thinking = True
+        strip.thinking = 1
         await pilot.pause()
         line = screen_text(app).splitlines()[0]
         assert "Maximilian" in line and "UNO!" in line and "thinking" in line

@@ -25,7 +25,7 @@ from ..plan import opponent_label
 from ..session import GameSession
 from ..words import article, hint_text
 from ..text import printable
-from ..widgets import (Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, StatusLine,
+from ..widgets import (Discard, Footer, GameLog, Hand, Seats, ScoreSheet, StatusLine,
                        table_row)
 
 __all__ = ["GameScreen"]
@@ -95,7 +95,7 @@ class GameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="save-banner", markup=False)
-        yield Opponent(id="opponent")
+        yield Seats(id="seats")
         yield from table_row(GameLog(id="log"))
         yield Hand(id="hand")
         yield StatusLine(id="status")
@@ -131,12 +131,11 @@ class GameScreen(Screen[None]):
         if view is None:
             return
         s = self.session
-        other = (view.seat + 1) % 2
-        opponent = self.query_one(Opponent)
-        opponent.name_text = self.names[other]
-        opponent.kind_text = opponent_label(s.kinds[other]) if s.is_bot(other) else ""
+        seats = self.query_one(Seats)
+        seats.name_seats(self.names, [opponent_label(k) if s.is_bot(i) else ""
+                                      for i, k in enumerate(s.kinds)])
         hand = self.hand
-        for widget in (opponent, self.query_one(Discard), self.query_one(ScoreSheet), hand):
+        for widget in (seats, self.query_one(Discard), self.query_one(ScoreSheet), hand):
             widget.view = view
         self.query_one(GameLog).show(view)
         status = self.query_one(StatusLine)
@@ -348,7 +347,7 @@ class GameScreen(Screen[None]):
     def _set_thinking(self, on: bool) -> None:
         self.thinking = on
         try:
-            self.query_one(Opponent).thinking = on
+            self.query_one(Seats).thinking = self.session.match.to_act if on else None
             self.query_one(StatusLine).thinking = on
         except Exception:  # the screen is going away
             pass

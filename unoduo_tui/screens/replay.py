@@ -37,7 +37,7 @@ from ..plan import bot_levels
 from ..store import parent_of
 from ..text import printable
 from ..textual_compat import AnswerOnce
-from ..widgets import Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, table_row
+from ..widgets import Discard, Footer, GameLog, Hand, ScoreSheet, Seats, table_row
 from ..widgets.other_hands import HANDS_SHOWN, OtherHands
 from ..widgets.replay_log import ReplayLog
 from .menu import fit, lineage, practice_mark
@@ -183,7 +183,7 @@ class ReplayScreen(AnswerOnce, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="replay-lineage")
-        yield Opponent(id="opponent")
+        yield Seats(id="seats")
         yield OtherHands(id="others")
         yield from table_row(ReplayLog(id="log"))
         yield Hand(id="hand")
@@ -193,7 +193,7 @@ class ReplayScreen(AnswerOnce, Screen[None]):
 
     def on_mount(self) -> None:
         for widget in (self.query_one(Discard), self.query_one(GameLog),
-                       self.query_one(ScoreSheet)):
+                       self.query_one(ScoreSheet), self.query_one(Seats)):
             widget.name_seats(self.names, say_you=False)
         hand = self.query_one(Hand)
         hand.read_only = True
@@ -236,16 +236,16 @@ class ReplayScreen(AnswerOnce, Screen[None]):
         seat = self.bottom
         mine = cursor.view(seat)
         everything = cursor.view(ALL) if self.perspective == ALL else None
-        opponent = self.query_one(Opponent)
+        seats = self.query_one(Seats)
         others = self.query_one(OtherHands)
-        opponent.display = everything is None and len(self.names) == 2
-        others.display = not opponent.display
-        if opponent.display:
-            opponent.name_text = self.names[(seat + 1) % 2]
-            opponent.kind_text = ""
-            opponent.view = mine
+        # all hands: listed up to HANDS_SHOWN seats; past that, and in a seat's view,
+        # the others' counts (what the bottom seat's view tells)
+        others.display = everything is not None and len(self.names) <= HANDS_SHOWN
+        seats.display = not others.display
+        if seats.display:
+            seats.view = mine
         else:
-            others.show(mine, self.names, seat, everything)
+            others.show(everything, self.names, seat)
         hand = self.query_one(Hand)
         hand.owner = self.names[seat]
         hand.view = mine

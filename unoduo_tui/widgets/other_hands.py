@@ -1,9 +1,8 @@
-"""The replay's top rows: the seats other than the one at the bottom.
+"""The replay's "all hands" rows: every seat but the one at the bottom, each with
+its cards on a line of its own, in the order play goes from the bottom seat.
 
-"All hands" (an :class:`~engine.replay.OmniscientView`) at up to :data:`HANDS_SHOWN`
-seats lists each other seat's cards on a line of its own; otherwise each other seat
-shows only its card count (what any seat's :class:`PlayerView` tells), in the order
-play goes from the bottom seat.
+Up to :data:`HANDS_SHOWN` seats they fit at 80×24; past that the replay shows the
+others' counts instead (:class:`~unoduo_tui.widgets.seats.Seats`).
 """
 
 from __future__ import annotations
@@ -16,31 +15,23 @@ from textual.widget import Widget
 
 from ..columns import short_name
 
-__all__ = ["OtherHands", "HANDS_SHOWN", "others_in_order", "hand_lines", "count_lines"]
+__all__ = ["OtherHands", "HANDS_SHOWN", "hand_lines"]
 
-#: the most seats whose hands "all hands" lists at once (each on a line, 80×24 holds 4)
+#: the most seats whose hands "all hands" lists at once (80×24 holds 4)
 HANDS_SHOWN = 4
 
 
-def others_in_order(view, bottom: int) -> list[int]:
-    """The seats other than ``bottom``, in the order play goes from it."""
-    seats = len(view.hand_sizes)
-    step = -1 if getattr(view, "direction", 1) < 0 else 1
-    return [(bottom + step * i) % seats for i in range(1, seats)]
-
-
-def _cards(n: int) -> str:
-    return f"{n} card{'s' * (n != 1)}"
-
-
 def hand_lines(everything, names: Sequence[str], bottom: int, width: int) -> list[Text]:
-    """A line per other seat: its name, its count and every card (cut to ``width``)."""
+    """A line per seat but ``bottom``, in play order from it: the seat's name, its
+    count and every card (cut to ``width``), "◀ to act" on the seat to act."""
+    n = len(everything.hand_sizes)
     lines = []
-    for seat in others_in_order(everything, bottom):
+    for i in range(1, n):
+        seat = (bottom + i * everything.direction) % n
         cards = everything.hands[seat]
         line = Text(" ")
         line.append(short_name(names[seat], 16), "bold")
-        line.append(f" · {_cards(len(cards))}: ")
+        line.append(f" · {len(cards)} card{'s' * (len(cards) != 1)}: ")
         line.append(" ".join(c.text for c in cards))
         if everything.to_act == seat:
             line.append("  ◀ to act", "italic")
@@ -49,36 +40,9 @@ def hand_lines(everything, names: Sequence[str], bottom: int, width: int) -> lis
     return lines
 
 
-def count_lines(view, names: Sequence[str], bottom: int, width: int) -> list[Text]:
-    """The other seats' counts ("Bea 7 · Cal 1 UNO! ◀"), in as few lines as ``width``
-    holds them, a seat never split across two."""
-    arrow = "↺ " if getattr(view, "direction", 1) < 0 else "↻ "
-    parts = []
-    for seat in others_in_order(view, bottom):
-        n = view.hand_sizes[seat]
-        part = Text()
-        part.append(short_name(names[seat], 12), "bold")
-        part.append(f" {_cards(n)}")
-        if n == 1 and view.phase != "draft":
-            part.append(" UNO!", "bold reverse")
-        if view.to_act == seat:
-            part.append(" ◀", "italic")
-        parts.append(part)
-    lines = [Text(" " + arrow if len(view.hand_sizes) > 2 else " ")]
-    for part in parts:
-        line = lines[-1]
-        sep = " · " if line.cell_len > 3 else ""
-        if line.cell_len + len(sep) + part.cell_len > width and line.cell_len > 3:
-            lines.append(Text("   "))
-            line, sep = lines[-1], ""
-        line.append(sep)
-        line.append_text(part)
-    return lines
-
-
 class OtherHands(Widget):
-    """The other seats, as :attr:`lines` (a list of :class:`Text`): set it with
-    :meth:`show`; the widget is as tall as its lines."""
+    """The other seats' hands (an :class:`~engine.replay.OmniscientView`'s): as tall
+    as it has seats to list."""
 
     DEFAULT_CSS = """
     OtherHands { height: auto; background: $boost; }
@@ -86,18 +50,12 @@ class OtherHands(Widget):
 
     lines: reactive[tuple[Text, ...]] = reactive((), layout=True)
 
-    def show(self, view, names: Sequence[str], bottom: int, everything=None) -> None:
-        """``everything``: all hands (listed when :data:`HANDS_SHOWN` seats or fewer);
-        else the counts ``view`` tells."""
-        width = self.size.width or (self.app.size.width if self.is_attached else 80)
-        if everything is not None and len(everything.hand_sizes) <= HANDS_SHOWN:
-            self.lines = tuple(hand_lines(everything, names, bottom, width))
-        else:
-            self.lines = tuple(count_lines(everything if everything is not None else view,
-                                           names, bottom, width))
+    def show(self, everything, names: Sequence[str], bottom: int) -> None:
+        width = self.size.width or self.app.size.width
+        self.lines = tuple(hand_lines(everything, names, bottom, width))
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return max(1, len(self.lines))
 
     def render(self) -> Text:
-        return Text("\n").join(self.lines) if self.lines else Text("")
+        return Text("\n").join(self.lines)
