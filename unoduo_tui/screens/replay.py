@@ -40,7 +40,7 @@ from ..textual_compat import AnswerOnce
 from ..widgets import Discard, Footer, GameLog, Hand, ScoreSheet, Seats, table_row
 from ..widgets.other_hands import HANDS_SHOWN, OtherHands
 from ..widgets.replay_log import ReplayLog
-from .menu import fit, lineage, practice_mark
+from ..words import fit, lineage, practice_mark
 
 __all__ = ["ReplayScreen", "SPEEDS", "MOMENT_KEYS"]
 
