@@ -162,3 +162,34 @@ def test_snapshot_replay_4_seats_all_hands(snap_compare, tmp_path):
     ref = save_classic(store, 4)
     app = make_app(store, start="replay", replay=ref)
     assert snap_compare(app, terminal_size=SIZE, press=["home", *["right"] * 25])
+
+
+async def test_b_says_what_if_branches_are_for_two_seats(store):
+    async with watching(store, save_classic(store, 4)) as (pilot, screen):
+        await pilot.press("home", "right", "right")
+        await pilot.pause()
+        assert screen.check_action("branch", ()) is None
+        said = []
+        screen.notify = lambda message, **kw: said.append(message)
+        screen.action_branch()
+        await pilot.pause()
+        assert pilot.app.screen is screen  # no dialog
+        assert said == ["What-if branches are for two-seat matches for now."]
+
+
+async def test_all_hands_are_laid_out_again_when_the_terminal_widens(store):
+    async with watching(store, save_classic(store, 4, seed=7)) as (pilot, screen):
+        cursor = screen.cursor
+        # a position where a hand listed at the top is too long for 80 columns
+        pos = next(p for p in range(cursor.count)
+                   if cursor.goto(p) and max(len(h) for h in cursor.view(ALL).hands[1:]) > 24)
+        await pilot.press("home")
+        screen.cursor.goto(pos)
+        screen.show()
+        await pilot.pause()
+        others = screen.query_one(OtherHands)
+        assert any(line.plain.endswith("…") for line in others.lines)
+        await pilot.resize_terminal(140, 24)
+        await pilot.pause()
+        assert not any(line.plain.endswith("…") for line in others.lines)
+        assert max(line.cell_len for line in others.lines) > 80

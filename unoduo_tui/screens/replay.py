@@ -24,12 +24,11 @@ from typing import Iterable
 from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
-from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
 from engine import describe
-from engine.replay import ALL, MOMENTS, ReplayCursor, moments_of
+from engine.replay import ALL, ReplayCursor, moments_of
 
 from ..dialogs import BranchDialog
 from ..goto_dialog import GoToAction
@@ -41,30 +40,11 @@ from ..widgets import Discard, Footer, GameLog, Hand, ScoreSheet, Seats, table_r
 from ..widgets.other_hands import HANDS_SHOWN, OtherHands
 from ..widgets.replay_log import ReplayLog
 from ..words import fit, lineage, practice_mark
+from . import replay_keys
+from .replay_keys import (CLASSIC_LABELS, JUMPS, MOMENT_KEYS, QUIET, QUIET_IDS, SPEEDS,
+                          WAIT_WHILE_PICKING)
 
 __all__ = ["ReplayScreen", "SPEEDS", "MOMENT_KEYS"]
-
-#: autoplay speeds, in actions a second
-SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
-
-#: each moment's jump key (next; the capital goes back), timeline mark and label
-_JUMPS = {"volley": ("v", "2", "Draw 2 volley"), "dump": ("o", "R", "Reverse dump"),
-          "challenge": ("c", "!", "W+4 challenge"), "catch": ("x", "x", "UNO catch"),
-          "round": ("e", "|", "round end"), "reverse": ("r", "r", "Reverse"),
-          "skip": ("k", "s", "Skip")}
-#: (key, moment, mark, label) in the engine's order (:data:`engine.replay.MOMENTS`, the
-#: one list of moments: one without a key here fails at import)
-MOMENT_KEYS = tuple((_JUMPS[kind][0], kind, *_JUMPS[kind][1:]) for kind in MOMENTS)
-#: a label that differs in classic UNO, where a Draw 2 is not a volley (C6)
-_CLASSIC_LABELS = {"volley": "Draw 2"}
-
-#: keys that wait while a line of the log is picked: asking (g), moving on their own
-#: (Space), rewriting the log (p)
-WAIT_WHILE_PICKING = frozenset({"goto", "autoplay", "perspective"})
-
-#: bindings that are only cursor movement: no palette entry
-_QUIET = {"step", "turn", "round"}
-_QUIET_IDS = {"replay.log_up"}  # the palette's "Log" entry does what ↑ does, and more
 
 
 class ReplayScreen(AnswerOnce, Screen[None]):
@@ -81,50 +61,7 @@ class ReplayScreen(AnswerOnce, Screen[None]):
     }
     """
 
-    BINDINGS = [
-        Binding("right", "step(1)", "Step", id="replay.next", key_display="←→",
-                tooltip="One action forward"),
-        Binding("left", "step(-1)", "Back", id="replay.back", show=False,
-                tooltip="One action back"),
-        Binding("shift+right", "turn(1)", "Next turn", id="replay.next_turn", show=False,
-                tooltip="To the next turn"),
-        Binding("shift+left", "turn(-1)", "Previous turn", id="replay.prev_turn", show=False,
-                tooltip="Back to the turn before"),
-        Binding("pagedown", "round(1)", "Next round", id="replay.next_round", show=False,
-                tooltip="To the next round"),
-        Binding("pageup", "round(-1)", "Previous round", id="replay.prev_round", show=False,
-                tooltip="Back to the round before"),
-        Binding("home", "edge(0)", "Start", id="replay.start", show=False,
-                tooltip="To the start of the match"),
-        Binding("end", "edge(1)", "End", id="replay.end", show=False,
-                tooltip="To the last action"),
-        Binding("g", "goto", "Go to", id="replay.goto", tooltip="Go to an action number"),
-        Binding("space", "autoplay", "Play", id="replay.autoplay", key_display="␣",
-                tooltip="Play the actions one by one (again: pause)"),
-        Binding("plus,equals_sign", "speed(1)", "Faster", id="replay.faster", show=False,
-                tooltip="Autoplay faster"),
-        Binding("minus", "speed(-1)", "Slower", id="replay.slower", show=False,
-                tooltip="Autoplay slower"),
-        *[b for key, kind, _, label in MOMENT_KEYS for b in (
-            Binding(key, f"moment('{kind}', 1)", f"Next {label}", id=f"replay.next_{kind}",
-                    show=False, tooltip=f"To the next {label} ({key})"),
-            Binding(key.upper(), f"moment('{kind}', -1)", f"Previous {label}",
-                    id=f"replay.prev_{kind}", show=False,
-                    tooltip=f"Back to the previous {label} ({key.upper()})"))],
-        Binding("l,tab", "log", "Log", id="replay.log", key_display="l",
-                tooltip="Pick a line of the log (↑ ↓, Enter goes there; Escape: done)"),
-        Binding("up", "log(-1)", "Log: the line before", id="replay.log_up", show=False,
-                tooltip="Pick the log's line before this action"),
-        Binding("p", "perspective", "View", id="replay.perspective",
-                tooltip="Each seat's view in turn, then all hands"),
-        Binding("s", "spoilers", "Spoiler-free", id="replay.spoilers", show=False,
-                tooltip="Hide the match's length, its future moments and the final scores"),
-        Binding("b", "branch", "What if", id="replay.branch", show=False,
-                tooltip="A new practice match from this position, against a bot"),
-        Binding("question_mark", "help", "Help", id="replay.help", key_display="?",
-                tooltip="Every key"),
-        Binding("q,escape", "close", "Close", id="replay.close", tooltip="Leave the replay"),
-    ]
+    BINDINGS = replay_keys.BINDINGS  # declared there, with the moments' keys
 
     def __init__(self, loaded, *, every: int = 200, lock: bool = False,
                  spoiler_free: bool = False) -> None:
@@ -330,7 +267,7 @@ class ReplayScreen(AnswerOnce, Screen[None]):
     @property
     def jumps(self) -> tuple[tuple[str, str, str, str], ...]:
         """:data:`MOMENT_KEYS` of the moments this match can hold, in its preset's words."""
-        labels = _CLASSIC_LABELS if self.cursor.rules.preset == "classic" else {}
+        labels = CLASSIC_LABELS if self.cursor.rules.preset == "classic" else {}
         return tuple((key, kind, mark, labels.get(kind, label))
                      for key, kind, mark, label in MOMENT_KEYS if kind in self.moments)
 
@@ -376,7 +313,8 @@ class ReplayScreen(AnswerOnce, Screen[None]):
         if action == "log":
             return True if self.query_one(ReplayLog).can_pick else None
         if action == "branch":  # not from a game still in play: it would show its pile
-            return True if not cursor.match.over and self.locked is None else None
+            return (True if not cursor.match.over and self.locked is None
+                    and len(self.names) == 2 else None)
         if action == "speed":
             return True if self._timer is not None else None
         return True
@@ -484,6 +422,10 @@ class ReplayScreen(AnswerOnce, Screen[None]):
         """``b``: a new practice match from exactly this position (the parent's file is
         never touched); an unfinished match's human keeps their own seat."""
         cursor = self.cursor
+        if len(self.names) != 2:  # the branch dialog and the app seat one bot against you
+            self.notify("What-if branches are for two-seat matches for now.",
+                        severity="warning", timeout=4)
+            return
         if cursor.match.over:
             self.notify("The match is over here: step back to branch from an earlier point.",
                         severity="warning", timeout=4)
@@ -531,7 +473,7 @@ class ReplayScreen(AnswerOnce, Screen[None]):
     def palette_commands(self) -> Iterable[SystemCommand]:
         for binding in self.BINDINGS:
             name = binding.action.split("(")[0]
-            if name in _QUIET or binding.id in _QUIET_IDS:
+            if name in QUIET or binding.id in QUIET_IDS:
                 continue
             params = binding.action[len(name):].strip("()")
             args = ast.literal_eval(f"({params},)") if params else ()
@@ -541,7 +483,7 @@ class ReplayScreen(AnswerOnce, Screen[None]):
                 said = binding.description
                 if name == "moment":  # in this preset's words ("Draw 2" in classic)
                     _, _, mark, label = next(j for j in self.jumps if j[1] == args[0])
-                    default = _JUMPS[args[0]][2]
+                    default = JUMPS[args[0]][2]
                     said, help_text = (said.replace(default, label),
                                        help_text.replace(default, label))
                 yield SystemCommand(f"Replay: {said}", help_text,

@@ -50,9 +50,18 @@ class OtherHands(Widget):
 
     lines: reactive[tuple[Text, ...]] = reactive((), layout=True)
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._shown: tuple | None = None  # what show() was given: laid out again on resize
+
     def show(self, everything, names: Sequence[str], bottom: int) -> None:
+        self._shown = (everything, tuple(names), bottom)
         width = self.size.width or self.app.size.width
         self.lines = tuple(hand_lines(everything, names, bottom, width))
+
+    def on_resize(self) -> None:
+        if self._shown is not None:
+            self.show(*self._shown)
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return max(1, len(self.lines))
