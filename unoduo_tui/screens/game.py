@@ -178,8 +178,7 @@ class GameScreen(Screen[None]):
         elif m.phase == "dump":
             self._wait(DumpDialog(view, self.uno_armed), self.do)
         elif m.phase == "wd4" and "challenge" in legal:
-            opp = self.names[(seat + 1) % 2]
-            self._wait(ChallengePrompt(view, opp, self._challenge_hint(view)), self.do)
+            self._wait(ChallengePrompt(view, self.names, self._challenge_hint(view)), self.do)
 
     def _show_save_error(self) -> None:
         """The banner, while the last save failed (a full disk): the moves are kept in
@@ -263,7 +262,7 @@ class GameScreen(Screen[None]):
             m = self.session.match
             self.app.push_screen(
                 RoundOver(end.amount, end.seat, end.data, self.names, viewer,
-                          m.rules.target, match_over=m.over, match_winner=m.winner),
+                          m.rules, match_over=m.over, match_winner=m.winner),
                 self._after_round)
             return
         if shown is not None:  # the challenged hand, for this turn only
