@@ -31,7 +31,7 @@ from engine import describe
 from engine.replay import ALL, ReplayCursor, moments_of
 
 from ..dialogs import BranchDialog
-from ..goto_dialog import GoToAction
+from ..dialogs.goto import GoToAction
 from ..plan import bot_levels
 from ..store import parent_of
 from ..text import printable

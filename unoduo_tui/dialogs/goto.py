@@ -8,8 +8,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from .dialogs import OwnKeys
-from .textual_compat import AnswerOnce
+from .base import OwnKeys
+from ..textual_compat import AnswerOnce
 
 __all__ = ["GoToAction"]
 
