@@ -135,3 +135,13 @@ def test_transcript_of_a_finished_match_names_every_seat_and_the_winner(tmp_path
     totals = "–".join(map(str, m.scores))
     assert text.rstrip().endswith(f"Result: {NAMES[m.winner]} won, {totals}, after "
                                   f"{m.round} round{'s' * (m.round != 1)}.")
+
+
+def test_the_shared_words_and_the_headless_commands_import_no_textual():
+    import subprocess
+    import sys
+
+    code = ("import sys, unoduo_tui.words, unoduo_tui.transcript, unoduo_tui.columns; "
+            "assert 'textual' not in sys.modules, sorted(m for m in sys.modules "
+            "if m.startswith('textual'))")
+    subprocess.run([sys.executable, "-c", code], check=True)
