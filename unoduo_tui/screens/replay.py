@@ -3,9 +3,12 @@
 The screen owns a :class:`~engine.replay.ReplayCursor` and hands each widget a view
 of the position under it: a seat's :class:`PlayerView` (what that seat knew then) or,
 for "all hands", the engine's explicit :class:`~engine.replay.OmniscientView`.
+``p`` goes through seat 1 … seat N, then all hands.  All hands lists the other
+seats' cards above the table up to :data:`HANDS_SHOWN` seats (they fit at 80×24);
+past that it shows the seat to act's hand and the others' counts.
 
-An unfinished match opens locked in its human's perspective: the opponent's hand
-and the draw pile stay hidden, so a replay is never a way to peek at a game still
+An unfinished match opens locked in its human's perspective: the other hands and
+the draw pile stay hidden, so a replay is never a way to peek at a game still
 being played.
 
 The log is a list to pick from: a click on a line, or ``l`` (Tab, ↑) then ↑ / ↓ and
