@@ -143,12 +143,15 @@ _LIST_HEAD = f"{'ID':<6} {'STARTED':<16} {'PLAYERS':<24} {'ROUND':>5} {'SCORES':
 _STATUS_WIDTH, _NOTE_INDENT = 14, " " * 24
 
 
-def _players(names: list[str]) -> str:
+def _players(seats) -> str:
+    """The seats in at most 24 columns: "Ann v Rando"; "Ann, Bea and Cal" cut."""
     from .columns import short_names
+    from .words import and_list, seat_names
 
+    names = seat_names(seats)
     if len(names) == 2:  # like names stay apart ("Random b…1", "Random b…2")
         return " v ".join(short_names(names[0], names[1], 10))
-    return _clip(" v ".join(names), 24) if names else "?"
+    return _clip(and_list(names), 24) if names else "?"
 
 
 def _list_rows(s, spoiler_free: bool) -> list[str]:
@@ -182,7 +185,7 @@ def _list_rows(s, spoiler_free: bool) -> list[str]:
         notes.append(f"practice ({s.undos} undo{'s' * (s.undos != 1)})")
     if s.parent:
         notes.append(f"branch of {_clip(short_id(s.parent[0]), 12)} @ {s.parent[1]}")
-    players = f"{game_name(s.preset)}, {len(names)} seats" if many else _players(names)
+    players = f"{game_name(s.preset)}, {len(names)} seats" if many else _players(s.seats)
     line = (f"{_clip(short_id(printable(s.id)), 6):<6} {started:<16} {_clip(players, 24):<24} "
             f"{_clip(rounds, 5):>5} {_clip(scores, 9):>9}  {_clip(status, _STATUS_WIDTH)}")
     room = 80 - len(_NOTE_INDENT)
