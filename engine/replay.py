@@ -25,12 +25,18 @@ from .match import Match
 from .rules import Rules
 from .view import PlayerView
 
-__all__ = ["ReplayCursor", "OmniscientView", "MOMENTS", "ALL"]
+__all__ = ["ReplayCursor", "OmniscientView", "MOMENTS", "moments_of", "ALL"]
 
 ALL = "all"
 
-#: the moments the jump keys find, each a test on one decision's events
-MOMENTS = ("volley", "dump", "challenge", "catch", "round")
+#: the moments the jump keys find, each a test on one decision's events (the one list:
+#: the replay viewer's keys and timeline marks are keyed by it)
+MOMENTS = ("volley", "dump", "challenge", "catch", "round", "reverse", "skip")
+
+
+def moments_of(rules: Rules) -> tuple[str, ...]:
+    """The moments a match under ``rules`` can hold: a Reverse dump (A4) is UNO Duo's."""
+    return tuple(k for k in MOMENTS if k != "dump" or rules.preset != "classic")
 
 
 def _moment_kinds(events: Sequence[Event]) -> frozenset[str]:
@@ -39,6 +45,10 @@ def _moment_kinds(events: Sequence[Event]) -> frozenset[str]:
         k = e.kind
         if k == "play" and e.cards and e.cards[0].rank == "+2":
             kinds.add("volley")  # every Draw 2 played starts or extends a volley (A1)
+        elif k == "play" and e.cards and e.cards[0].rank == "R":
+            kinds.add("reverse")  # A4, C6
+        elif k == "play" and e.cards and e.cards[0].rank == "S":
+            kinds.add("skip")  # A2, C6
         elif k == "dump":
             kinds.add("dump")
         elif k == "challenge":

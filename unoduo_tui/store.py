@@ -67,6 +67,7 @@ class Summary:
     undos: int = 0  # practice undos recorded in the file (format 2)
     parent: tuple[str, int] | None = None  # a what-if branch: (parent id, its decisions)
     header_id: str | None = None  # the id inside the file, when it is not the file's name
+    preset: str = "duo"  # the rules' preset ("duo", "classic"): the game it is
 
 
 def data_dir(explicit: str | os.PathLike | None = None) -> Path:
@@ -359,7 +360,7 @@ def _summary(path: Path, header: Header, rounds: int, scores: tuple[int, ...], s
     return Summary(own, path, _parse_time(header.created),
                    tuple(Seat(*s) for s in header.seats), rounds, scores, status, actions,
                    winner, problem, undos, parent_of(header),
-                   header.match_id if header.match_id != own else None)
+                   header.match_id if header.match_id != own else None, header.rules.preset)
 
 
 def _damaged(path: Path, problem: str) -> Summary:

@@ -18,6 +18,7 @@ from engine.events import Event, describe
 
 from .store import parent_of
 from .text import printable
+from .words import and_list, game_name, result_line, seat_label, seat_names
 
 __all__ = ["transcript_text", "export_lines", "witnesses"]
 
@@ -39,24 +40,6 @@ def _as_seen(e: Event, seats: tuple[int, ...] | None) -> Event:
     return max(views, key=lambda v: len(v.cards))
 
 
-def _seat_label(seat) -> str:
-    name = printable(seat.name)
-    if seat.is_bot:
-        return f"{name} ({printable(seat.level)} bot)"
-    return f"{name} (human)"
-
-
-def result_line(m, names: Sequence[str]) -> str:
-    totals = "–".join(map(str, m.scores))
-    rounds = f"{m.round} round{'s' * (m.round != 1)}"
-    if not m.over:
-        who = names[m.to_act] if m.to_act is not None else "?"
-        return f"Result: not finished — round {m.round}, {totals}, {who} to act."
-    if m.winner is None:
-        return f"Result: a draw at {totals} after {rounds}."
-    return f"Result: {names[m.winner]} won, {totals}, after {rounds}."
-
-
 def _started(created: str) -> str:
     try:
         return datetime.fromisoformat(created).strftime("%Y-%m-%d %H:%M UTC")
@@ -66,16 +49,15 @@ def _started(created: str) -> str:
 
 def _head(loaded, names: Sequence[str], seen: tuple[int, ...] | None) -> list[str]:
     header, final = loaded.header, loaded.match
-    game = "Classic UNO" if header.rules.preset == "classic" else "UNO Duo"
-    out = [f"{game} — match transcript",
+    out = [f"{game_name(header.rules.preset)} — match transcript",
            f"Match {printable(header.match_id)}, started {_started(header.created)}",
-           "Players: " + ", ".join(f"seat {i + 1} {_seat_label(s)}"
+           "Players: " + ", ".join(f"seat {i + 1} {seat_label(s)}"
                                    for i, s in enumerate(loaded.seats)),
            f"Rules: {printable(header.rules.describe())}"]
     if seen is None:
         out.append(f"Seed: {header.seed}")
     else:
-        who = " and ".join(names[s] for s in seen) or "nobody at the table"
+        who = and_list([names[s] for s in seen]) or "nobody at the table"
         out += ["Seed: hidden until the match is over",
                 f"Seen by: {who} (the match is not over: other hands and the draw pile "
                 "stay hidden)"]
@@ -98,7 +80,7 @@ def transcript_text(loaded) -> str:
     from engine.replay import ReplayCursor
 
     header = loaded.header
-    names = tuple(printable(s.name) for s in loaded.seats)
+    names = seat_names(loaded.seats)
     seen = witnesses(loaded)
     out = _head(loaded, names, seen)
     rejected: dict[int, list[str]] = {}

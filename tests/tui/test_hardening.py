@@ -15,7 +15,8 @@ from unoduo_tui.dialogs import ChallengePrompt, ConfirmLeave, MatchOver, RoundOv
 from unoduo_tui.screens.game import GameScreen
 from unoduo_tui.screens.handoff import HandOff
 from unoduo_tui.screens.menu import MenuScreen
-from unoduo_tui.screens.replay import ReplayListScreen, ReplayScreen
+from unoduo_tui.screens.replay import ReplayScreen
+from unoduo_tui.screens.replay_list import ReplayListScreen
 from unoduo_tui.screens.saved import SavedScreen
 from unoduo_tui.table.local import LocalTable
 from unoduo_tui.store import Seat, Store

@@ -14,8 +14,10 @@ from tests.engine.helpers import random_match
 from tests.tui.conftest import SIZE, clipped, make_app, screen_text
 from unoduo_tui.dialogs import MatchOver
 from unoduo_tui.screens.menu import MenuScreen
-from unoduo_tui.screens.replay import (MOMENT_KEYS, GoToAction, ReplayListScreen, ReplayLog,
-                                        ReplayScreen)
+from unoduo_tui.dialogs.goto import GoToAction
+from unoduo_tui.screens.replay import MOMENT_KEYS, ReplayScreen
+from unoduo_tui.screens.replay_list import ReplayListScreen
+from unoduo_tui.widgets.replay_log import ReplayLog
 from unoduo_tui.store import Seat, Store
 from unoduo_tui.widgets import Discard, GameLog, Hand, Seats, ScoreSheet
 

@@ -10,7 +10,8 @@ from engine import Rules
 from tests.engine.helpers import random_match
 from tests.tui.conftest import SIZE, make_app, screen_text
 from tests.tui.test_replay import save, watching
-from unoduo_tui.screens.replay import ReplayListScreen, ReplayScreen
+from unoduo_tui.screens.replay import ReplayScreen
+from unoduo_tui.screens.replay_list import ReplayListScreen
 from unoduo_tui.screens.saved import SavedScreen
 from unoduo_tui.store import Store
 

@@ -50,7 +50,9 @@ HELP = """\
 | c / C | next / previous Wild Draw 4 challenge |
 | x / X | next / previous UNO catch |
 | e / E | next / previous round end |
-| p | all hands / seat 1's view / seat 2's view (finished or practice matches) |
+| r / R | next / previous Reverse played |
+| k / K | next / previous Skip played |
+| p | seat 1's view, seat 2's … each seat's in turn, then all hands (finished or practice matches) |
 | l or Tab (or ↑) | pick a line of the log: ↑ / ↓ (PgUp / PgDn, Home / End) move |
 | Enter | (picking) go to the action the picked line tells; Escape, Tab or l: done |
 | click a log line | go to the action it tells |

@@ -13,9 +13,9 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..store import short_id
-from ..text import printable
 from ..widgets.footer import Footer
+# the lists' words live in ..words (Textual-free: `unoduo list` uses them too)
+from ..words import fit, lineage, practice_mark, summary_line, summary_lines
 
 __all__ = ["MenuScreen", "summary_line", "summary_lines", "lineage", "practice_mark", "fit"]
 
@@ -24,79 +24,6 @@ LOGO = """\
 | | | | \\| |/ _ \\  |   \\ _  _ ___
 | |_| | .` | (_) | | |) | || / _ \\
  \\___/|_|\\_|\\___/  |___/ \\_,_\\___/"""
-
-
-def summary_line(summary) -> str:
-    """One saved match in a line: seats, round, scores, then its marks (practice,
-    lineage)."""
-    return " · ".join([" vs ".join(printable(s.name) for s in summary.seats), *_facts(summary),
-                       *_marks(summary)])
-
-
-def summary_lines(summary, width: int, spoiler_free: bool = False) -> list[str]:
-    """One saved match in ``width`` cells: one line when it fits, else the match
-    ("Ann vs Rando · round 3 · 120–45") and its marks ("practice (2 undos) · branch
-    of caebc7 @ 57") on two.  The seats' names give way first (cut with "…"), then
-    the practice mark; the lineage stays whole.  ``spoiler_free``: a finished match
-    shows neither its round nor its scores (they tell who won, and how long it ran)."""
-    names = [printable(s.name) for s in summary.seats]
-    facts = [] if spoiler_free and summary.status == "finished" else _facts(summary)
-    marks = _marks(summary)
-    whole = " · ".join([" vs ".join(names), *facts, *marks])
-    if cell_len(whole) <= width:
-        return [whole]
-    tail = "".join(f" · {fact}" for fact in facts)
-    room = width - cell_len(tail) - cell_len(" vs ") * (len(names) - 1)
-    first = fit(" vs ".join(_fit_names(names, room)) + tail, width)
-    if not marks:
-        return [first]
-    if cell_len(" · ".join(marks)) > width and len(marks) == 2:  # practice, lineage
-        room = width - cell_len(marks[1]) - cell_len(" · ")
-        marks = [fit("practice", room), marks[1]] if room >= 4 else marks[1:]
-    return [first, fit(" · ".join(marks), width)]
-
-
-def _facts(summary) -> list[str]:
-    return [f"round {summary.round}", "–".join(str(x) for x in summary.scores)]
-
-
-def _marks(summary) -> list[str]:
-    marks = []
-    undos = getattr(summary, "undos", 0)
-    if undos:
-        marks.append(practice_mark(undos))
-    parent = getattr(summary, "parent", None)
-    if parent:
-        marks.append(lineage(parent))
-    return marks
-
-
-def _fit_names(names: list[str], room: int) -> list[str]:
-    """The names cut, longest first, until they take ``room`` cells together."""
-    widths = [cell_len(n) for n in names]
-    while widths and sum(widths) > room and max(widths) > 2:
-        widths[widths.index(max(widths))] -= 1
-    return [fit(n, w) for n, w in zip(names, widths)]
-
-
-def fit(text: str, width: int) -> str:
-    """``text`` in at most ``width`` cells, an ellipsis where it was cut."""
-    if cell_len(text) <= width:
-        return text
-    cut = Text(text, no_wrap=True)
-    cut.truncate(max(1, width), overflow="ellipsis")
-    return cut.plain
-
-
-def lineage(parent: tuple[str, int]) -> str:
-    """How a what-if branch names where it came from (lists, replay): the parent's
-    short id (which ``unoduo replay`` accepts) and the decisions taken over."""
-    return f"branch of {printable(short_id(parent[0]))} @ {printable(parent[1])}"
-
-
-def practice_mark(undos: int) -> str:
-    """How a match where undo was used is marked (list, replay, transcript)."""
-    return f"practice ({undos} undo{'s' * (undos != 1)})"
 
 
 class SummaryPrompt:
@@ -179,7 +106,7 @@ class MenuScreen(Screen[None]):
             from .saved import SavedScreen
             app.push_screen(SavedScreen())
         elif what == "replays":
-            from .replay import ReplayListScreen
+            from .replay_list import ReplayListScreen
             app.push_screen(ReplayListScreen())
         elif what == "rules":
             from .rules import RulesScreen
