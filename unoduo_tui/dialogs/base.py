@@ -15,6 +15,7 @@ from engine import Card
 
 from ..textual_compat import AnswerOnce
 from ..widgets.footer import Footer
+from ..app_link import unoduo
 
 __all__ = ["Dialog", "OwnKeys", "CanLeave", "LEAVE", "DIALOG_ROOM", "SHEET_ROOM", "hand_text"]
 
@@ -45,7 +46,7 @@ class CanLeave:
     """q in a dialog that waits for a game decision: leave the table (it asks first)."""
 
     def action_leave(self) -> None:
-        self.app.ask_to_leave()
+        unoduo(self).ask_to_leave()
 
 
 def hand_text(cards: Sequence[Card]) -> str:

@@ -10,7 +10,7 @@ post intent (``Hand.CardChosen``); only this screen talks to the table.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, cast
+from typing import TYPE_CHECKING, Iterable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -22,6 +22,7 @@ from engine import Action, Event, PlayerView
 from ..plan import opponent_label
 from .game_keys import GameKeys
 from ..table import Refused, Table, TableUpdate
+from ..app_link import unoduo
 from ..words import article
 from ..text import printable
 from ..widgets.status import wd4_player
@@ -95,7 +96,7 @@ class GameScreen(GameKeys, Screen[None]):
     @property
     def unoduo(self) -> "UnoDuoApp":
         """The app, typed (the screen needs its size flag, the leave/new-match flow)."""
-        return cast("UnoDuoApp", self.app)
+        return unoduo(self)
 
     # -- layout ------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 from ..widgets.footer import Footer
 # the lists' words live in ..words (Textual-free: `unoduo list` uses them too)
 from ..words import fit, lineage, practice_mark, summary_line, summary_lines
+from ..app_link import unoduo
 
 __all__ = ["MenuScreen", "summary_line", "summary_lines", "lineage", "practice_mark", "fit"]
 
@@ -67,7 +68,7 @@ class MenuScreen(Screen[None]):
         menu = self.query_one(OptionList)
         menu.clear_options()
         unfinished = None
-        store = getattr(self.app, "store", None)
+        store = unoduo(self).store
         if store is not None:
             try:
                 unfinished = store.newest_unfinished()

@@ -30,6 +30,7 @@ from ..settings import Settings
 from ..text import MAX_NAME
 from ..textual_compat import AnswerOnce
 from ..widgets.footer import Footer
+from ..app_link import unoduo
 
 __all__ = ["NewMatchScreen", "default_names", "form_options"]
 
@@ -74,7 +75,7 @@ class NewMatchScreen(AnswerOnce, Screen[None]):
     # -- building -------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        settings = Settings.load(getattr(self.app, "store", None))
+        settings = Settings.load(unoduo(self).store)
         self._preset = settings.preset
         for preset in PRESETS:
             rules = preset_rules(preset, PRESETS[preset][0], settings.options_for(preset))
@@ -257,7 +258,7 @@ class NewMatchScreen(AnswerOnce, Screen[None]):
         return out
 
     def _remember(self) -> None:
-        store = getattr(self.app, "store", None)
+        store = unoduo(self).store
         self._remember_shown()
         settings = Settings.load(store)
         settings.preset, settings.seats = self._preset, self._seats()
@@ -273,4 +274,4 @@ class NewMatchScreen(AnswerOnce, Screen[None]):
         if plan is None:
             return
         self._remember()
-        self.app.new_match(plan)
+        unoduo(self).new_match(plan)

@@ -39,6 +39,7 @@ from ..widgets import Discard, Footer, GameLog, Hand, ScoreSheet, Seats, table_r
 from ..widgets.other_hands import HANDS_SHOWN, OtherHands
 from ..widgets.replay_log import ReplayLog
 from ..words import seat_names
+from ..app_link import unoduo
 from . import replay_keys
 from .replay_keys import JUMPS, MOMENT_KEYS, QUIET, QUIET_IDS, SPEEDS, WAIT_WHILE_PICKING
 from .replay_text import ReplayText
@@ -350,7 +351,7 @@ class ReplayScreen(ReplayText, AnswerOnce, Screen[None]):
         def chosen(choice: tuple[str, int] | None) -> None:
             if choice is not None:
                 level, seat = choice
-                self.app.branch_match(self.loaded, prefix, pos, level, seat)
+                unoduo(self).branch_match(self.loaded, prefix, pos, level, seat)
 
         self.app.push_screen(BranchDialog(bot_levels(), self.names, pos, seat=seat,
                                           seat_fixed=self.locked,

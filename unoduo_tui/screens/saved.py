@@ -25,6 +25,7 @@ from ..text import printable
 from ..textual_compat import AnswerOnce
 from ..widgets.footer import Footer
 from ..words import summary_lines
+from ..app_link import unoduo
 
 __all__ = ["SavedScreen", "MatchTable", "fill_matches"]
 
@@ -76,7 +77,7 @@ class MatchTable(AnswerOnce, Screen[None]):
     def load(self) -> None:
         """(Re)read the saved matches and show them."""
         try:
-            self.summaries = self.listed(self.app.store.list())
+            self.summaries = self.listed(unoduo(self).store.list())
         except Exception as exc:  # show the problem, keep the screen
             self.notify(f"Could not list saved matches: {exc}", severity="error")
         self.fill()
@@ -106,7 +107,7 @@ class MatchTable(AnswerOnce, Screen[None]):
 
     def watch(self, summary) -> None:
         """Open ``summary``'s replay (spoiler-free when the list is)."""
-        self.app.open_replay(str(summary.path), spoiler_free=self.spoiler_free)
+        unoduo(self).open_replay(str(summary.path), spoiler_free=self.spoiler_free)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -146,7 +147,7 @@ class MatchTable(AnswerOnce, Screen[None]):
         from ..store import SaveFileError
 
         try:
-            self.app.store.delete(summary.path)
+            unoduo(self).store.delete(summary.path)
         except SaveFileError as exc:  # open in another unoduo (LockedError), or no access
             pid = getattr(exc, "pid", None)
             why = (f"it is open in another unoduo (process {pid})" if pid is not None
@@ -191,7 +192,7 @@ class SavedScreen(MatchTable):
         event.stop()
         summary = self.summaries[int(event.row_key.value)]
         if summary.status == "in progress":
-            self.app.resume_match(str(summary.id))
+            unoduo(self).resume_match(str(summary.id))
         elif summary.status == "finished":
             self.watch(summary)
         else:
