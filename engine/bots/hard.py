@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Sequence
 from ..actions import Action
 from ..rng import Rng
 from .belief import Belief
+from .classic_belief import ClassicBelief
 from .hard_classic import classic_candidates, classic_rollout, classic_world
 from .lean import Position, RoundEnd, play_out
 from .normal import NormalBot, best_colour
@@ -147,6 +148,7 @@ class HardBot(NormalBot):
         self._rng = Rng(seed, 0x4A2D)
         self.last_worlds = 0  # worlds sampled for the last decision (for benchmarks)
         self._values: list[list[float]] = []  # per option, per world, of the last search
+        self._cbelief: ClassicBelief | None = None
 
     def choose(self, view: "PlayerView") -> Action:
         started = time.perf_counter()
@@ -172,6 +174,12 @@ class HardBot(NormalBot):
             if usual in options and not self._clearly_better(best, options.index(usual)):
                 return usual
         return options[best]
+
+    def classic_belief(self, view: "PlayerView") -> ClassicBelief:
+        """The classic N-seat belief, updated to ``view`` (one per match and seat)."""
+        if self._cbelief is None or self._cbelief.seat != view.seat:
+            self._cbelief = ClassicBelief(view.seat, view.rules)
+        return self._cbelief.update(view)
 
     def _clearly_better(self, a: int, b: int) -> bool:
         """Whether option ``a`` beat ``b`` by more than :data:`_OVERRIDE_Z` standard
@@ -203,8 +211,11 @@ class HardBot(NormalBot):
                 end = play_out(world.copy(), option)
                 return rollout_value(end, scores, seat, target)
         else:  # classic, any seat count (hard_classic)
+            cbelief = self.classic_belief(view)
+            pool = cbelief.unseen(view)
+
             def sample():
-                return classic_world(view, self._rng)
+                return classic_world(view, self._rng, cbelief, pool)
 
             def evaluate(world, option) -> float:
                 return classic_rollout(world, option, seat)

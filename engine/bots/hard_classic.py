@@ -14,47 +14,47 @@ from typing import TYPE_CHECKING
 
 from ..match import Match
 from ..rng import Rng
-from ..classic import classic_points
-from .counting import _pile_and_last_wd4, unseen
+from ..classic import CARD_POINTS, classic_points
+from .classic_belief import ClassicBelief
 from .normal import policy
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..actions import Action
     from ..view import PlayerView
 
-__all__ = ["classic_world", "classic_rollout", "round_value", "classic_candidates"]
+__all__ = ["classic_world", "classic_rollout", "round_value", "outcome_value",
+           "classic_candidates"]
 
 #: a rollout longer than this many decisions is scored from the hands as they are
 ROLLOUT_LIMIT = 600
 #: how much a round's points count beside going out (in units of the match target)
 POINTS_WEIGHT = 0.25
+_POINTS = CARD_POINTS["classic"]
+#: E1: a last card the next seat still draws for (the round ends after the draw)
+_LAST_DRAWS = ("+2", "W+4")
 
 
-def classic_world(view: "PlayerView", rng: Rng) -> Match | None:
-    """One determinization of the hidden cards (``None`` when the view's events do not
-    account for the discard pile, e.g. a position built without a log)."""
-    pile, _, _ = _pile_and_last_wd4(view)
-    if len(pile) != view.discard_size or not pile or pile[-1] is not view.top:
+def classic_world(view: "PlayerView", rng: Rng, belief: ClassicBelief | None = None,
+                  pool: list | None = None) -> Match | None:
+    """One determinization of the hidden cards from ``belief`` (updated to ``view``;
+    ``pool``: its :meth:`~ClassicBelief.unseen` cards, computed once per decision) —
+    ``None`` when the view's events do not account for the position (e.g. one built
+    without a log)."""
+    if belief is None:
+        belief = ClassicBelief(view.seat, view.rules).update(view)
+    if not belief.consistent(view):
         return None
-    cards = [card for card, n in sorted(unseen(view).items(), key=lambda kv: kv[0].code)
-             for _ in range(n)]
+    if pool is None:
+        pool = belief.unseen(view)
+    if len(pool) != view.draw_size + sum(view.hand_sizes) - len(view.hand) - sum(
+            len(k) for s, k in enumerate(belief.known) if s != view.seat):
+        return None
+    hands, draw = belief.sample(view, rng, list(pool))
     n = len(view.hand_sizes)
-    if len(cards) != view.draw_size + sum(view.hand_sizes) - len(view.hand):
-        return None
-    rng.shuffle(cards)
-    hands = []
-    at = 0
-    for seat in range(n):
-        if seat == view.seat:
-            hands.append(list(view.hand))
-        else:
-            size = view.hand_sizes[seat]
-            hands.append(cards[at:at + size])
-            at += size
     seat = view.seat
     nxt = (seat + view.direction) % n
     return Match.from_position(
-        view.rules, hands=hands, draw_pile=cards[at:], discard_pile=pile, to_act=seat,
+        view.rules, hands=hands, draw_pile=draw, discard_pile=belief.pile, to_act=seat,
         phase=view.phase, colour=view.color, p1=(view.dealer + 1) % n, round=view.round,
         scores=view.scores, pending=view.pending_draw, by=(nxt + view.direction) % n,
         drawn=view.drawn, exposed=view.exposed, seed=rng.next64(), dealer=view.dealer,
@@ -69,25 +69,44 @@ def classic_candidates(options: list) -> list:
     return options
 
 
-def round_value(m: Match, me: int, start_round: int) -> float:
-    """The viewer's score of a rolled-out round: winner_takes — +1 for going out, −1/(n−1)
-    when another seat does, plus the winner's points in units of the target (+ mine,
-    − another's); own_hand — the others' mean points less mine; a round still
-    running — from the hands held."""
-    target = m.rules.target
-    if m.round == start_round and not m.over:  # cut short: the hands as they are
-        pts = [classic_points(m.hand(s)) for s in range(m.seats)]
-        others = [p for s, p in enumerate(pts) if s != me]
-        return (sum(others) / len(others) - pts[me]) / (4 * target)
-    winner, points = m.rounds[-1]
-    if m.rules.scoring == "own_hand":
+def outcome_value(winner: int | None, points, me: int, seats: int, rules) -> float:
+    """The viewer's score of a round's end (``points``: what each seat scored):
+    winner_takes — +1 for going out, −1/(n−1) when another seat does, plus the
+    winner's points in units of the target (+ mine, − another's); own_hand — the
+    others' mean points less mine."""
+    target = rules.target
+    if rules.scoring == "own_hand":
         others = [p for s, p in enumerate(points) if s != me]
         return (sum(others) / len(others) - points[me]) / target
     if winner is None:
         return 0.0
     if winner == me:
         return 1.0 + POINTS_WEIGHT * points[winner] / target
-    return -1.0 / (m.seats - 1) - POINTS_WEIGHT * points[winner] / target
+    return -1.0 / (seats - 1) - POINTS_WEIGHT * points[winner] / target
+
+
+def round_value(m: Match, me: int, start_round: int) -> float:
+    """The viewer's score of a rolled-out round (:func:`outcome_value`; a round still
+    running — from the hands held)."""
+    if m.round == start_round and not m.over:  # cut short: the hands as they are
+        pts = [classic_points(m.hand(s)) for s in range(m.seats)]
+        others = [p for s, p in enumerate(pts) if s != me]
+        return (sum(others) / len(others) - pts[me]) / (4 * m.rules.target)
+    winner, points = m.rounds[-1]
+    return outcome_value(winner, points, me, m.seats, m.rules)
+
+
+def _going_out(m: Match, seat: int, me: int) -> float:
+    """E1/C10: the value of ``seat`` playing its last card now (not a Draw 2 or Wild
+    Draw 4, which the next seat still draws), scored without ending the round (the
+    engine would deal the next one)."""
+    n = m.seats
+    own = [0 if s == seat else classic_points(m.hand(s)) for s in range(n)]
+    if m.rules.scoring == "own_hand":
+        points = own
+    else:
+        points = [sum(own) if s == seat else 0 for s in range(n)]
+    return outcome_value(seat, points, me, n, m.rules)
 
 
 def classic_rollout(world: Match, option: "Action", me: int) -> float:
@@ -101,5 +120,10 @@ def classic_rollout(world: Match, option: "Action", me: int) -> float:
         seat = m.to_act
         sizes = m.hand_sizes
         nxt = (seat + m.direction) % len(sizes)
-        m.apply(policy(m.hand(seat), m.legal_actions(), m.phase, m.top, m.color, sizes[nxt]))
+        hand = m.hand(seat)
+        action = policy(hand, m.legal_actions(), m.phase, m.top, m.color, sizes[nxt],
+                        points=_POINTS)
+        if len(hand) == 1 and action.kind == "play" and action.card.rank not in _LAST_DRAWS:
+            return _going_out(m, seat, me)
+        m.apply(action)
     return round_value(m, me, start)
