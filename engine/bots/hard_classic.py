@@ -16,7 +16,8 @@ from ..match import Match
 from ..rng import Rng
 from ..classic import CARD_POINTS, classic_points
 from .classic_belief import ClassicBelief
-from .normal import policy
+from .counting import guilty_odds
+from .normal import CHALLENGE_ABOVE, policy
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..actions import Action
@@ -109,10 +110,21 @@ def _going_out(m: Match, seat: int, me: int) -> float:
     return outcome_value(seat, points, me, n, m.rules)
 
 
+def _challenges(m: Match, seat: int, by: int, before: str | None) -> bool:
+    """A6/C8: whether the normal bot in ``seat`` challenges the Wild Draw 4 ``by``
+    played on colour ``before`` (from its counting, as :class:`NormalBot` does)."""
+    if before is None:
+        return False
+    p = guilty_odds(m.rules.deck, m.hand(seat), m.discard_pile, before, m.hand_sizes[by])
+    return p > CHALLENGE_ABOVE
+
+
 def classic_rollout(world: Match, option: "Action", me: int) -> float:
-    """Play ``option`` in a copy of ``world``, then the round out with the normal policy."""
+    """Play ``option`` in a copy of ``world``, then the round out with the normal policy
+    (which challenges a Wild Draw 4 from its counting)."""
     m = world.clone(history=False)
     start = m.round
+    by, before = me, m.color
     m.apply(option)
     for _ in range(ROLLOUT_LIMIT):
         if m.round != start or m.over:
@@ -121,9 +133,14 @@ def classic_rollout(world: Match, option: "Action", me: int) -> float:
         sizes = m.hand_sizes
         nxt = (seat + m.direction) % len(sizes)
         hand = m.hand(seat)
-        action = policy(hand, m.legal_actions(), m.phase, m.top, m.color, sizes[nxt],
-                        points=_POINTS)
+        phase = m.phase
+        legal = m.legal_actions()
+        challenge = phase == "wd4" and len(legal) > 1 and _challenges(m, seat, by, before)
+        action = policy(hand, legal, phase, m.top, m.color, sizes[nxt],
+                        challenge=challenge, points=_POINTS)
         if len(hand) == 1 and action.kind == "play" and action.card.rank not in _LAST_DRAWS:
             return _going_out(m, seat, me)
+        if action.kind == "play":
+            by, before = seat, m.color
         m.apply(action)
     return round_value(m, me, start)

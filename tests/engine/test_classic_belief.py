@@ -6,7 +6,7 @@ import pytest
 
 from engine import Match, Rules, bots
 from engine.bots.classic_belief import ClassicBelief
-from engine.bots.hard_classic import classic_rollout, classic_world, round_value
+from engine.bots.hard_classic import _challenges, classic_rollout, classic_world, round_value
 from engine.bots.normal import policy
 from engine.cards import deck_cards
 from engine.classic import CARD_POINTS
@@ -94,13 +94,46 @@ def test_a_rollout_scores_the_round_as_playing_it_out_in_the_engine(seats):
                 continue
             full = world.clone(history=False)
             start = full.round
+            by, before = view.seat, full.color
             full.apply(option)
             while full.round == start and not full.over:
                 s = full.to_act
                 nxt = (s + full.direction) % seats
-                full.apply(policy(full.hand(s), full.legal_actions(), full.phase, full.top,
-                                  full.color, full.hand_sizes[nxt], points=points))
+                legal = full.legal_actions()
+                challenge = full.phase == "wd4" and _challenges(full, s, by, before)
+                action = policy(full.hand(s), legal, full.phase, full.top, full.color,
+                                full.hand_sizes[nxt], challenge=challenge, points=points)
+                if action.kind == "play":
+                    by, before = s, full.color
+                full.apply(action)
             expected = round_value(full, view.seat, start)
             assert classic_rollout(world, option, view.seat) == pytest.approx(expected)
             compared += 1
     assert compared > 0
+
+
+@pytest.mark.parametrize("seats", [2, 4, 6])
+def test_c8_rollouts_challenge_a_wild_draw_4_as_the_normal_bot_does(seats):
+    """The rollouts' opponents answer a Wild Draw 4 from the same counting as the
+    normal bot (a guilty one is not free)."""
+    rules = Rules(preset="classic", seats=seats)
+    answered = challenged = 0
+    for seed in range(12):
+        m = Match.new(rules, seed=seed)
+        players = [bots.make("normal", seed=s) for s in range(seats)]
+        by = before = None
+        for _ in range(400):
+            if m.over:
+                break
+            seat = m.to_act
+            view = m.view(seat)
+            action = players[seat].choose(view)
+            if m.phase == "wd4" and len(view.legal_actions) > 1:
+                wants = _challenges(m, seat, by, before)
+                assert wants == (action.kind == "challenge")
+                answered += 1
+                challenged += wants
+            if action.kind == "play":
+                by, before = seat, m.color
+            m.apply(action)
+    assert answered > 0 and challenged > 0
