@@ -14,7 +14,8 @@ For each decision worth searching, it repeatedly
    from the new totals (E2, E4) — so points matter, not just going out.
 
 It picks the candidate with the best mean.  In classic UNO (any seat count) a world
-deals the unseen cards uniformly by hand counts and rolls out a
+deals the unseen cards by hand counts as the N-seat belief allows
+(:mod:`.classic_belief`) and rolls out a
 :class:`~engine.classic.ClassicMatch` (:mod:`.hard_classic`); since those worlds are
 noisier, it keeps the normal move unless the search beats it clearly.  The budget is ``think_ms`` per
 decision (default 500; it stops before starting a rollout it has no time for) or a

@@ -1,12 +1,14 @@
 """The hard bot's worlds and rollouts for classic UNO (C1–C10), any seat count.
 
-A *world* deals the cards the viewer has not seen (:func:`~engine.bots.counting.unseen`:
-since the last deal or refill, the discard pile is public) uniformly to the other
-hands, by their counts, and the rest to the draw pile; it is set up as a
+A *world* deals the cards the viewer has not seen to the other hands, by their
+counts and as :class:`~engine.bots.classic_belief.ClassicBelief` allows (a seat
+that drew instead of following holds nothing that followed; a hand shown in a
+challenge is known), and the rest to the draw pile; it is set up as a
 :class:`~engine.classic.ClassicMatch` with :meth:`Match.from_position`.  A rollout
-plays a candidate, then the rest of the round with the normal policy for every seat,
-and scores the round's end for the viewer (:func:`round_value`).
-"""
+plays a candidate, then the rest of the round with the normal policy for every seat
+(classic points; a Wild Draw 4 challenged from counting, as the normal bot does),
+and scores the round's end for the viewer (:func:`outcome_value`) — stopping when a
+seat plays its last card, before the engine deals the next round."""
 
 from __future__ import annotations
 
