@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from ..match import Match
 from ..rng import Rng
 from ..classic import CARD_POINTS, classic_points
+from ..scoring import match_result
 from .classic_belief import ClassicBelief
 from .counting import guilty_odds
 from .normal import CHALLENGE_ABOVE, policy
@@ -30,8 +31,11 @@ __all__ = ["classic_world", "classic_rollout", "round_value", "outcome_value",
 
 #: a rollout longer than this many decisions is scored from the hands as they are
 ROLLOUT_LIMIT = 600
-#: how much a round's points count beside going out (in units of the match target)
-POINTS_WEIGHT = 0.25
+#: a rollout's value: points in these units, going out worth WIN_WEIGHT more, a
+#: round that ends the match worth MATCH_WEIGHT (shared by the losers)
+POINT_SCALE = 100.0
+WIN_WEIGHT = 0.2
+MATCH_WEIGHT = 3.0
 _POINTS = CARD_POINTS["classic"]
 #: E1: a last card the next seat still draws for (the round ends after the draw)
 _LAST_DRAWS = ("+2", "W+4")
@@ -72,20 +76,27 @@ def classic_candidates(options: list) -> list:
     return options
 
 
-def outcome_value(winner: int | None, points, me: int, seats: int, rules) -> float:
-    """The viewer's score of a round's end (``points``: what each seat scored):
-    winner_takes — +1 for going out, −1/(n−1) when another seat does, plus the
-    winner's points in units of the target (+ mine, − another's); own_hand — the
-    others' mean points less mine."""
-    target = rules.target
+def outcome_value(winner: int | None, points, me: int, seats: int, rules,
+                  before=None) -> float:
+    """The viewer's score of a round's end (``points``: what each seat scored;
+    ``before``: the totals before it).  A round that ends the match (E4/C10) is worth
+    ±:data:`MATCH_WEIGHT` (shared by the other seats when another wins); any other
+    counts in points, as the race to the target does — winner_takes: mine less the
+    others' mean, in units of :data:`POINT_SCALE`, plus :data:`WIN_WEIGHT` for going out
+    (−its share when another seat does); own_hand: the others' mean less mine."""
+    if before is not None:
+        over, champion = match_result(rules, tuple(a + b for a, b in zip(before, points)))
+        if over:
+            if champion is None:
+                return 0.0
+            return MATCH_WEIGHT if champion == me else -MATCH_WEIGHT / (seats - 1)
+    others = (sum(points) - points[me]) / (seats - 1)
     if rules.scoring == "own_hand":
-        others = [p for s, p in enumerate(points) if s != me]
-        return (sum(others) / len(others) - points[me]) / target
+        return (others - points[me]) / POINT_SCALE
     if winner is None:
         return 0.0
-    if winner == me:
-        return 1.0 + POINTS_WEIGHT * points[winner] / target
-    return -1.0 / (seats - 1) - POINTS_WEIGHT * points[winner] / target
+    win = WIN_WEIGHT if winner == me else -WIN_WEIGHT / (seats - 1)
+    return win + (points[me] - others) / POINT_SCALE
 
 
 def round_value(m: Match, me: int, start_round: int) -> float:
@@ -94,9 +105,10 @@ def round_value(m: Match, me: int, start_round: int) -> float:
     if m.round == start_round and not m.over:  # cut short: the hands as they are
         pts = [classic_points(m.hand(s)) for s in range(m.seats)]
         others = [p for s, p in enumerate(pts) if s != me]
-        return (sum(others) / len(others) - pts[me]) / (4 * m.rules.target)
+        return (sum(others) / len(others) - pts[me]) / (4 * POINT_SCALE)
     winner, points = m.rounds[-1]
-    return outcome_value(winner, points, me, m.seats, m.rules)
+    before = tuple(a - b for a, b in zip(m.scores, points))
+    return outcome_value(winner, points, me, m.seats, m.rules, before)
 
 
 def _going_out(m: Match, seat: int, me: int) -> float:
@@ -109,7 +121,7 @@ def _going_out(m: Match, seat: int, me: int) -> float:
         points = own
     else:
         points = [sum(own) if s == seat else 0 for s in range(n)]
-    return outcome_value(seat, points, me, n, m.rules)
+    return outcome_value(seat, points, me, n, m.rules, m.scores)
 
 
 def _challenges(m: Match, seat: int, by: int, before: str | None) -> bool:

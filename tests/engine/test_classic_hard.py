@@ -1,4 +1,4 @@
-"""The hard bot's N-seat belief for classic UNO (T1/T2, C5, C8) and its rollouts."""
+"""The hard bot for classic UNO at N seats: its belief (T1/T2, C8), rollouts and values (C10)."""
 
 from collections import Counter
 
@@ -6,7 +6,9 @@ import pytest
 
 from engine import Match, Rules, bots
 from engine.bots.classic_belief import ClassicBelief
-from engine.bots.hard_classic import _challenges, classic_rollout, classic_world, round_value
+from engine.bots.hard_classic import (MATCH_WEIGHT, POINT_SCALE, WIN_WEIGHT, _challenges,
+                                      classic_rollout, classic_world, outcome_value,
+                                      round_value)
 from engine.bots.normal import policy
 from engine.cards import deck_cards
 from engine.classic import CARD_POINTS
@@ -137,3 +139,14 @@ def test_c8_rollouts_challenge_a_wild_draw_4_as_the_normal_bot_does(seats):
                 by, before = seat, m.color
             m.apply(action)
     assert answered > 0 and challenged > 0
+
+
+def test_c10_a_rollout_is_valued_in_points_and_a_round_that_ends_the_match_decides():
+    rules = Rules(preset="classic", seats=4)  # winner_takes, to 500
+    assert outcome_value(0, (60, 0, 0, 0), 0, 4, rules, (0, 0, 0, 0)) == pytest.approx(
+        WIN_WEIGHT + 60 / POINT_SCALE)
+    assert outcome_value(1, (0, 60, 0, 0), 0, 4, rules, (0, 0, 0, 0)) == pytest.approx(
+        -WIN_WEIGHT / 3 - 20 / POINT_SCALE)
+    assert outcome_value(0, (60, 0, 0, 0), 0, 4, rules, (450, 0, 0, 0)) == MATCH_WEIGHT
+    assert outcome_value(1, (0, 60, 0, 0), 0, 4, rules, (0, 480, 0, 0)) == -MATCH_WEIGHT / 3
+    assert outcome_value(None, (0, 0, 0, 0), 0, 4, rules, (0, 0, 0, 0)) == 0.0
