@@ -12,14 +12,16 @@ seat plays its last card, before the engine deals the next round."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+from math import comb
 from typing import TYPE_CHECKING
 
+from ..cards import deck_cards
 from ..match import Match
 from ..rng import Rng
 from ..classic import CARD_POINTS, classic_points
 from ..scoring import match_result
 from .classic_belief import ClassicBelief
-from .counting import guilty_odds
 from .normal import CHALLENGE_ABOVE, policy
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -124,33 +126,48 @@ def _going_out(m: Match, seat: int, me: int) -> float:
     return outcome_value(seat, points, me, n, m.rules, m.scores)
 
 
+@lru_cache(maxsize=4)
+def _deck_colours(deck: str) -> tuple[int, dict]:
+    """(the deck's size, its cards per colour)."""
+    cards = deck_cards(deck)
+    return len(cards), {c: sum(1 for k in cards if k.colour == c) for c in "RYGB"}
+
+
 def _challenges(m: Match, seat: int, by: int, before: str | None) -> bool:
     """A6/C8: whether the normal bot in ``seat`` challenges the Wild Draw 4 ``by``
-    played on colour ``before`` (from its counting, as :class:`NormalBot` does)."""
+    played on colour ``before`` — its counting (:func:`.counting.guilty_odds`: a hand
+    of that size drawn from the cards it has not seen holds the colour) above
+    :data:`~.normal.CHALLENGE_ABOVE`, as :class:`NormalBot` does."""
     if before is None:
         return False
-    p = guilty_odds(m.rules.deck, m.hand(seat), m.discard_pile, before, m.hand_sizes[by])
-    return p > CHALLENGE_ABOVE
+    size, colours = _deck_colours(m.rules.deck)
+    hand, pile = m.hand(seat), m.discard_pile
+    total = size - len(hand) - len(pile)
+    colour = (colours.get(before, 0) - sum(1 for c in hand if c.colour == before)
+              - sum(1 for c in pile if c.colour == before))
+    k = min(m.hand_sizes[by], total)
+    if k <= 0 or total <= 0:
+        return False
+    return 1.0 - comb(total - colour, k) / comb(total, k) > CHALLENGE_ABOVE
 
 
 def classic_rollout(world: Match, option: "Action", me: int) -> float:
     """Play ``option`` in a copy of ``world``, then the round out with the normal policy
     (which challenges a Wild Draw 4 from its counting)."""
     m = world.clone(history=False)
-    start = m.round
+    start, seats = m.round, m.seats
     by, before = me, m.color
     m.apply(option)
     for _ in range(ROLLOUT_LIMIT):
         if m.round != start or m.over:
             break
         seat = m.to_act
-        sizes = m.hand_sizes
-        nxt = (seat + m.direction) % len(sizes)
         hand = m.hand(seat)
         phase = m.phase
         legal = m.legal_actions()
         challenge = phase == "wd4" and len(legal) > 1 and _challenges(m, seat, by, before)
-        action = policy(hand, legal, phase, m.top, m.color, sizes[nxt],
+        action = policy(hand, legal, phase, m.top, m.color,
+                        len(m.hand((seat + m.direction) % seats)),
                         challenge=challenge, points=_POINTS)
         if len(hand) == 1 and action.kind == "play" and action.card.rank not in _LAST_DRAWS:
             return _going_out(m, seat, me)
