@@ -150,3 +150,24 @@ def test_c10_a_rollout_is_valued_in_points_and_a_round_that_ends_the_match_decid
     assert outcome_value(0, (60, 0, 0, 0), 0, 4, rules, (450, 0, 0, 0)) == MATCH_WEIGHT
     assert outcome_value(1, (0, 60, 0, 0), 0, 4, rules, (0, 480, 0, 0)) == -MATCH_WEIGHT / 3
     assert outcome_value(None, (0, 0, 0, 0), 0, 4, rules, (0, 0, 0, 0)) == 0.0
+
+
+@pytest.mark.parametrize("seats,options", [(2, {}), (4, {"stacking": True}),
+                                           (10, {"scoring": "own_hand"})])
+def test_the_belief_accounts_for_every_hand_and_the_pile_through_a_whole_match(seats, options):
+    """The belief read from events matches the view's counts at every decision (a
+    mismatch would make the hard bot fall back to the normal move)."""
+    rules = Rules(preset="classic", seats=seats, **options)
+    m = Match.new(rules, seed=seats)
+    players = [bots.make("normal", seed=s) for s in range(seats)]
+    belief = ClassicBelief(0, rules)
+    checked = 0
+    for _ in range(3000):
+        if m.over:
+            break
+        view = m.view(m.to_act)
+        if view.seat == 0:
+            assert belief.update(view).consistent(view)
+            checked += 1
+        m.apply(players[view.seat].choose(view))
+    assert checked > 50
