@@ -95,10 +95,10 @@ class ClassicBelief:
         if not slots:  # pragma: no cover - only if the events contradict the rules
             return
         bit = card.bit
-        pick = next((s for s in slots if not (s[0] | s[1]) & bit), None)
+        pick = next((i for i, s in enumerate(slots) if not (s[0] | s[1]) & bit), None)
         if pick is None:  # a soft exclusion was wrong: the oldest its hard ones allow
-            pick = next((s for s in slots if not s[0] & bit), slots[0])
-        slots.remove(pick)
+            pick = next((i for i, s in enumerate(slots) if not s[0] & bit), 0)
+        del slots[pick]  # by place: a Wild Draw 4's slots are remembered by identity
 
     def _exclude(self, slots, bits: int, hard: bool) -> None:
         k = 0 if hard else 1
