@@ -18,7 +18,7 @@ from ..cards import deck_cards
 if TYPE_CHECKING:  # pragma: no cover
     from ..view import PlayerView
 
-__all__ = ["classic_wd4_guilty_probability", "unseen"]
+__all__ = ["classic_wd4_guilty_probability", "guilty_odds", "unseen"]
 
 
 def _pile_and_last_wd4(view: "PlayerView"):
@@ -64,12 +64,18 @@ def classic_wd4_guilty_probability(view: "PlayerView") -> float:
     pile, before, player = _pile_and_last_wd4(view)
     if before is None or player is None:
         return 0.0
-    pool = Counter(deck_cards(view.rules.deck))
-    pool.subtract(view.hand)
+    return guilty_odds(view.rules.deck, view.hand, pile, before, view.hand_sizes[player])
+
+
+def guilty_odds(deck: str, hand, pile, before: str, k: int) -> float:
+    """C8: the chance that a hand of ``k`` cards drawn uniformly from the cards a seat
+    has not seen (``deck`` less its ``hand`` and the ``pile`` since the last deal or
+    refill) holds one of colour ``before``."""
+    pool = Counter(deck_cards(deck))
+    pool.subtract(hand)
     pool.subtract(pile)
     total = sum(n for n in pool.values() if n > 0)
     colour = sum(n for card, n in pool.items() if n > 0 and card.colour == before)
-    k = view.hand_sizes[player]
     if k <= 0 or total <= 0:
         return 0.0
     k = min(k, total)

@@ -1,60 +1,69 @@
 """The hard bot's worlds and rollouts for classic UNO (C1–C10), any seat count.
 
-A *world* deals the cards the viewer has not seen (:func:`~engine.bots.counting.unseen`:
-since the last deal or refill, the discard pile is public) uniformly to the other
-hands, by their counts, and the rest to the draw pile; it is set up as a
+A *world* deals the cards the viewer has not seen to the other hands, by their
+counts and as :class:`~engine.bots.classic_belief.ClassicBelief` allows (a seat
+that drew instead of following holds nothing that followed; a hand shown in a
+challenge is known), and the rest to the draw pile; it is set up as a
 :class:`~engine.classic.ClassicMatch` with :meth:`Match.from_position`.  A rollout
-plays a candidate, then the rest of the round with the normal policy for every seat,
-and scores the round's end for the viewer (:func:`round_value`).
-"""
+plays a candidate, then the rest of the round with the normal policy for every seat
+(classic points; a Wild Draw 4 challenged from counting, as the normal bot does),
+and scores the round's end for the viewer (:func:`outcome_value`) — stopping when a
+seat plays its last card, before the engine deals the next round."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+from math import comb
 from typing import TYPE_CHECKING
 
+from ..cards import deck_cards
 from ..match import Match
 from ..rng import Rng
-from ..classic import classic_points
-from .counting import _pile_and_last_wd4, unseen
-from .normal import policy
+from ..classic import CARD_POINTS, classic_points
+from ..scoring import match_result
+from .classic_belief import ClassicBelief
+from .normal import CHALLENGE_ABOVE, policy
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..actions import Action
     from ..view import PlayerView
 
-__all__ = ["classic_world", "classic_rollout", "round_value", "classic_candidates"]
+__all__ = ["classic_world", "classic_rollout", "round_value", "outcome_value",
+           "classic_candidates"]
 
 #: a rollout longer than this many decisions is scored from the hands as they are
 ROLLOUT_LIMIT = 600
-#: how much a round's points count beside going out (in units of the match target)
-POINTS_WEIGHT = 0.25
+#: a rollout's value: points in these units, going out worth WIN_WEIGHT more, a
+#: round that ends the match worth MATCH_WEIGHT (shared by the losers)
+POINT_SCALE = 100.0
+WIN_WEIGHT = 0.2
+MATCH_WEIGHT = 3.0
+_POINTS = CARD_POINTS["classic"]
+#: E1: a last card the next seat still draws for (the round ends after the draw)
+_LAST_DRAWS = ("+2", "W+4")
 
 
-def classic_world(view: "PlayerView", rng: Rng) -> Match | None:
-    """One determinization of the hidden cards (``None`` when the view's events do not
-    account for the discard pile, e.g. a position built without a log)."""
-    pile, _, _ = _pile_and_last_wd4(view)
-    if len(pile) != view.discard_size or not pile or pile[-1] is not view.top:
+def classic_world(view: "PlayerView", rng: Rng, belief: ClassicBelief | None = None,
+                  pool: list | None = None) -> Match | None:
+    """One determinization of the hidden cards from ``belief`` (updated to ``view``;
+    ``pool``: its :meth:`~ClassicBelief.unseen` cards, computed once per decision) —
+    ``None`` when the view's events do not account for the position (e.g. one built
+    without a log)."""
+    if belief is None:
+        belief = ClassicBelief(view.seat, view.rules).update(view)
+    if not belief.consistent(view):
         return None
-    cards = [card for card, n in sorted(unseen(view).items(), key=lambda kv: kv[0].code)
-             for _ in range(n)]
+    if pool is None:
+        pool = belief.unseen(view)
+    if len(pool) != view.draw_size + sum(view.hand_sizes) - len(view.hand) - sum(
+            len(k) for s, k in enumerate(belief.known) if s != view.seat):
+        return None
+    hands, draw = belief.sample(view, rng, list(pool))
     n = len(view.hand_sizes)
-    if len(cards) != view.draw_size + sum(view.hand_sizes) - len(view.hand):
-        return None
-    rng.shuffle(cards)
-    hands = []
-    at = 0
-    for seat in range(n):
-        if seat == view.seat:
-            hands.append(list(view.hand))
-        else:
-            size = view.hand_sizes[seat]
-            hands.append(cards[at:at + size])
-            at += size
     seat = view.seat
     nxt = (seat + view.direction) % n
     return Match.from_position(
-        view.rules, hands=hands, draw_pile=cards[at:], discard_pile=pile, to_act=seat,
+        view.rules, hands=hands, draw_pile=draw, discard_pile=belief.pile, to_act=seat,
         phase=view.phase, colour=view.color, p1=(view.dealer + 1) % n, round=view.round,
         scores=view.scores, pending=view.pending_draw, by=(nxt + view.direction) % n,
         drawn=view.drawn, exposed=view.exposed, seed=rng.next64(), dealer=view.dealer,
@@ -69,37 +78,100 @@ def classic_candidates(options: list) -> list:
     return options
 
 
+def outcome_value(winner: int | None, points, me: int, seats: int, rules,
+                  before=None) -> float:
+    """The viewer's score of a round's end (``points``: what each seat scored;
+    ``before``: the totals before it).  A round that ends the match (E4/C10) is worth
+    ±:data:`MATCH_WEIGHT` (shared by the other seats when another wins); any other
+    counts in points, as the race to the target does — winner_takes: mine less the
+    others' mean, in units of :data:`POINT_SCALE`, plus :data:`WIN_WEIGHT` for going out
+    (−its share when another seat does); own_hand: the others' mean less mine."""
+    if before is not None:
+        over, champion = match_result(rules, tuple(a + b for a, b in zip(before, points)))
+        if over:
+            if champion is None:
+                return 0.0
+            return MATCH_WEIGHT if champion == me else -MATCH_WEIGHT / (seats - 1)
+    others = (sum(points) - points[me]) / (seats - 1)
+    if rules.scoring == "own_hand":
+        return (others - points[me]) / POINT_SCALE
+    if winner is None:
+        return 0.0
+    win = WIN_WEIGHT if winner == me else -WIN_WEIGHT / (seats - 1)
+    return win + (points[me] - others) / POINT_SCALE
+
+
 def round_value(m: Match, me: int, start_round: int) -> float:
-    """The viewer's score of a rolled-out round: winner_takes — +1 for going out, −1/(n−1)
-    when another seat does, plus the winner's points in units of the target (+ mine,
-    − another's); own_hand — the others' mean points less mine; a round still
-    running — from the hands held."""
-    target = m.rules.target
+    """The viewer's score of a rolled-out round (:func:`outcome_value`; a round still
+    running — from the hands held)."""
     if m.round == start_round and not m.over:  # cut short: the hands as they are
         pts = [classic_points(m.hand(s)) for s in range(m.seats)]
         others = [p for s, p in enumerate(pts) if s != me]
-        return (sum(others) / len(others) - pts[me]) / (4 * target)
+        return (sum(others) / len(others) - pts[me]) / (4 * POINT_SCALE)
     winner, points = m.rounds[-1]
+    before = tuple(a - b for a, b in zip(m.scores, points))
+    return outcome_value(winner, points, me, m.seats, m.rules, before)
+
+
+def _going_out(m: Match, seat: int, me: int) -> float:
+    """E1/C10: the value of ``seat`` playing its last card now (not a Draw 2 or Wild
+    Draw 4, which the next seat still draws), scored without ending the round (the
+    engine would deal the next one)."""
+    n = m.seats
+    own = [0 if s == seat else classic_points(m.hand(s)) for s in range(n)]
     if m.rules.scoring == "own_hand":
-        others = [p for s, p in enumerate(points) if s != me]
-        return (sum(others) / len(others) - points[me]) / target
-    if winner is None:
-        return 0.0
-    if winner == me:
-        return 1.0 + POINTS_WEIGHT * points[winner] / target
-    return -1.0 / (m.seats - 1) - POINTS_WEIGHT * points[winner] / target
+        points = own
+    else:
+        points = [sum(own) if s == seat else 0 for s in range(n)]
+    return outcome_value(seat, points, me, n, m.rules, m.scores)
+
+
+@lru_cache(maxsize=4)
+def _deck_colours(deck: str) -> tuple[int, dict]:
+    """(the deck's size, its cards per colour)."""
+    cards = deck_cards(deck)
+    return len(cards), {c: sum(1 for k in cards if k.colour == c) for c in "RYGB"}
+
+
+def _challenges(m: Match, seat: int, by: int, before: str | None) -> bool:
+    """A6/C8: whether the normal bot in ``seat`` challenges the Wild Draw 4 ``by``
+    played on colour ``before`` — its counting (:func:`.counting.guilty_odds`: a hand
+    of that size drawn from the cards it has not seen holds the colour) above
+    :data:`~.normal.CHALLENGE_ABOVE`, as :class:`NormalBot` does."""
+    if before is None:
+        return False
+    size, colours = _deck_colours(m.rules.deck)
+    hand, pile = m.hand(seat), m.discard_pile
+    total = size - len(hand) - len(pile)
+    colour = (colours.get(before, 0) - sum(1 for c in hand if c.colour == before)
+              - sum(1 for c in pile if c.colour == before))
+    k = min(m.hand_sizes[by], total)
+    if k <= 0 or total <= 0:
+        return False
+    return 1.0 - comb(total - colour, k) / comb(total, k) > CHALLENGE_ABOVE
 
 
 def classic_rollout(world: Match, option: "Action", me: int) -> float:
-    """Play ``option`` in a copy of ``world``, then the round out with the normal policy."""
+    """Play ``option`` in a copy of ``world``, then the round out with the normal policy
+    (which challenges a Wild Draw 4 from its counting)."""
     m = world.clone(history=False)
-    start = m.round
+    start, seats = m.round, m.seats
+    by, before = me, m.color
     m.apply(option)
     for _ in range(ROLLOUT_LIMIT):
         if m.round != start or m.over:
             break
         seat = m.to_act
-        sizes = m.hand_sizes
-        nxt = (seat + m.direction) % len(sizes)
-        m.apply(policy(m.hand(seat), m.legal_actions(), m.phase, m.top, m.color, sizes[nxt]))
+        hand = m.hand(seat)
+        phase = m.phase
+        legal = m.legal_actions()
+        challenge = phase == "wd4" and len(legal) > 1 and _challenges(m, seat, by, before)
+        action = policy(hand, legal, phase, m.top, m.color,
+                        len(m.hand((seat + m.direction) % seats)),
+                        challenge=challenge, points=_POINTS)
+        if len(hand) == 1 and action.kind == "play" and action.card.rank not in _LAST_DRAWS:
+            return _going_out(m, seat, me)
+        if action.kind == "play":
+            by, before = seat, m.color
+        m.apply(action)
     return round_value(m, me, start)
