@@ -304,3 +304,20 @@ def test_a_bot_move_waits_the_tables_pause_and_says_who_is_thinking():
         assert moved.thinking is None and moved.to_act == 2  # Di's Draw 2 hits Cy
     finally:
         t.close()
+
+
+async def test_no_bot_is_shown_thinking_under_the_round_over_dialog():
+    """The update that ends a round says nobody is thinking; the screen takes that in
+    before it puts the round-over dialog up (it once kept the last bot's spinner)."""
+    from tests.tui.conftest import table
+    from unoduo_tui.widgets import Seats
+
+    t = table(HAND7, BOT7, "G1", hands=[["B2", "B3", "B4"], ["G5", "G6"]],
+              draw=["R7", "R8"], script=["play G5 uno", "play G6"])
+    async with seated(t) as (pilot, app):
+        for _ in range(2):
+            await press(pilot, "d")
+            await press(pilot, "p")
+        assert isinstance(app.screen, RoundOver) and app.screen.winner == 1
+        g = game(app)
+        assert g.query_one(Seats).thinking is None and not g.thinking

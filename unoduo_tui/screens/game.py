@@ -195,6 +195,7 @@ class GameScreen(GameKeys, Screen[None]):
             return
         self._deferred = False
         update = self.latest
+        self._set_thinking(update.thinking)  # before any dialog: no spinner under it
         view = self._any_view()
         since = self._announced
         if update.cause in ("undo", "redo") or view.event_count < since:
