@@ -253,3 +253,16 @@ async def test_the_seat_that_forgot_uno_is_marked_to_catch_in_its_own_cell():
         cells = " ".join(_seat_rows(app, 4)).split("→")
     marked = [c for c in cells if "catch!" in c]
     assert len(marked) == 1 and NAMES[view.exposed][:4] in marked[0]
+
+
+async def test_like_names_stay_told_apart_on_the_sheet():
+    """"Normal bot 1" … "Normal bot 4" are not four rows of "Normal" (seen in tmux at
+    10 seats): names cut to the same text keep their ends."""
+    m = position(4, lambda m: m.to_act == 0 and m.phase == "turn")
+    names = ("Bartholomew", "Normal bot 1", "Normal bot 2", "Normal bot 3")
+    app = TableApp(m.view(0), names)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        rows = [line for line in _sheet_text(app).splitlines() if "Norm" in line]
+    assert len(rows) == 3
+    assert len({row.strip("│ ").split()[0] for row in rows}) == 3, rows

@@ -29,7 +29,7 @@ from textual.widget import Widget
 from engine import PlayerView, Rules
 from engine.scoring import match_result
 
-from ..columns import short_name, short_names
+from ..columns import distinct_names, short_name, short_names
 from .names import SeatNames
 
 __all__ = ["ScoreSheet", "sheet_lines", "target_rule", "standing", "leader", "ranking"]
@@ -136,7 +136,7 @@ def _many(view: PlayerView, all_names: tuple[str, ...], say_you: bool) -> list[T
     its total and its points per round, newest first (``*``: went out)."""
     n = len(view.scores)
     order = [(view.seat + i) % n for i in range(n)]
-    names = [short_name(all_names[s], _ROW_NAME_W) for s in range(n)]
+    names = distinct_names(all_names[:n], _ROW_NAME_W)  # "Norm…1", "Norm…2"
     rounds = view.rounds
     total_w = max(3, *(len(str(t)) for t in view.scores))
     col_w = max([2] + [len(str(p)) for _, points in rounds for p in points]) + 1
