@@ -24,6 +24,9 @@ __all__ = ["SCENES", "scene_table", "scene_app", "main"]
 
 NAMES = ("Ann", "Bot")
 KINDS = ("human", "bot:normal")  # the default opponent
+#: classic tables: you and the bots around you, by name
+CLASSIC_NAMES = ("Ann", "Bartholomew", "Cy", "Dorothea", "Ed", "Fatima", "Gus", "Hanna",
+                 "Ida", "Jo")
 
 
 def _playout(seed: int, stop: Callable[[Match], bool], rules: Rules | None = None,
@@ -86,6 +89,13 @@ def _going_out(m: Match) -> bool:
 _SMALL = Rules(target=60)
 
 
+def _classic_table(m: Match) -> bool:
+    """A classic table in its second round, your turn with a choice to make."""
+    return (_mine(m, "turn") and m.round >= 2 and 4 <= len(m.hand(0)) <= 9
+            and any(s > 0 for s in m.scores)
+            and sum(a.kind == "play" for a in m.legal_actions()) >= 2)
+
+
 def _match_point(m: Match) -> bool:
     return _going_out(m) and m.scores[1] + sum(c.points for c in m.hand(1)) >= _SMALL.target \
         and m.scores[1] > m.scores[0]
@@ -102,6 +112,8 @@ SCENES: dict[str, tuple[Callable[[Match], bool] | None, tuple[str, ...], Rules |
     "round_over": (_going_out, ("enter",), None),
     "match_over": (_match_point, ("enter", "enter"), _SMALL),
     "replay": (_match_point, ("home", "v", "right"), _SMALL),
+    "classic_4": (_classic_table, (), Rules(preset="classic", seats=4)),
+    "classic_10": (_classic_table, (), Rules(preset="classic", seats=10)),
 }
 
 #: scenes shown in the replay viewer (the match played to its end, then watched)
@@ -115,7 +127,9 @@ def scene_table(name: str) -> LocalTable | None:
         return None
     m = _find(stop, rules)
     replayed = Match.replay(m.rules, m.actions, seed=m.seed)
-    return LocalTable(replayed, NAMES, KINDS)
+    if m.seats == 2:
+        return LocalTable(replayed, NAMES, KINDS)
+    return LocalTable(replayed, CLASSIC_NAMES[:m.seats], KINDS[:1] + KINDS[1:] * (m.seats - 1))
 
 
 def scene_app(name: str, theme: str = "textual-dark"):

@@ -266,3 +266,18 @@ async def test_like_names_stay_told_apart_on_the_sheet():
         rows = [line for line in _sheet_text(app).splitlines() if "Norm" in line]
     assert len(rows) == 3
     assert len({row.strip("│ ").split()[0] for row in rows}) == 3, rows
+
+
+async def test_card_backs_never_misstate_a_count():
+    """A seat's backs are all its cards up to five, or none: a cell short of room once
+    drew 1 back for 7 cards beside 5 for 7 (seen in the 4-seat screenshot)."""
+    for seats, size in ((4, (80, 24)), (10, (80, 24)), (10, (120, 40))):
+        m = position(seats, lambda m: m.to_act == 0 and m.phase == "turn" and m.round >= 2)
+        app = TableApp(m.view(0), NAMES[:seats])
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            chain = " ".join(_seat_rows(app, seats))
+        found = re.findall(r"(\d+) ((?:▐▌)+)", chain)
+        assert found, chain
+        for count, backs in found:
+            assert len(backs) // 2 == min(int(count), 5), (count, backs, chain)

@@ -193,11 +193,10 @@ class Seats(SeatNames, CardCanvas):
         if me and view.direction == -1 and spare >= 9:
             extras.append((" reversed", "italic"))
             spare -= 9
-        if not me and count > 1:
-            backs = min(count, _FEW, max(0, (spare - 1) // 2))
-            if backs:
-                extras.append((" " + _BACK * backs, self.card_style(None)))
-                spare -= 1 + 2 * backs
+        backs = min(count, _FEW)  # all of them or none: fewer would misstate the count
+        if not me and count > 1 and spare >= 1 + 2 * backs:
+            extras.append((" " + _BACK * backs, self.card_style(None)))
+            spare -= 1 + 2 * backs
         word = " thinking…" if thinking else " to act" if acting and not me else ""
         if word and spare >= len(word):
             extras.append((word, "italic"))
