@@ -143,6 +143,7 @@ class ReplayCursor:
                                    if self._actor[p] != self._actor[p - 1]]
         self._pos = len(self._actor) - 1
         self._match = last
+        self._stale = False  # the working match's queue ends before the log (after follow)
 
     @classmethod
     def of(cls, match: Match, every: int = 200) -> "ReplayCursor":
@@ -227,13 +228,13 @@ class ReplayCursor:
         if pos == self._pos:
             return self._match
         base = pos // self.every * self.every
-        if self._pos < pos and self._pos >= base:
+        if self._pos < pos and self._pos >= base and not self._stale:
             m = self._match  # forward within reach: carry on from here
         else:
             m = self._snapshot(pos // self.every)
             self._pos = base
         m.replay_more(pos - self._pos)
-        self._pos, self._match = pos, m
+        self._pos, self._match, self._stale = pos, m, False
         return m
 
     def goto_copy(self, pos: int) -> Match:
@@ -253,6 +254,60 @@ class ReplayCursor:
         m.restore_history(self._log[:self._log_at[pos]], self._events[:self._events_at[pos]],
                           self._log[self._log_at[pos]:])
         return m
+
+    # -- a live match: growing and cutting back --------------------------------------
+
+    def follow(self, match: Match) -> None:
+        """Take in the decision ``match`` made past this cursor's end: ``match`` is the
+        live match whose log extends the cursor's by one decision (and the chance
+        outcomes after it).  Nothing is replayed: a table calls this after each
+        decision so its practice undo never replays the whole log.  The cursor stays
+        where it is."""
+        start = self._log_at[-1]
+        if match.log_length == start:
+            return
+        new = match.actions_from(start)
+        decisions = [e for e in new if not e.is_chance]
+        if len(decisions) != 1:
+            raise ValueError(f"follow takes one decision at a time, not {len(decisions)}")
+        pos = len(self._actor)
+        before = self._events_at[-1]
+        self._log.extend(new)
+        self._decisions.append(decisions[0])
+        self._events.extend(match.events[before:])
+        if pos % self.every == 0:
+            self._snapshots.append(match.clone(history=False))
+        self._actor.append(match.to_act)
+        self._round.append(match.round)
+        self._events_at.append(match.event_count)
+        self._log_at.append(match.log_length)
+        for kind in _moment_kinds(self._events[before:]):
+            self._moments[kind].append(pos)
+        if self._round[pos] != self._round[pos - 1]:
+            self._round_starts.append(pos)
+        if self._actor[pos] != self._actor[pos - 1]:
+            self._turn_starts.append(pos)
+        self._stale = True
+
+    def cut(self, pos: int) -> Match:
+        """Forget every position after ``pos`` (a practice undo took them back) and
+        return the match there, an independent copy to play on from (nothing queued);
+        a later :meth:`follow` of it carries the cursor on."""
+        pos = max(0, min(int(pos), self.count))
+        del self._log[self._log_at[pos]:]
+        del self._events[self._events_at[pos]:]
+        for name in ("_actor", "_round", "_events_at", "_log_at"):
+            del getattr(self, name)[pos + 1:]
+        del self._decisions[pos:]
+        del self._snapshots[pos // self.every + 1:]
+        for marks in self._moments.values():
+            marks[:] = [p for p in marks if p <= pos]
+        self._round_starts = [p for p in self._round_starts if p <= pos]
+        self._turn_starts = [p for p in self._turn_starts if p <= pos]
+        here = self._snapshot(pos // self.every)  # its queue now ends at ``pos``
+        here.replay_more(pos - pos // self.every * self.every)
+        self._pos, self._match, self._stale = pos, here.clone(), False
+        return here
 
     def step(self, delta: int = 1) -> Match:
         return self.goto(self._pos + delta)

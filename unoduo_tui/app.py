@@ -23,9 +23,11 @@ from engine import Rules
 from .screens.game import GameScreen
 from .screens.too_small import MIN_SIZE, TooSmall
 from .plan import DEFAULT_LEVEL, HUMAN, bot_levels
-from .session import GameSession
+from .plan import MatchPlan
+from .table import Table
 from .settings import Settings
 from .shutdown import SignalExit
+from .table.local import LocalTable
 from .text import player_name, printable
 from .textual_compat import SafePalettes, give_result_callback
 
@@ -77,7 +79,8 @@ class UnoDuoApp(SafePalettes, App[int]):
                  seed: int | None = None, target: int | None = None, name: str | None = None,
                  resume: str | None = None, replay: Any = None, spoiler_free: bool = False,
                  bot_pause: float = 0.6, think_ms: int | None = None, theme: str | None = None,
-                 session: GameSession | None = None, handle_signals: bool = False) -> None:
+                 table: Table | None = None, plan: MatchPlan | None = None,
+                 handle_signals: bool = False) -> None:
         #: the remembered choices as the app starts (theme; `unoduo play`'s rules)
         self.start_settings = Settings.load(store)
         wanted = theme or self.start_settings.theme or _default_theme()
@@ -90,7 +93,9 @@ class UnoDuoApp(SafePalettes, App[int]):
                               "spoiler_free": spoiler_free}
         self.bot_pause = bot_pause
         self.think_ms = think_ms
-        self.start_session = session
+        #: a table to open at once (tests, screenshots), or a new match to start
+        self.start_table = table
+        self.start_plan = plan
         #: SIGHUP / SIGTERM / SIGINT end the app even when it is busy (``unoduo`` only)
         self.signal_exit = SignalExit(self._exit_on_signal) if handle_signals else None
         self.too_small = False
@@ -145,12 +150,12 @@ class UnoDuoApp(SafePalettes, App[int]):
         return screen
 
     def _first_screen(self) -> Screen | None:
-        if self.start_session is not None:
-            return GameScreen(self.start_session)
+        if self.start_table is not None:
+            return GameScreen(self.start_table)
         if self.start == "play":
-            return GameScreen(self._play_session())
+            return GameScreen(self._new_table(self.start_plan or self._play_plan()))
         if self.start == "resume":
-            return GameScreen(self._resume_session(self.start_options["resume"]))
+            return GameScreen(self._resume_table(self.start_options["resume"]))
         if self.start == "replay" and self.start_options["replay"] is not None:
             return self._replay_screen(self.start_options["replay"],
                                        self.start_options["spoiler_free"])
@@ -168,8 +173,8 @@ class UnoDuoApp(SafePalettes, App[int]):
         self.notify(str(problem), severity=problem.severity,
                     timeout=10 if problem.severity == "error" else 5)
 
-    def _play_session(self) -> GameSession:
-        """The new match ``unoduo play`` asked for (remembered rule options apply)."""
+    def _play_plan(self) -> MatchPlan:
+        """The new match ``unoduo play --vs`` asked for (remembered rule options apply)."""
         opts = self.start_options
         vs = opts["vs"] or DEFAULT_LEVEL
         if vs != HUMAN and vs not in bot_levels():
@@ -186,7 +191,7 @@ class UnoDuoApp(SafePalettes, App[int]):
             rules = Rules(**rules_opts)
         except (TypeError, ValueError):
             rules = Rules(target=opts["target"]) if opts["target"] else Rules()
-        return self._new_session(names, (HUMAN, kind), rules, opts["seed"])
+        return MatchPlan(tuple(names), (HUMAN, kind), rules, opts["seed"])
 
     def _exit_on_signal(self, code: int) -> None:
         """A signal (a dropped SSH link, kill, Ctrl+C from outside): exit with ``code``
@@ -195,17 +200,24 @@ class UnoDuoApp(SafePalettes, App[int]):
 
     # -- matches -----------------------------------------------------------------
 
-    def new_match(self, names: tuple[str, str], kinds: tuple[str, str], rules: Rules,
-                  seed: int | None) -> None:
+    def new_match(self, plan: "MatchPlan | tuple[str, ...]", kinds: tuple[str, ...] = (),
+                  rules: Rules | None = None, seed: int | None = None) -> None:
+        """Start ``plan`` at a new table.  (The old call, ``new_match(names, kinds,
+        rules, seed)``, is still taken until the form passes a plan.)"""
         try:
-            self.open_game(self._new_session(names, kinds, rules, seed))
+            if not isinstance(plan, MatchPlan):
+                try:
+                    plan = MatchPlan(tuple(plan), tuple(kinds), rules or Rules(), seed)
+                except ValueError as exc:
+                    raise CannotOpen(f"Could not start the match: {exc}") from exc
+            self.open_game(self._new_table(plan))
         except CannotOpen as problem:  # a save-file problem: say so, stay where we are
             self._say(problem)
 
     def resume_match(self, ref: str | None) -> None:
         """Back to the match ``ref`` (an id, short id or path; None: the newest unfinished)."""
         try:
-            self.open_game(self._resume_session(ref))
+            self.open_game(self._resume_table(ref))
         except CannotOpen as problem:
             self._say(problem)
 
@@ -218,22 +230,22 @@ class UnoDuoApp(SafePalettes, App[int]):
         except CannotOpen as problem:
             self._say(problem)
 
-    def _new_session(self, names: tuple[str, str], kinds: tuple[str, str], rules: Rules,
-                     seed: int | None) -> GameSession:
+    def _new_table(self, plan: MatchPlan) -> LocalTable:
         try:
-            return GameSession.start(self.store, names, kinds, rules, seed,
-                                     think_ms=self.think_ms)
+            return LocalTable.start(self.store, plan, think_ms=self.think_ms,
+                                    bot_pause=self.bot_pause)
         except Exception as exc:
             raise CannotOpen(f"Could not start the match: {exc}") from exc
 
-    def _resume_session(self, ref: str | None) -> GameSession:
+    def _resume_table(self, ref: str | None) -> LocalTable:
         if ref is None:
             newest = self.store.newest_unfinished() if self.store is not None else None
             if newest is None:
                 raise CannotOpen("No unfinished match to resume.", "warning")
             ref = str(newest.id)
         try:
-            return GameSession.resume(self.store, ref, think_ms=self.think_ms)
+            return LocalTable.resume(self.store, ref, think_ms=self.think_ms,
+                                     bot_pause=self.bot_pause)
         except Exception as exc:
             raise CannotOpen(self._open_error(exc)) from exc
 
@@ -258,16 +270,19 @@ class UnoDuoApp(SafePalettes, App[int]):
         from .screens.new_match import default_names
         from .store import short_id
         me, bot_name = default_names(kind, human)
-        names = (me, bot_name) if seat == 0 else (bot_name, me)
-        kinds = (HUMAN, kind) if seat == 0 else (kind, HUMAN)
+        names = [s.name for s in seats]  # with more seats, the others keep their names
+        kinds = [kind] * len(seats)
+        names[seat], kinds[seat] = me, HUMAN
+        if len(seats) == 2:
+            names[(seat + 1) % 2] = bot_name
         try:
-            session = GameSession.branch(self.store, header.rules, log_prefix, header.seed,
-                                         names, kinds, (loaded.id, decisions),
-                                         think_ms=self.think_ms)
+            table = LocalTable.branch(self.store, header.rules, log_prefix, header.seed,
+                                      names, kinds, (loaded.id, decisions),
+                                      think_ms=self.think_ms, bot_pause=self.bot_pause)
         except Exception as exc:
             self.notify(f"Could not start the branch: {exc}", severity="error", timeout=10)
             return
-        self.open_game(session)
+        self.open_game(table)
         self.notify(f"A what-if branch of {short_id(loaded.id)} from action {decisions}: "
                     "a practice match (z undoes).", title="What if", timeout=5)
 
@@ -279,10 +294,10 @@ class UnoDuoApp(SafePalettes, App[int]):
                     + (f" on {host}" if host else "") + ").")
         return f"Could not resume: {exc}"
 
-    def open_game(self, session: GameSession) -> None:
-        """Show the table for ``session``, over the menu."""
+    def open_game(self, table: Table) -> None:
+        """Show ``table``, over the menu."""
         self._back_to_menu()
-        self.push_screen(GameScreen(session))
+        self.push_screen(GameScreen(table))
 
     def ask_to_leave(self, saved: bool = True) -> None:
         """q at the table or in one of its dialogs: quit, go to the menu, or stay."""
@@ -306,7 +321,7 @@ class UnoDuoApp(SafePalettes, App[int]):
             return
         table = next((s for s in reversed(self.screen_stack) if isinstance(s, GameScreen)),
                      None)
-        if table is not None and not table.session.match.over:
+        if table is not None and not table.over:
             table.action_leave()
         else:
             self.exit(0)
@@ -372,18 +387,20 @@ class UnoDuoApp(SafePalettes, App[int]):
 
 def run_app(store: Any, start: str = "menu", *, vs: str | None = None, seed: int | None = None,
             target: int | None = None, name: str | None = None, resume: str | None = None,
-            replay: str | None = None, spoiler_free: bool = False) -> int:
+            replay: str | None = None, spoiler_free: bool = False,
+            plan: MatchPlan | None = None) -> int:
     """Run the full-screen app; returns the process exit code.
 
     ``start``: ``"menu"``, ``"play"`` (a new match vs ``vs``: a bot level or
-    ``"human"``) or ``"resume"`` (``resume``: a match id or path; ``None``: the
+    ``"human"``, or ``plan``: a :class:`MatchPlan` of any seats) or ``"resume"`` (``resume``: a match id or path; ``None``: the
     newest unfinished match) or ``"replay"`` (``replay``: a match id or path, watched
     read-only; ``spoiler_free``: from its start, its length and result hidden).
     """
     if start not in ("menu", "play", "resume", "replay"):
         raise ValueError(f"start must be 'menu', 'play', 'resume' or 'replay', not {start!r}")
     app = UnoDuoApp(store, start, vs=vs, seed=seed, target=target, name=name, resume=resume,
-                    replay=replay, spoiler_free=spoiler_free, handle_signals=True)
+                    replay=replay, spoiler_free=spoiler_free, plan=plan,
+                    handle_signals=True)
     # The modules just imported (Textual's and ours) live as long as the process: move
     # them out of the collector's sight, or a full collection walks all of them while
     # the first frame is being drawn (~25 ms here; python -m unoduo_tui.bench).

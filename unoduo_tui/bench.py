@@ -185,13 +185,14 @@ def widget_count() -> int:
     import asyncio
 
     from .app import UnoDuoApp
-    from .session import GameSession
+    from .plan import MatchPlan
+    from .table.local import LocalTable
 
     async def count() -> int:
         with tempfile.TemporaryDirectory() as tmp:
-            session = GameSession.start(Store(tmp), ("You", "Bot"), ("human", "bot:random"),
-                                        seed=3)
-            app = UnoDuoApp(Store(tmp), session=session, bot_pause=0)
+            table = LocalTable.start(Store(tmp), MatchPlan(("You", "Bot"),
+                                                           ("human", "bot:random"), seed=3))
+            app = UnoDuoApp(Store(tmp), table=table, bot_pause=0)
             async with app.run_test(size=(80, 24)) as pilot:
                 await pilot.pause()
                 return len(list(app.screen.query("*")))

@@ -315,10 +315,9 @@ class MatchOver(Dialog[str]):
     def _saved_ref(self) -> str | None:
         """The save file of the match at the table below (None: an unsaved match)."""
         for screen in reversed(self.app.screen_stack):
-            handle = getattr(getattr(screen, "session", None), "handle", None)
-            path = getattr(handle, "path", None)
-            if path is not None:
-                return str(path)
+            ref = getattr(getattr(screen, "table", None), "save_ref", None)
+            if ref is not None:
+                return ref
         return None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

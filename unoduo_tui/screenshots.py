@@ -18,9 +18,9 @@ from typing import Callable
 
 from engine import Match, Rules
 
-from .session import GameSession
+from .table.local import LocalTable
 
-__all__ = ["SCENES", "scene_session", "scene_app", "main"]
+__all__ = ["SCENES", "scene_table", "scene_app", "main"]
 
 NAMES = ("Ann", "Bot")
 KINDS = ("human", "bot:normal")  # the default opponent
@@ -108,14 +108,14 @@ SCENES: dict[str, tuple[Callable[[Match], bool] | None, tuple[str, ...], Rules |
 REPLAYS = {"replay"}
 
 
-def scene_session(name: str) -> GameSession | None:
-    """The scene's session (``None`` for the menu), unsaved, with a random bot."""
+def scene_table(name: str) -> LocalTable | None:
+    """The scene's table (``None`` for the menu), unsaved, with a random bot."""
     stop, _, rules = SCENES[name]
     if stop is None:
         return None
     m = _find(stop, rules)
     replayed = Match.replay(m.rules, m.actions, seed=m.seed)
-    return GameSession(replayed, NAMES, KINDS)
+    return LocalTable(replayed, NAMES, KINDS)
 
 
 def scene_app(name: str, theme: str = "textual-dark"):
@@ -123,7 +123,7 @@ def scene_app(name: str, theme: str = "textual-dark"):
     from .app import UnoDuoApp
     if name in REPLAYS:
         return UnoDuoApp(None, "replay", replay=scene_replay(name), bot_pause=0, theme=theme)
-    return UnoDuoApp(None, session=scene_session(name), bot_pause=0, theme=theme)
+    return UnoDuoApp(None, table=scene_table(name), bot_pause=0, theme=theme)
 
 
 def scene_replay(name: str):

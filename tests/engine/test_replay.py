@@ -184,3 +184,48 @@ def test_each_event_belongs_to_the_decision_that_made_it(match):
     for pos in range(1, cursor.count + 1, 7):
         for i in range(cursor.event_count(pos - 1), cursor.event_count(pos)):
             assert cursor.position_of_event(i) == pos
+
+
+def _same_cursor(a: ReplayCursor, b: ReplayCursor) -> None:
+    assert a.count == b.count and a.log_prefix(a.count) == b.log_prefix(b.count)
+    for pos in range(b.count + 1):
+        assert (a.decision(pos), a.actor(pos), a.round_at(pos), a.event_count(pos),
+                a.log_length(pos)) == (b.decision(pos), b.actor(pos), b.round_at(pos),
+                                       b.event_count(pos), b.log_length(pos))
+    for kind in MOMENTS:
+        assert a.moments(kind) == b.moments(kind)
+    for pos in (0, b.count // 3, b.count - 1, b.count):
+        assert state(a.goto(pos)) == state(b.goto(pos))
+
+
+@pytest.mark.parametrize("preset", ["duo", "classic"])
+def test_a_followed_cursor_equals_one_built_over_the_whole_log(preset):
+    """follow takes in a live match's decisions one at a time, cut takes them back:
+    the cursor then equals one built from scratch, and nothing is replayed."""
+    rules = Rules(target=100) if preset == "duo" else Rules(preset="classic", seats=4,
+                                                            target=100)
+    m = Match.new(rules, seed=11)
+    cursor = ReplayCursor.of(m, every=5)
+    rng = random.Random(4)
+    while not m.over and m.log_length < 400:
+        m.apply(rng.choice(m.legal_actions()))
+        cursor.follow(m)
+    _same_cursor(cursor, ReplayCursor.of(m, every=5))
+    back = cursor.count - 17
+    again = cursor.cut(back)
+    assert state(again) == state(cursor.goto_copy(back)) and cursor.position == back
+    fresh = ReplayCursor(rules, again.actions, seed=11, every=5)
+    _same_cursor(cursor, fresh)
+    for _ in range(9):  # carry on from the cut
+        again.apply(rng.choice(again.legal_actions()))
+        cursor.follow(again)
+    _same_cursor(cursor, ReplayCursor(rules, again.actions, seed=11, every=5))
+
+
+def test_follow_refuses_more_than_one_decision(match):
+    m = Match.new(Rules(), seed=2)
+    cursor = ReplayCursor.of(m)
+    m.apply(m.legal_actions()[0])
+    m.apply(m.legal_actions()[0])
+    with pytest.raises(ValueError):
+        cursor.follow(m)

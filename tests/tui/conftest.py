@@ -1,8 +1,9 @@
 """Helpers for the app's Pilot and snapshot tests: a tmp data dir, scripted bots,
-stacked tables, the screen as text, and waiting until the bot has moved."""
+stacked tables, the screen as text, and waiting until the bots have moved."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
 from contextlib import asynccontextmanager
@@ -17,7 +18,7 @@ from engine import Action, Match, Rules  # noqa: E402
 from tests.engine.helpers import arrange, dealt  # noqa: E402
 from unoduo_tui.app import UnoDuoApp  # noqa: E402
 from unoduo_tui.screens.game import GameScreen  # noqa: E402
-from unoduo_tui.session import GameSession  # noqa: E402
+from unoduo_tui.table.local import LocalTable  # noqa: E402
 from unoduo_tui.store import Store  # noqa: E402
 
 SIZE = (80, 24)
@@ -43,17 +44,17 @@ def store(tmp_path) -> Store:
     return Store(tmp_path)
 
 
-def make_app(store=None, session: GameSession | None = None, **kw) -> UnoDuoApp:
+def make_app(store=None, table: LocalTable | None = None, **kw) -> UnoDuoApp:
     kw.setdefault("bot_pause", 0)
     kw.setdefault("theme", "textual-dark")
-    return UnoDuoApp(store, session=session, **kw)
+    return UnoDuoApp(store, table=table, **kw)
 
 
 @asynccontextmanager
-async def seated(session: GameSession, store=None):
-    """The app at ``session``'s table, 80×24, once the bot has moved: yields the
+async def seated(at: LocalTable, store=None):
+    """The app at the table ``at``, 80×24, once the bots have moved: yields the
     pilot and the app."""
-    app = make_app(store, session=session)
+    app = make_app(store, table=at)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         yield pilot, app
@@ -62,14 +63,14 @@ async def seated(session: GameSession, store=None):
 def table(human: Sequence[str], bot: Sequence[str], start: str, draws: Sequence[str] = (),
           script: Iterable[str] = (), rules: Rules | None = None,
           hands: Sequence[Sequence[str]] | None = None, draw: Sequence[str] | None = None,
-          ) -> GameSession:
-    """A session past its draft: seat 0 (the human) holds ``human`` and plays first
+          ) -> LocalTable:
+    """A table past its draft: seat 0 (the human) holds ``human`` and plays first
     (it is P2); seat 1 is a scripted bot holding ``bot``.  ``hands``/``draw`` rearrange
     the piles afterwards (``tests.engine.helpers.arrange``)."""
     m = dealt(bot, human, start, draws, first=1, rules=rules)
     if hands is not None:
         arrange(m, hands=hands, draw=draw or (), spare="under")
-    return GameSession(m, ("Ann", "Bot"), ("human", "bot:random"), bots={1: Scripted(script)})
+    return LocalTable(m, ("Ann", "Bot"), ("human", "bot:random"), bots={1: Scripted(script)})
 
 
 def clipped(screen) -> list[str]:
@@ -100,19 +101,21 @@ def game(app) -> GameScreen | None:
     return None
 
 
-async def settle(pilot, limit: int = 400) -> None:
-    """Let the bot move until a human (or a dialog) is needed."""
+async def settle(pilot, timeout: float = 60.0) -> None:
+    """Let the bots move until a human (or a dialog) is needed: the table has nothing
+    to do and the screen has taken its last update (``timeout``: a safety net)."""
     app = pilot.app
-    for _ in range(limit):
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
         await pilot.pause()
         g = game(app)
         if g is None:
             return
-        running = any(w.group == "bot" and w.is_running for w in app.workers)
-        m = g.session.match
-        if not running and (m.over or g._waiting or not g.session.is_bot(m.to_act)):
+        if g.table.idle and g.latest is not None and g.latest.seq == g.table.seq:
             await pilot.pause()
-            return
+            if g.latest.seq == g.table.seq:
+                return
     raise AssertionError("the table never settled")
 
 

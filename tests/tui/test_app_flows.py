@@ -187,12 +187,12 @@ async def test_e4_match_over_with_a_small_target():
 async def test_start_wild_asks_p1_for_the_colour(store):
     from engine import Match
     from tests.engine.helpers import stacked_deck
-    from unoduo_tui.session import GameSession
+    from unoduo_tui.table.local import LocalTable
     from .conftest import Scripted
     deck = stacked_deck(["R1", "R2", "R3", "R4", "R5", "R6", "R7"],
                         ["B1", "B2", "B3", "B4", "B5", "B6", "B7"], "W")
     m = Match.new(Rules(), seed=0, deck=deck, first=0)
-    s = GameSession(m, ("Ann", "Bot"), ("human", "bot:random"), bots={1: Scripted()})
+    s = LocalTable(m, ("Ann", "Bot"), ("human", "bot:random"), bots={1: Scripted()})
     async with seated(s) as (pilot, app):
         for _ in range(7):
             await press(pilot, "k")

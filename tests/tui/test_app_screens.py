@@ -16,7 +16,7 @@ from unoduo_tui.screens.handoff import HandOff
 from unoduo_tui.screens.menu import MenuScreen
 from unoduo_tui.screens.new_match import NewMatchScreen
 from unoduo_tui.screens.too_small import TooSmall
-from unoduo_tui.session import GameSession
+from unoduo_tui.table.local import LocalTable
 from unoduo_tui.shutdown import SignalExit
 
 from .conftest import SIZE, clipped, game, make_app, press, screen_text, seated, settle, table
@@ -26,7 +26,7 @@ async def test_s3_a_full_draft_by_keys(store):
     app = make_app(store, start="play", vs="random", seed=5)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        m = game(app).session.match
+        m = game(app).table.match
         key = "k"
         for _ in range(20):
             if m.phase != "draft":
@@ -43,7 +43,7 @@ async def test_quit_and_resume_lands_on_the_same_state(store):
     app = make_app(store, start="play", vs="random", seed=11)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        m = game(app).session.match
+        m = game(app).table.match
         while m.phase == "draft":
             await press(pilot, "k")
         await press(pilot, "d" if "draw" in m.legal_actions() else "enter")
@@ -57,7 +57,7 @@ async def test_quit_and_resume_lands_on_the_same_state(store):
         await settle(pilot)
         g = game(again)
         assert g is not None
-        assert observable(g.session.match) == before
+        assert observable(g.table.match) == before
 
 
 async def test_menu_offers_resume_first_when_a_match_is_unfinished(store):
@@ -81,7 +81,7 @@ async def test_hot_seat_hand_off_never_renders_the_other_hand():
     under = ["G1", "G2", "G3", "G4", "G5", "G6", "G7", "Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7"]
     deck = stacked_deck(reds, blues, "G9", under=under)
     m = Match.new(Rules(), seed=0, deck=deck, first=0)
-    s = GameSession(m, ("Ann", "Bob"), ("human", "human"))
+    s = LocalTable(m, ("Ann", "Bob"), ("human", "human"))
     async with seated(s) as (pilot, app):
         seen = {0: 0, 1: 0}
         for _ in range(40):
@@ -169,8 +169,8 @@ async def test_new_match_remembers_the_last_choices(store):
         app.screen.query_one("#target").value = "150"
         await press(pilot, "ctrl+s")
         g = game(app)
-        assert g is not None and g.session.names[0] == "Zoe"
-        assert g.session.match.rules.target == 150
+        assert g is not None and g.table.names[0] == "Zoe"
+        assert g.table.match.rules.target == 150
     saved = json.loads((store.data_dir / "settings.json").read_text())
     assert saved["name"] == "Zoe" and saved["rules"]["target"] == 150
     again = make_app(store)
@@ -249,13 +249,13 @@ async def test_leaving_the_table_play_started_on_gives_the_menu_then_a_new_table
         await settle(pilot)
         first = game(app)
         assert app.screen_stack == [first]
-        match_id = first.session.handle.id
+        match_id = first.table.handle.id
         await press(pilot, "q", "m")
         assert isinstance(app.screen, MenuScreen) and len(app.screen_stack) == 1
-        assert first.session.handle is None  # closed, its lock released
+        assert first.table.handle is None  # closed, its lock released
         await press(pilot, "enter")  # Resume: the match just left
         again = game(app)
-        assert again is not first and again.session.handle.id == match_id
+        assert again is not first and again.table.handle.id == match_id
         assert [type(s) for s in app.screen_stack] == [MenuScreen, GameScreen]
         await press(pilot, "q", "m")
         assert isinstance(app.screen, MenuScreen) and len(app.screen_stack) == 1

@@ -13,7 +13,7 @@ from unoduo_tui.dialogs import BranchDialog
 from unoduo_tui.screens.game import GameScreen
 from unoduo_tui.screens.menu import summary_line, summary_lines
 from unoduo_tui.screens.replay import ReplayScreen
-from unoduo_tui.session import GameSession
+from unoduo_tui.table.local import LocalTable
 from unoduo_tui.store import Store, parent_of, short_id
 
 
@@ -40,7 +40,7 @@ def test_a_branch_reproduces_the_parent_at_every_kind_of_point(store):  # noqa: 
     cursor = ReplayScreen(loaded).cursor
     for pos in (0, 1, cursor.count // 3, cursor.count // 2, cursor.count - 1):
         there = cursor.goto_copy(pos)
-        session = GameSession.branch(store, loaded.header.rules, cursor.log_prefix(pos),
+        session = LocalTable.branch(store, loaded.header.rules, cursor.log_prefix(pos),
                                      loaded.header.seed, ("Ann", "Easy bot"),
                                      ("human", "bot:easy"), (ref, pos))
         try:
@@ -83,8 +83,8 @@ async def test_b_branches_from_the_shown_position_and_opens_the_table(store):  #
         assert isinstance(game, GameScreen)
         # the viewer `unoduo replay` started on gave way to the menu, under the table
         assert [type(x).__name__ for x in app.screen_stack] == ["MenuScreen", "GameScreen"]
-        s = game.session
-        assert s.kinds == ("bot:normal", "human") and s.undo_allowed
+        s = game.table
+        assert s.kinds == ("bot:normal", "human") and s.practice
         assert observable(s.match) == observable(there)
         assert parent_of(s.handle.header) == (ref, pos)
         branch_id = s.handle.id
@@ -140,7 +140,7 @@ async def test_b_is_off_at_the_end_of_a_finished_match_and_escape_cancels(store)
 def test_unoduo_list_shows_the_lineage(store, capsys):  # noqa: F811
     ref = save(store, seed=3)
     loaded = store.open(ref, read_only=True)
-    session = GameSession.branch(store, loaded.header.rules, loaded.match.actions[:40],
+    session = LocalTable.branch(store, loaded.header.rules, loaded.match.actions[:40],
                                  loaded.header.seed, ("Ann", "Easy bot"),
                                  ("human", "bot:easy"), (ref, 17))
     session.close()
@@ -162,12 +162,12 @@ def long_named_branch(store: Store, undos: int = 0) -> tuple[str, str, int]:
                                      ("Maximilian the Tireless", "bot:random")))
     loaded = store.open(ref, read_only=True)
     pos = 57
-    session = GameSession.branch(store, loaded.header.rules,
+    session = LocalTable.branch(store, loaded.header.rules,
                                  ReplayScreen(loaded).cursor.log_prefix(pos), loaded.header.seed,
                                  ("Alexandra the Great", "Maximilian the Tireless"),
                                  ("human", "bot:easy"), (ref, pos))
     for _ in range(undos):
-        while session.match.to_act == 1 or session.undo_point() is None:
+        while session.match.to_act == 1 or not session.can_undo:
             session.apply(session.match.legal_actions()[0])
         assert session.undo()
     branch = session.handle.id

@@ -18,7 +18,7 @@ from unoduo_tui.screens.game import GameScreen
 from unoduo_tui.screens.menu import MenuScreen
 from unoduo_tui.screens.new_match import NewMatchScreen
 from unoduo_tui.screens.replay import ReplayScreen
-from unoduo_tui.session import GameSession
+from unoduo_tui.table.local import LocalTable
 from unoduo_tui.store import Seat
 
 from .conftest import SIZE, Scripted, game, make_app, press, seated, settle, table
@@ -64,7 +64,7 @@ async def test_t_and_k_in_one_read_during_the_draft_hint_for_a_moment_that_passe
     deck = stacked_deck(["R1", "R2", "R3", "R4", "R5", "R6", "R7"],
                         ["B1", "B2", "B3", "B4", "B5", "B6", "B7"], "G9")
     m = Match.new(Rules(), seed=0, deck=deck, first=1)
-    s = GameSession(m, ("Ann", "Bot"), ("human", "bot:random"), bots={1: Scripted()})
+    s = LocalTable(m, ("Ann", "Bot"), ("human", "bot:random"), bots={1: Scripted()})
     async with seated(s) as (pilot, app):
         assert s.match.phase == "draft" and s.match.to_act == 0
         for _ in range(3):

@@ -17,7 +17,7 @@ from unoduo_tui.screens.handoff import HandOff
 from unoduo_tui.screens.menu import MenuScreen
 from unoduo_tui.screens.replay import ReplayListScreen, ReplayScreen
 from unoduo_tui.screens.saved import SavedScreen
-from unoduo_tui.session import GameSession
+from unoduo_tui.table.local import LocalTable
 from unoduo_tui.store import Seat, Store
 
 from .test_fast_keys import burst
@@ -87,7 +87,7 @@ async def test_hot_seat_names_on_the_cover_and_the_score_sheet(name):
     deck = stacked_deck(["R1", "R2", "R3", "R4", "R5", "R6", "R7"],
                         ["B1", "B2", "B3", "B4", "B5", "B6", "B7"], "G9")
     m = Match.new(Rules(), seed=0, deck=deck, first=0)
-    s = GameSession(m, (name, "[i]Bob"), ("human", "human"))
+    s = LocalTable(m, (name, "[i]Bob"), ("human", "human"))
     async with seated(s) as (pilot, app):
         assert isinstance(app.screen, HandOff)
         assert f"Pass to {shown(name)}" in clean(app)
@@ -184,7 +184,7 @@ async def test_a_toast_with_an_escape_in_it_is_printable(store):
 def hot_seat(ann, bob, start="R1", draws=()):
     """Two humans past the draft: Ann (seat 0) holds ``ann`` and plays first."""
     m = dealt(bob, ann, start, draws, first=1)
-    return GameSession(m, ("Ann", "Bob"), ("human", "human"))
+    return LocalTable(m, ("Ann", "Bob"), ("human", "human"))
 
 
 async def uncover(pilot) -> None:
@@ -195,7 +195,7 @@ async def uncover(pilot) -> None:
 async def test_a_toast_raised_just_before_the_cover_is_not_on_it():
     s = hot_seat(["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"],
                  ["B9", "B8", "B7", "B6", "B5", "B4", "Y9"])
-    app = make_app(session=s)
+    app = make_app(table=s)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot)
         await uncover(pilot)
@@ -213,7 +213,7 @@ async def test_a_toast_raised_just_before_the_cover_is_not_on_it():
 async def test_the_challenged_hand_is_shown_in_a_dialog_that_closes_before_the_cover():
     s = hot_seat(["W+4", "R9", "G8", "B2", "B3", "Y4", "Y6"],
                  ["B9", "B8", "B7", "B6", "B5", "B4", "Y9"])
-    app = make_app(session=s)
+    app = make_app(table=s)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot)
         await uncover(pilot)

@@ -13,7 +13,8 @@ from textual.widget import Widget
 from textual.widgets._footer import FooterKey
 
 from engine import Rules
-from unoduo_tui.session import GameSession
+from unoduo_tui.plan import MatchPlan
+from unoduo_tui.table.local import LocalTable
 from unoduo_tui.widgets import Footer
 
 from .conftest import SIZE, make_app
@@ -34,9 +35,9 @@ async def play(pilot, turns: int) -> None:
 
 
 async def test_a_long_match_releases_the_widgets_it_removes(store):
-    session = GameSession.start(store, ("You", "Bot"), ("human", "bot:random"),
-                                Rules(target=100_000), seed=3)
-    app = make_app(store, session=session)
+    session = LocalTable.start(store, MatchPlan(("You", "Bot"), ("human", "bot:random"),
+                                                Rules(target=100_000), 3))
+    app = make_app(store, table=session)
     async with app.run_test(size=SIZE) as pilot:
         await play(pilot, 5)
         leftover = len(detached_widgets())

@@ -217,17 +217,18 @@ async def test_the_menu_lists_replays_and_opens_one(store):
 
 
 async def test_match_over_offers_to_watch_the_replay(store):
-    from unoduo_tui.session import GameSession
+    from unoduo_tui.table.local import LocalTable
 
-    session = GameSession.start(store, ("Ann", "Rando"), ("human", "bot:random"),
-                                Rules(target=100), seed=3)
+    from unoduo_tui.plan import MatchPlan
+
+    session = LocalTable.start(store, MatchPlan(("Ann", "Rando"), ("human", "bot:random"),
+                                                Rules(target=100), 3))
     m = session.match
     players = [bots.make("random", seed=1), bots.make("random", seed=2)]
     while not m.over:
         seat = m.to_act
-        m.apply(players[seat].choose(m.view(seat)))
-    session.sync()
-    app = make_app(store, session=session)
+        session.apply(players[seat].choose(m.view(seat)))
+    app = make_app(store, table=session)
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(20):
             await pilot.pause()
@@ -258,11 +259,13 @@ async def test_saved_matches_replays_a_finished_one_and_marks_practice(store):
     from textual.widgets import DataTable
 
     from unoduo_tui.screens.saved import SavedScreen
-    from unoduo_tui.session import GameSession
+    from unoduo_tui.table.local import LocalTable
 
     save(store)
-    s = GameSession.start(store, ("Ann", "Rando"), ("human", "bot:random"), seed=6)
-    while s.match.to_act == 1 or s.undo_point() is None:
+    from unoduo_tui.plan import MatchPlan
+
+    s = LocalTable.start(store, MatchPlan(("Ann", "Rando"), ("human", "bot:random"), seed=6))
+    while s.match.to_act == 1 or not s.can_undo:
         s.apply(s.match.legal_actions()[0])
     assert s.undo()
     s.close()

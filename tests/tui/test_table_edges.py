@@ -173,7 +173,7 @@ async def test_help_shows_its_own_keys_not_the_tables():
 
 async def test_toasts_never_cover_the_status_line_or_the_hand():
     s = table(HAND7, BOT7, "R1", script=["draw"])
-    app = make_app(session=s)
+    app = make_app(table=s)
     async with app.run_test(size=SIZE, notifications=True) as pilot:  # toasts on
         await settle(pilot)
         g = app.screen
@@ -209,7 +209,7 @@ async def test_a6_the_challenge_hint_says_guilty_with_the_right_article(monkeypa
     monkeypatch.setattr(bots, "wd4_guilty_probability", lambda view: 0.81, raising=False)
     s = table(HAND7, BOT7, "R1", script=["draw"])
     async with seated(s) as (pilot, app):
-        hint = GameScreen._challenge_hint(app.screen, s.view(0))
+        hint = GameScreen._challenge_hint(app.screen, s.view(0), "Bot")
         assert hint == "Hint: an 81% chance that Bot is guilty."
 
 
@@ -326,7 +326,7 @@ async def test_unoduo_play_and_the_form_default_to_the_normal_bot(store):
     app = make_app(store, start="play", seed=4)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert app.screen.session.kinds[1] == "bot:normal"
+        assert app.screen.table.kinds[1] == "bot:normal"
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "n")
@@ -356,12 +356,12 @@ async def test_a_long_opponent_name_leaves_the_strips_marks_in_sight():
 
 
 async def test_a_long_name_leaves_the_status_lines_keys_in_sight():
-    from unoduo_tui.session import GameSession
+    from unoduo_tui.table.local import LocalTable
 
     from .conftest import Scripted, game
 
     s = table(HAND7, ["W+4", "B8", "B7", "B6", "B5", "B4", "Y9"], "R1")
-    long = GameSession(s.match, ("Ann", "Maximilian " + "x" * 53), s.kinds,
+    long = LocalTable(s.match, ("Ann", "Maximilian " + "x" * 53), s.kinds,
                        bots={1: Scripted(["play W+4 B"])})
     async with seated(long) as (pilot, app):
         await press(pilot, "1", "enter")  # R5; the bot plays W+4

@@ -14,29 +14,30 @@ from engine import Match, Rules
 from tests.tui.conftest import SIZE, game, make_app, seated, settle
 from unoduo_tui.screens.menu import summary_line
 from unoduo_tui.screens.replay import ReplayScreen
-from unoduo_tui.session import GameSession
+from unoduo_tui.plan import MatchPlan
+from unoduo_tui.table.local import LocalTable
 from unoduo_tui.store import Store
 
 DATA = Path(__file__).parent.parent / "data"
 
 
-def start(store, seed: int = 5, kinds=("human", "bot:random")) -> GameSession:
-    return GameSession.start(store, ("Ann", "Rando"), kinds, Rules(target=100), seed=seed)
+def start(store, seed: int = 5, kinds=("human", "bot:random")) -> LocalTable:
+    return LocalTable.start(store, MatchPlan(("Ann", "Rando"), kinds, Rules(target=100), seed))
 
 
-def step(s: GameSession) -> None:
+def step(s: LocalTable) -> None:
     """One decision: the bot's own choice, or the human's first legal action."""
     m = s.match
     seat = m.to_act
-    s.apply(s.bot_choice(seat) if s.is_bot(seat) else m.legal_actions()[0])
+    s.apply(s.bots[seat].choose(m.view(seat)) if s.is_bot(seat) else m.legal_actions()[0])
 
 
-def to_human(s: GameSession) -> None:
+def to_human(s: LocalTable) -> None:
     while not s.match.over and s.is_bot(s.match.to_act):
         step(s)
 
 
-def human_moves(s: GameSession, n: int) -> None:
+def human_moves(s: LocalTable, n: int) -> None:
     for _ in range(n):
         to_human(s)
         step(s)
@@ -48,7 +49,7 @@ def state(m: Match) -> tuple:
             m.round, m.phase, m.to_act, m.events)
 
 
-def kill(s: GameSession) -> None:
+def kill(s: LocalTable) -> None:
     """What a dropped connection leaves: the file as written, the lock gone with the
     process (the fd is closed without any final write)."""
     handle = s.handle
@@ -67,9 +68,9 @@ def test_undo_goes_back_to_before_your_previous_decision_and_redo_returns(store)
     s = start(store)
     human_moves(s, 20)
     before = state(s.match)
-    point = s.undo_point()
-    assert s.undo()
-    assert s.match.log_length == point and s.match.to_act == 0
+    assert s.can_undo and s.undo()
+    point = s.match.log_length
+    assert point < len(before[0]) and s.match.to_act == 0
     assert state(s.match) == state(Match.replay(s.match.rules, before[0][:point],
                                                 seed=s.match.seed))
     assert s.redo_stack and s.redo_stack[0] in s.match.legal_actions()
@@ -117,7 +118,7 @@ def test_undo_crosses_a_round_end_and_survives_kill_and_resume(store):
     expected, undos = state(s.match), s.undos
     match_id = s.handle.id
     kill(s)
-    resumed = GameSession.resume(store, match_id)
+    resumed = LocalTable.resume(store, match_id)
     try:
         assert state(resumed.match) == expected and resumed.undos == undos
         human_moves(resumed, 2)
@@ -138,13 +139,13 @@ def test_undo_is_off_for_hot_seat_and_for_format_1_files(store, tmp_path):
     hot = start(store, kinds=("human", "human"))
     human_moves(hot, 0)
     hot.apply(hot.match.legal_actions()[0])
-    assert not hot.undo_allowed and hot.undo_point() is None and not hot.undo()
+    assert not hot.practice and not hot.can_undo and not hot.undo()
     hot.close()
     store.matches_dir.mkdir(parents=True, exist_ok=True)
     shutil.copy(DATA / "format1_sample.unoduo", store.matches_dir / "old.unoduo")
-    old = GameSession.resume(store, "old")
+    old = LocalTable.resume(store, "old")
     try:
-        assert not old.undo_allowed and not old.undo()
+        assert not old.practice and not old.undo()
     finally:
         old.close()
 
@@ -154,14 +155,14 @@ async def test_z_and_y_at_the_table(store):
     human_moves(s, 12)
     async with seated(s, store) as (pilot, app):
         g = game(app)
-        before = state(g.session.match)
+        before = state(g.table.match)
         await pilot.press("z")
         await settle(pilot)
-        assert g.session.undos == 1 and g.session.match.log_length < len(before[0])
-        assert g.session.match.to_act == 0
+        assert g.table.undos == 1 and g.table.match.log_length < len(before[0])
+        assert g.table.match.to_act == 0
         await pilot.press("y")
         await settle(pilot)
-        assert state(g.session.match) == before
+        assert state(g.table.match) == before
         assert not g.check_action("redo", ())
 
 
@@ -182,7 +183,7 @@ async def test_an_unfinished_practice_match_replays_with_all_hands(store):
 
 async def test_t_gives_the_hard_bots_hint_from_your_view_and_selects_the_card(store,
                                                                               monkeypatch):
-    import unoduo_tui.screens.game as game_screen
+    import unoduo_tui.table.local as local_table
 
     asked = []
 
@@ -191,14 +192,14 @@ async def test_t_gives_the_hard_bots_hint_from_your_view_and_selects_the_card(st
         plays = [a for a in view.legal_actions if a.kind == "play"]
         return plays[-1] if plays else view.legal_actions[0]
 
-    monkeypatch.setattr(game_screen.engine_bots, "suggest", suggest)
+    monkeypatch.setattr(local_table.engine_bots, "suggest", suggest)
     s = start(store, seed=6)
     human_moves(s, 12)
     while not any(a.kind == "play" for a in s.match.legal_actions()):
         human_moves(s, 1)
     async with seated(s, store) as (pilot, app):
         g = game(app)
-        log = g.session.match.log_length
+        log = g.table.match.log_length
         await pilot.press("t")
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -208,7 +209,7 @@ async def test_t_gives_the_hard_bots_hint_from_your_view_and_selects_the_card(st
         assert g.hand.selected_card is hint.card
         shown = [n.message for n in app._notifications]
         assert any(m.startswith(f"The hard bot would play {hint.card}") for m in shown), shown
-        assert g.session.match.log_length == log  # a hint plays nothing
+        assert g.table.match.log_length == log  # a hint plays nothing
 
 
 async def test_no_hint_in_hot_seat(store):

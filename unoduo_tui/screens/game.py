@@ -1,32 +1,37 @@
-"""The game table: the screen that owns the :class:`GameSession`.
+"""The game table: a client of one :class:`~unoduo_tui.table.Table` (#14).
 
-Attributes down: after every move the screen hands each widget a fresh
-``PlayerView`` of the seat it shows.  Messages up: widgets post intent
-(``Hand.CardChosen``); only this screen calls the engine.  Bots think in a worker,
-one move at a time with a short pause, so a human can follow them.
+The screen receives :class:`~unoduo_tui.table.TableUpdate` values (a fresh
+``PlayerView`` for each seat it shows) and sends action texts for the seat whose turn
+it is; it never touches the match, the store or the bots — the table runs the bots
+and saves every decision, locally now, over a socket later.  Attributes down: after
+every update the screen hands each widget the viewer's view.  Messages up: widgets
+post intent (``Hand.CardChosen``); only this screen talks to the table.
 """
 
 from __future__ import annotations
 
 import asyncio
 from functools import partial
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable, cast
 
 from textual import work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
-from engine import Action, Card, Event, IllegalAction, PlayerView
-from engine import bots as engine_bots
+from engine import Action, Card, Event, PlayerView
 
 from ..plan import opponent_label
-from ..session import GameSession
+from ..table import Refused, Table, TableUpdate
 from ..words import article, hint_text
 from ..text import printable
 from ..widgets import (Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, StatusLine,
                        table_row)
+
+if TYPE_CHECKING:
+    from ..app import UnoDuoApp
 
 __all__ = ["GameScreen"]
 
@@ -34,12 +39,15 @@ __all__ = ["GameScreen"]
 _QUIET = {"move", "jump"}
 
 
-#: the practice hint's thinking time (the hard bot's own budget is 500 ms)
-HINT_MS = 400
-
-
 class GameScreen(Screen[None]):
-    """One match at the table (its session is closed when the screen goes)."""
+    """One match at a table (the table is closed when the screen goes)."""
+
+    class Updated(Message):
+        """The table changed (posted from whichever thread the table told us in)."""
+
+        def __init__(self, update: TableUpdate) -> None:
+            super().__init__()
+            self.update = update
 
     DEFAULT_CSS = """
     GameScreen #save-banner {
@@ -79,17 +87,28 @@ class GameScreen(Screen[None]):
         Binding("q", "leave", "Quit", id="game.quit", tooltip="Leave the table (already saved)"),
     ]
 
-    def __init__(self, session: GameSession) -> None:
+    def __init__(self, table: Table) -> None:
         super().__init__()
-        self.session = session
+        self.table = table
         #: the seats' names as shown: a save file's are untrusted (escape sequences)
-        self.names = tuple(printable(n) for n in session.names)
-        self.viewer: int | None = None if session.hot_seat else session.home
+        self.names = tuple(printable(n) for n in table.names)
+        self.kinds = tuple(table.kinds)
+        #: the seats played at this keyboard; more than one is hot-seat
+        self.mine = tuple(table.mine)
+        self.hot_seat = len(self.mine) > 1
+        self.viewer: int | None = None if self.hot_seat else self.mine[0]
+        self.latest: TableUpdate | None = None  # the last update taken
         self.uno_armed = False
         self.thinking = False
+        self._announced = 0  # events already told (toasts, dialogs)
         self._deferred = False
         self._waiting = False  # a dialog or hand-off cover is up: keys wait for it
-        self._last_mine = False
+        self._in_flight = False  # an action sent, its update not yet here
+
+    @property
+    def unoduo(self) -> "UnoDuoApp":
+        """The app, typed (the screen needs its size flag, the leave/new-match flow)."""
+        return cast("UnoDuoApp", self.app)
 
     # -- layout ------------------------------------------------------------------
 
@@ -106,35 +125,65 @@ class GameScreen(Screen[None]):
         for widget in (self.query_one(Discard), self.query_one(GameLog),
                        self.query_one(ScoreSheet)):
             widget.name_seats(names)
-        # hot-seat: the end of the match is told by name to the two at the keyboard
-        self.query_one(StatusLine).name_seats(names, say_you=not self.session.hot_seat)
-        for note in self.session.notes:
+        # hot-seat: the end of the match is told by name to those at the keyboard
+        self.query_one(StatusLine).name_seats(names, say_you=not self.hot_seat)
+        for note in self.table.notes:
             self.notify(note, title="Save file", severity="warning", timeout=8)
+        self.latest = self.table.subscribe(self._told)
+        self._announced = self.latest.views[self.mine[0]].event_count
         self.refresh_table()  # the first frame shows the table, not empty widgets
-        self.call_after_refresh(self.advance)
+        self.call_after_refresh(self._catch_up)
 
     def on_unmount(self) -> None:
-        self.session.close()
+        self.table.unsubscribe(self._told)
+        self.table.close()
+
+    def _told(self, update: TableUpdate) -> None:
+        """The table's listener: any thread, never blocks."""
+        self.post_message(self.Updated(update))
+
+    def on_game_screen_updated(self, message: "GameScreen.Updated") -> None:
+        message.stop()
+        update = message.update
+        if self.latest is not None and update.seq <= self.latest.seq:
+            return  # an older state than the one shown: each update is the whole state
+        self.latest = update
+        self._in_flight = False
+        if update.refused:
+            self.app.bell()
+            self.notify(update.refused, severity="warning")
+        self._catch_up()
 
     @property
     def hand(self) -> Hand:
         return self.query_one(Hand)
 
+    @property
+    def over(self) -> bool:
+        return self.latest is not None and self.latest.over
+
     # -- the flow ----------------------------------------------------------------
 
     def my_view(self) -> PlayerView | None:
-        return None if self.viewer is None else self.session.view(self.viewer)
+        if self.viewer is None or self.latest is None:
+            return None
+        return self.latest.views.get(self.viewer)
+
+    def _any_view(self) -> PlayerView:
+        """The viewer's view, or (nobody uncovered yet) the first seat's: for public facts."""
+        assert self.latest is not None
+        return self.my_view() or self.latest.views[self.mine[0]]
 
     def refresh_table(self) -> None:
         """Give every widget the viewer's view (nothing at all before a hand-off)."""
         view = self.my_view()
         if view is None:
             return
-        s = self.session
-        other = (view.seat + 1) % 2
+        other = view.next_seat
         opponent = self.query_one(Opponent)
         opponent.name_text = self.names[other]
-        opponent.kind_text = opponent_label(s.kinds[other]) if s.is_bot(other) else ""
+        kind = self.kinds[other]
+        opponent.kind_text = opponent_label(kind) if kind.startswith("bot:") else ""
         hand = self.hand
         for widget in (opponent, self.query_one(Discard), self.query_one(ScoreSheet), hand):
             widget.view = view
@@ -147,45 +196,80 @@ class GameScreen(Screen[None]):
             hand.select_card(view.drawn)
         self.refresh_bindings()
 
-    def advance(self) -> None:
-        """Show the state and hand the next decision to whoever makes it."""
-        if getattr(self.app, "too_small", False) or not self.is_attached:
+    def _catch_up(self) -> None:
+        """Tell what happened since the last look (toasts, a round's end, a shown hand),
+        then show the state and hand the next decision to whoever makes it."""
+        if self._waiting or self.latest is None:
+            return
+        if self.unoduo.too_small or not self.is_attached:
             self._deferred = True
             return
         self._deferred = False
-        s = self.session
-        m = s.match
-        self._show_save_error()
-        self.refresh_table()
-        if m.over:
+        update = self.latest
+        view = self._any_view()
+        since = self._announced
+        if update.cause in ("undo", "redo") or view.event_count < since:
+            since = view.event_count  # a rewind tells nothing
+        self._announced = view.event_count
+        new = view.events_from(since)
+        self._announce(new)
+        ends = [e for e in new if e.kind == "round_end"]
+        if ends:
+            end = ends[-1]
+            self.refresh_table()
+            from ..dialogs import RoundOver
+
+            viewer = self.viewer if not self.hot_seat else None
+            self._show(RoundOver(end.amount, end.seat, end.data, self.names, viewer,
+                                 view.rules.target, match_over=view.over,
+                                 match_winner=view.winner))
+            return
+        if self.viewer is not None:
+            shown = self.table.challenged_hand(self.viewer, since)
+            if shown is not None:  # the challenged hand, for this turn only
+                from ..dialogs import ShownHand
+
+                self._show(ShownHand(self.names[shown[0]], shown[1]))
+                return
+        self.advance()
+
+    def advance(self) -> None:
+        """Show the state and hand the next decision to whoever makes it."""
+        update = self.latest
+        if update is None or self._waiting:
+            return
+        self._show_save_error(update.save_error)
+        self._set_thinking(update.thinking is not None)
+        if update.over:
+            self.refresh_table()
             self._show_match_over()
             return
-        seat = m.to_act
-        if s.is_bot(seat):
-            self.bot_move(seat, s.view(seat), self.decision())
-            return
-        if seat != self.viewer:
+        seat = update.to_act
+        if seat in self.mine and seat != self.viewer:
             self._hand_off(seat)
             return
+        self.refresh_table()
         view = self.my_view()
+        if seat is None or seat != self.viewer or view is None:
+            return
         legal = view.legal_actions
         # the dialogs are imported when first needed: not before the table's first frame
         from ..dialogs import ChallengePrompt, ColourPicker, DumpDialog
 
-        if m.phase == "colour":
+        if view.phase == "colour":
             self._wait(ColourPicker("The start card is a Wild: name the colour",
                                     can_cancel=False),
                        lambda colour: self.do(Action.parse(f"colour {colour}")))
-        elif m.phase == "dump":
+        elif view.phase == "dump":
             self._wait(DumpDialog(view, self.uno_armed), self.do)
-        elif m.phase == "wd4" and "challenge" in legal:
-            opp = self.names[(seat + 1) % 2]
-            self._wait(ChallengePrompt(view, opp, self._challenge_hint(view)), self.do)
+        elif view.phase == "wd4" and "challenge" in legal:
+            by = _wd4_player(view)
+            opp = self.names[by] if by is not None else "them"
+            self._wait(ChallengePrompt(view, opp, self._challenge_hint(view, opp)), self.do)
 
-    def _show_save_error(self) -> None:
+    def _show_save_error(self, error: str | None) -> None:
         """The banner, while the last save failed (a full disk): the moves are kept in
         memory and the next save writes them all."""
-        error = self.session.save_error
         banner = self.query_one("#save-banner", Static)
         if error:
             banner.update(f"Not saving: {printable(error)}. Your moves are kept in memory "
@@ -195,20 +279,28 @@ class GameScreen(Screen[None]):
     def resume_deferred(self) -> None:
         """Called by the app when the terminal is big enough again."""
         if self._deferred:
-            self.advance()
+            self._catch_up()
 
-    def _wait(self, screen, then) -> None:
+    def _show(self, screen, then=None) -> None:
+        """Put ``screen`` over the table; the bots wait until it goes, then ``then``
+        gets its result and the table catches up."""
         self._waiting = True
+        self.table.hold(True)
         self.refresh_bindings()
 
         def done(result) -> None:
             self._waiting = False
-            if result is None:
-                self.advance()
-            else:
+            self.table.hold(False)
+            if then is not None:
                 then(result)
+            if not self._waiting and not self._in_flight:
+                self._catch_up()
 
         self.app.push_screen(screen, done)
+
+    def _wait(self, screen, then) -> None:
+        """A decision's dialog: ``then`` gets its answer (none: cancelled)."""
+        self._show(screen, lambda result: None if result is None else then(result))
 
     def _hand_off(self, seat: int) -> None:
         """Hot-seat: cover the table until the next player is at the keyboard."""
@@ -219,72 +311,41 @@ class GameScreen(Screen[None]):
         self.app.call_later(self.app.clear_notifications)
 
         def uncovered(_: object) -> None:
-            self._waiting = False
             self.viewer = seat
             self.uno_armed = False
-            self.advance()
 
         from .handoff import HandOff
 
-        self._waiting = True
-        self.app.push_screen(HandOff(self.names[seat]), uncovered)
+        self.viewer = None  # nobody's hand while the cover is up
+        self._show(HandOff(self.names[seat]), uncovered)
 
-    def _challenge_hint(self, view: PlayerView) -> str:
-        """The bots' estimate that the W+4 was guilty, once the engine offers one."""
-        estimate = getattr(engine_bots, "wd4_guilty_probability", None)
-        if estimate is None:
-            return ""
-        try:
-            p = float(estimate(view))
-        except Exception:  # the hint is optional; never let it break the prompt
+    def _challenge_hint(self, view: PlayerView, opp: str) -> str:
+        """The bots' estimate that the W+4 was guilty, once the table offers one."""
+        p = self.table.guilt_estimate(view.seat)
+        if p is None:
             return ""
         percent = round(p * 100)
-        opp = self.session.names[(view.seat + 1) % 2]
         return f"Hint: {article(percent)} {percent}% chance that {opp} is guilty."
 
     def do(self, action: Action | str) -> None:
-        """Apply one decision (human or bot), save it, and move on."""
+        """Send the viewer's decision to the table; its update moves the screen on."""
+        if self.viewer is None:
+            return
         try:
-            events = self.session.apply(action)
-        except IllegalAction as exc:
+            self.table.act(self.viewer, str(action))
+        except Refused as exc:
             self.app.bell()
-            self.notify(str(exc), severity="warning")
+            self.notify(exc.reason, severity="warning")
             self.advance()
             return
         self.uno_armed = False  # UNO is said with one move (U1), never carried on
-        shown = self._announce(events)
-        ends = [e for e in events if e.kind == "round_end"]
-        if ends:
-            end = ends[-1]
-            self.refresh_table()
-            viewer = self.viewer if not self.session.hot_seat else None
-            self._waiting = True
-            from ..dialogs import RoundOver
+        self._in_flight = True
+        self.refresh_bindings()
 
-            m = self.session.match
-            self.app.push_screen(
-                RoundOver(end.amount, end.seat, end.data, self.names, viewer,
-                          m.rules.target, match_over=m.over, match_winner=m.winner),
-                self._after_round)
-            return
-        if shown is not None:  # the challenged hand, for this turn only
-            from ..dialogs import ShownHand
-
-            self._wait(ShownHand(*shown), lambda _: None)
-            return
-        self.advance()
-
-    def _after_round(self, _: object) -> None:
-        self._waiting = False
-        self.advance()
-
-    def _announce(self, events: list[Event]) -> tuple[str, tuple[Card, ...]] | None:
-        """Toasts for the moments a player must not miss (the log has everything);
-        returns a hand shown to the viewer (whose, which cards): never in a toast,
-        which could outlive the turn."""
+    def _announce(self, events: Iterable[Event]) -> None:
+        """Toasts for the moments a player must not miss (the log has everything)."""
         viewer = self.viewer
         names = self.names
-        shown = None
         for e in events:
             if e.kind == "catch":
                 who = "You" if e.seat == viewer else names[e.seat]
@@ -294,18 +355,14 @@ class GameScreen(Screen[None]):
                 by = "You" if e.seat == viewer else names[e.seat]
                 verdict = "guilty — they draw 4" if e.data else "not guilty — challenger draws 6"
                 self.notify(f"{by} challenged the W+4: {verdict}.", title="Challenge")
-            elif e.kind == "reveal" and e.private == viewer and e.cards:
-                shown = (names[e.seat], tuple(e.cards))
-        return shown
 
     def _show_match_over(self) -> None:
         if self._waiting:
             return
-        view = self.session.view(self.viewer if self.viewer is not None else 0)
-        self._waiting = True
         from ..dialogs import MatchOver
 
-        self.app.push_screen(MatchOver(view, self.names, self.session.hot_seat),
+        self._waiting = True
+        self.app.push_screen(MatchOver(self._any_view(), self.names, self.hot_seat),
                              self._after_match)
 
     def _after_match(self, choice: str | None) -> None:
@@ -313,37 +370,15 @@ class GameScreen(Screen[None]):
         if choice == "quit":
             self.app.exit(0)
         elif choice == "new":
-            self.app.leave_game(new_match=True)
+            self.unoduo.leave_game(new_match=True)
         else:
-            self.app.leave_game()
+            self.unoduo.leave_game()
 
-    def decision(self) -> tuple[object, int]:
+    def decision(self) -> tuple[str, int] | None:
         """The decision being made now, as a token: a worker that computed for one
-        applies its result only while it is still the current one (a key, an undo or a
-        new round may have moved on while it thought)."""
-        match = self.session.match
-        return match, match.log_length
-
-    def _still(self, token: tuple[object, int]) -> bool:
-        match, length = token
-        return self.is_attached and self.session.match is match and match.log_length == length
-
-    @work(exclusive=True, group="bot")
-    async def bot_move(self, seat: int, view: PlayerView, token: tuple[object, int]) -> None:
-        """A bot's move (``view``: its seat's, taken when the turn came): a pause a
-        human can follow, then the choice in a thread."""
-        s = self.session
-        self._set_thinking(True)
-        try:
-            pause = getattr(self.app, "bot_pause", 0)
-            if pause:
-                await asyncio.sleep(pause)
-            action = await asyncio.to_thread(s.bots[seat].choose, view)
-        finally:
-            self._set_thinking(False)
-        if not self._still(token):
-            return  # the moment has passed
-        self.do(action)
+        uses its result only while it is still the current one."""
+        view = self.my_view()
+        return None if view is None else (view.match_id, view.event_count)
 
     def _set_thinking(self, on: bool) -> None:
         self.thinking = on
@@ -356,24 +391,25 @@ class GameScreen(Screen[None]):
     # -- what a key may do now -----------------------------------------------------
 
     def _legal(self) -> tuple[Action, ...]:
-        s = self.session
-        if self._waiting or self.viewer is None or s.match.to_act != self.viewer:
+        """What the viewer may do now (nothing under a dialog or while an action is
+        on its way to the table)."""
+        view = self.my_view()
+        if self._waiting or self._in_flight or view is None or view.to_act != self.viewer:
             return ()
-        return s.match.legal_actions()
+        return view.legal_actions
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("help", "leave"):
             return True
         legal = self._legal()
         if action in ("undo", "redo"):
-            s = self.session
-            if not s.undo_allowed:
+            if not self.table.practice or self.latest is None:
                 return False
             if action == "redo":  # shown only while there is something to redo
-                return bool(s.redo_stack) and bool(legal)
-            return True if legal and s.undo_point() is not None else None  # dimmed
+                return self.latest.can_redo and bool(legal)
+            return True if legal and self.latest.can_undo else None  # dimmed
         if action == "hint":
-            return bool(legal) and self.session.undo_allowed
+            return bool(legal) and self.table.practice
         kinds = {a.kind for a in legal}
         if action in ("move", "jump"):
             return bool(self.hand.cards)
@@ -465,27 +501,31 @@ class GameScreen(Screen[None]):
         self._simple("catch")
 
     def action_undo(self) -> None:
-        if self.check_action("undo", ()) and self.session.undo():
-            self._rewound(f"Undone (practice: {self.session.undos} "
-                          f"undo{'s' * (self.session.undos != 1)}). y redoes.")
+        if self.check_action("undo", ()) and self.table.undo():
+            undos = (self.latest.undos if self.latest else 0) + 1
+            self._rewound(f"Undone (practice: {undos} undo{'s' * (undos != 1)}). y redoes.")
 
     def action_redo(self) -> None:
-        if self.check_action("redo", ()) and self.session.redo():
+        if self.check_action("redo", ()) and self.table.redo():
             self._rewound("Redone.")
 
     def action_hint(self) -> None:
-        if self.check_action("hint", ()):
+        if self.check_action("hint", ()) and self.viewer is not None:
             self.notify("Thinking about your move…", timeout=1)
-            self._hint(self.my_view(), self.decision())
+            self._hint(self.viewer, self.decision())
 
     @work(exclusive=True, group="hint")
-    async def _hint(self, view: PlayerView, token: tuple[object, int]) -> None:
-        """``t``: the hard bot's pick for the decision ``view`` (the seat's, taken when
-        t was pressed) is at (:func:`engine.bots.suggest`), said in words; a card to
-        play is selected — unless the moment has passed."""
-        action = await asyncio.to_thread(engine_bots.suggest, view, HINT_MS)
-        if not self._still(token):
+    async def _hint(self, seat: int, token: tuple[str, int] | None) -> None:
+        """``t``: the table's hint for ``seat`` (the hard bot's pick), said in words; a
+        card to play is selected — unless the moment has passed."""
+        try:
+            text = await asyncio.to_thread(self.table.hint, seat)
+        except Refused:
+            return
+        view = self.my_view()
+        if not self.is_attached or view is None or self.decision() != token:
             return  # the moment has passed
+        action = Action.parse(text)
         if action.card is not None:
             self.hand.select_card(action.card)
         self.notify(f"The hard bot would {hint_text(action, view)}.", title="Hint",
@@ -494,7 +534,6 @@ class GameScreen(Screen[None]):
     def _rewound(self, note: str) -> None:
         self.uno_armed = False
         self.notify(note, timeout=3)
-        self.advance()
 
     def action_uno(self) -> None:
         self.uno_armed = not self.uno_armed
@@ -507,8 +546,7 @@ class GameScreen(Screen[None]):
         self.app.push_screen(HelpScreen())
 
     def action_leave(self) -> None:
-        s = self.session
-        self.app.ask_to_leave(saved=s.handle is not None and s.save_error is None)
+        self.unoduo.ask_to_leave(saved=self.table.saved)
 
     # -- the command palette ---------------------------------------------------------
 
@@ -522,3 +560,11 @@ class GameScreen(Screen[None]):
                 help_text = f"{binding.tooltip} ({binding.key_display or binding.key})"
                 yield SystemCommand(f"Game: {binding.description}", help_text,
                                     partial(self.run_action, binding.action))
+
+
+def _wd4_player(view: PlayerView) -> int | None:
+    """Who played the Wild Draw 4 ``view``'s seat may challenge (the last play)."""
+    for e in reversed(view.events):
+        if e.kind == "play":
+            return e.seat
+    return None

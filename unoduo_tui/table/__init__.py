@@ -1,0 +1,214 @@
+"""The table: the one thing the game screen talks to (#14), local now, remote later (#15).
+
+A client of a table receives :class:`TableUpdate` values — each seat it plays gets a
+fresh :class:`~engine.view.PlayerView` (its events already redacted for that seat) —
+and sends decisions as action *texts* for the seat whose turn it is.  Nothing here
+is a live object of the match: updates are plain values that
+:meth:`TableUpdate.to_dict` / :meth:`TableUpdate.from_dict` turn into msgpack-/JSON-safe
+data and back, so a socket can carry them unchanged.
+
+:class:`Table` is the interface (a :class:`typing.Protocol`); the local table
+(:class:`unoduo_tui.table.local.LocalTable`) owns the match, its save file and the
+bots' thread.  A remote table (#15) implements the same methods over a socket; the
+screen cannot tell them apart.
+
+The contract a client relies on:
+
+- :meth:`Table.subscribe` returns the state now and then calls the listener with
+  every later update, **from any thread** (a Textual screen posts a message); the
+  listener must not block.  Updates are numbered (``seq``); each is the whole state,
+  so a client may drop one older than the last it took.
+- :meth:`Table.act` raises :class:`Refused` at once for what it can tell at once (not
+  your seat, not your turn, not legal now); a remote table may also refuse later, as
+  an update whose ``refused`` says why.  Either way the match is unchanged.
+- Bots and their pacing are the table's: an update says who is ``thinking``.
+  :meth:`Table.hold` asks the bots to wait while a client shows something its
+  player must see first (a shown hand); the table holds by itself at a round's end
+  until a client lets go.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Literal, Mapping, Protocol, get_args, runtime_checkable
+
+from engine import Card, Event, PlayerView
+
+__all__ = ["Cause", "Listener", "Refused", "Table", "TableUpdate", "ShownHand"]
+
+#: why an update was sent
+Cause = Literal["start", "move", "undo", "redo", "thinking", "save", "refused", "closed"]
+
+#: a seat whose hand was shown to a challenger, and the cards (A6 / C8)
+ShownHand = tuple[int, tuple[Card, ...]]
+
+
+class Refused(ValueError):
+    """The table did not take an action (or a request): ``reason`` says why, in words
+    for the player.  The match is unchanged."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class TableUpdate:
+    """The table as one client may see it after a change.
+
+    ``views``: a :class:`PlayerView` for each seat the client plays (none for a
+    spectator's hidden seats); ``to_act``: whose decision it is (``None`` when the
+    match is over); ``thinking``: the bot seat choosing now; ``save_error``: why the
+    last save failed (the moves are kept in memory); ``refused``: the authority's
+    answer to this client's last action, when it did not take it; ``can_undo`` /
+    ``can_redo`` / ``undos``: practice undo (only a practice table offers it)."""
+
+    seq: int
+    cause: Cause
+    views: Mapping[int, PlayerView]
+    to_act: int | None
+    over: bool = False
+    thinking: int | None = None
+    save_error: str | None = None
+    refused: str | None = None
+    can_undo: bool = False
+    can_redo: bool = False
+    undos: int = 0
+
+    def view(self, seat: int) -> PlayerView:
+        """``seat``'s view (``KeyError``: this client does not play ``seat``)."""
+        return self.views[seat]
+
+    def new_events(self, seat: int, since: int) -> tuple[Event, ...]:
+        """The events ``seat`` saw after the first ``since`` (redacted for it)."""
+        return self.views[seat].events_from(since)
+
+    # -- plain data --------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (str, int, bool, None, lists and maps), as a socket carries it."""
+        return {"seq": self.seq, "cause": self.cause,
+                "views": [[seat, v.to_dict()] for seat, v in self.views.items()],
+                "to_act": self.to_act, "over": self.over, "thinking": self.thinking,
+                "save_error": self.save_error, "refused": self.refused,
+                "can_undo": self.can_undo, "can_redo": self.can_redo, "undos": self.undos}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "TableUpdate":
+        """Inverse of :meth:`to_dict`; anything malformed raises ``ValueError``."""
+        if not isinstance(data, dict):
+            raise ValueError("an update must be a mapping")
+        try:
+            cause = data["cause"]
+            if cause not in get_args(Cause):
+                raise ValueError(f"unknown cause {cause!r}")
+            views = {}
+            for seat, raw in data["views"]:
+                view = PlayerView.from_dict(raw)
+                if view.seat != _seat(seat):
+                    raise ValueError("a view filed under another seat")
+                views[view.seat] = view
+            return cls(seq=_int(data["seq"]), cause=cause, views=views,
+                       to_act=_opt_seat(data["to_act"]), over=_bool(data["over"]),
+                       thinking=_opt_seat(data["thinking"]),
+                       save_error=_opt_str(data["save_error"]),
+                       refused=_opt_str(data["refused"]), can_undo=_bool(data["can_undo"]),
+                       can_redo=_bool(data["can_redo"]), undos=_int(data["undos"]))
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"malformed update: {exc}") from None
+
+
+#: what :meth:`Table.subscribe` calls with each update
+Listener = Callable[[TableUpdate], None]
+
+
+@runtime_checkable
+class Table(Protocol):
+    """A match at a table, as its clients see it (see the module doc)."""
+
+    #: each seat's name and kind (``"human"`` / ``"bot:<level>"``), as the file has them
+    names: tuple[str, ...]
+    kinds: tuple[str, ...]
+    #: what opening the match found (a recovered save file…), for the player to read
+    notes: tuple[str, ...]
+
+    @property
+    def seats(self) -> int: ...
+
+    @property
+    def mine(self) -> tuple[int, ...]:
+        """The seats this client plays: at one keyboard every human seat (hot-seat when
+        there are several); a remote player its own seat."""
+
+    @property
+    def practice(self) -> bool:
+        """Practice undo and hints are offered (one human against bots)."""
+
+    @property
+    def saved(self) -> bool:
+        """Every decision so far is on disk."""
+
+    @property
+    def save_ref(self) -> str | None:
+        """The save file a replay of this match can open (``None``: not here)."""
+
+    def view(self, seat: int) -> PlayerView: ...
+
+    def subscribe(self, listener: Listener) -> TableUpdate:
+        """Call ``listener`` with every later update; returns the state now."""
+
+    def unsubscribe(self, listener: Listener) -> None: ...
+
+    def act(self, seat: int, text: str) -> None:
+        """``seat`` makes the decision ``text`` (``"play R5 uno"``); :class:`Refused`
+        when it may not."""
+
+    def hold(self, on: bool) -> None:
+        """While on, bots wait (a client is showing its player something).  A table
+        holds by itself at the end of each round until a client lets go."""
+
+    def undo(self) -> bool:
+        """Practice: back to before the human's previous decision (False: nothing)."""
+
+    def redo(self) -> bool:
+        """Practice: the human's next undone decision again, and the bots' replies."""
+
+    def hint(self, seat: int) -> str:
+        """Practice: the hard bot's pick for ``seat`` now, as action text (slow: call
+        it off the event loop)."""
+
+    def guilt_estimate(self, seat: int) -> float | None:
+        """How likely the Wild Draw 4 ``seat`` may challenge was played illegally
+        (``None``: no estimate)."""
+
+    def challenged_hand(self, seat: int, since: int = 0) -> ShownHand | None:
+        """The hand ``seat``'s challenge made the W+4's player show it, among its
+        events after the first ``since`` (``None``: none)."""
+
+    def close(self) -> None: ...
+
+
+def _int(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"malformed update: {value!r} is not a whole number")
+    return value
+
+
+def _seat(value: object) -> int:
+    return _int(value)
+
+
+def _opt_seat(value: object) -> int | None:
+    return None if value is None else _int(value)
+
+
+def _bool(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"malformed update: {value!r} is not true or false")
+    return value
+
+
+def _opt_str(value: object) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"malformed update: {value!r} is not text")
+    return value

@@ -1,0 +1,434 @@
+"""The local table: a match in this process, its save file and its bots' thread.
+
+:class:`LocalTable` is the only owner of the :class:`~engine.Match`: every decision
+(a client's :meth:`~LocalTable.act` or a bot's) is applied under one lock and appended
+to the save file at once, so a dropped connection costs at most the action in flight;
+a full disk sets ``save_error`` and the next decision writes everything.  Bots move in
+one thread, one at a time with ``bot_pause`` seconds before each (so a human can
+follow them), choosing from their own view only.  Practice undo walks a
+:class:`~engine.replay.ReplayCursor` that follows the match, never replaying the
+whole log.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, Sequence
+
+from engine import Action, Match, PlayerView, Rules
+from engine import bots as engine_bots
+from engine.replay import ReplayCursor
+
+from ..plan import MatchPlan
+from . import Cause, Listener, Refused, ShownHand, TableUpdate
+
+__all__ = ["LocalTable", "HINT_MS"]
+
+#: the practice hint's thinking time (the hard bot's own budget is 500 ms)
+HINT_MS = 400
+
+#: the undo cursor keeps a snapshot every this many decisions (an undo replays fewer)
+UNDO_EVERY = 32
+
+
+class LocalTable:
+    """A match at this keyboard (see the module doc).  ``handle``: its save file
+    (``None``: unsaved, tests only); ``bots``: a bot per bot seat, made from the
+    kinds unless given; ``bot_pause``: seconds before each bot move."""
+
+    def __init__(self, match: Match, names: Sequence[str], kinds: Sequence[str],
+                 handle: Any = None, *, notes: Sequence[str] = (), undos: int = 0,
+                 bots: dict[int, Any] | None = None, think_ms: int | None = None,
+                 bot_pause: float = 0.0) -> None:
+        if len(names) != match.seats or len(kinds) != match.seats:
+            raise ValueError(f"a name and a kind for each of the {match.seats} seats")
+        self.match = match
+        self.names = tuple(names)
+        self.kinds = tuple(kinds)
+        self.handle = handle
+        self.notes = tuple(notes)
+        self.undos = undos  # practice undos so far (the file records each one)
+        self.think_ms = think_ms
+        self.bot_pause = bot_pause
+        self.save_error: str | None = None  # why the last save failed (None: it did not)
+        self.redo_stack: list[Action] = []  # decisions z took back, in order
+        self.bots: dict[int, Any] = dict(bots or {})
+        self._made: set[int] = set()  # the bots made here (an undo makes them afresh)
+        self._make_bots()
+        self._lock = threading.RLock()
+        self._wake = threading.Condition(self._lock)
+        self._listeners: list[Listener] = []
+        self._seq = 0
+        self._held = False
+        self._closed = False
+        self._thinking: int | None = None
+        self._driver: threading.Thread | None = None
+        self._cursor: ReplayCursor | None = None
+        self._no_cursor = False  # a position set up by hand (tests): no log to walk back
+
+    # -- construction ----------------------------------------------------------------
+
+    @classmethod
+    def start(cls, store: Any, plan: MatchPlan, *, deck: Sequence | None = None,
+              first: int | None = None, think_ms: int | None = None,
+              bot_pause: float = 0.0) -> "LocalTable":
+        """A new match as ``plan`` describes, saved through ``store`` (``None``: not
+        saved).  ``deck``/``first`` fix the deal (tests)."""
+        match = Match.new(plan.rules, seed=plan.seed, deck=deck, first=first)
+        handle = None
+        if store is not None:
+            from ..store import Seat
+            handle = store.new_match(match, tuple(Seat(n, k) for n, k in
+                                                  zip(plan.names, plan.kinds)))
+        return cls(match, plan.names, plan.kinds, handle, think_ms=think_ms,
+                   bot_pause=bot_pause)
+
+    @classmethod
+    def branch(cls, store: Any, rules: Rules, log_prefix: Sequence, seed: int,
+               names: Sequence[str], kinds: Sequence[str], parent: tuple[str, int],
+               think_ms: int | None = None, bot_pause: float = 0.0) -> "LocalTable":
+        """A what-if branch: a new match that replays ``log_prefix`` (a saved match's log
+        up to a position, with the same ``seed``), saved as a new file whose header
+        names ``parent`` (its id and the number of decisions taken over).  The
+        parent's file is never touched."""
+        match = Match.replay(rules, log_prefix, seed=seed)
+        if match.over:
+            raise ValueError("the match is over at that point: there is nothing to play")
+        handle = None
+        if store is not None:
+            from ..store import Seat
+            handle = store.new_match(match, tuple(Seat(n, k) for n, k in zip(names, kinds)),
+                                     extra={"parent": [parent[0], int(parent[1])]})
+        return cls(match, names, kinds, handle, think_ms=think_ms, bot_pause=bot_pause)
+
+    @classmethod
+    def resume(cls, store: Any, ref: str, think_ms: int | None = None,
+               bot_pause: float = 0.0) -> "LocalTable":
+        """Reopen a saved match, of either preset (``SaveFileError`` / ``LockedError``
+        pass through)."""
+        loaded = store.open(ref)
+        seats = loaded.seats
+        return cls(loaded.match, [s.name for s in seats], [s.kind for s in seats],
+                   loaded.handle, notes=loaded.notes, undos=loaded.undos, think_ms=think_ms,
+                   bot_pause=bot_pause)
+
+    def _make_bots(self, fresh: bool = False) -> None:
+        """A bot for each ``bot:<level>`` seat (``fresh``: replace the ones made here,
+        so an undo also takes back what they had learnt)."""
+        for seat, kind in enumerate(self.kinds):
+            if kind.startswith("bot:") and (seat not in self.bots
+                                            or (fresh and seat in self._made)):
+                seed = (self.match.seed * 2 + seat) & ((1 << 64) - 1)
+                self.bots[seat] = engine_bots.make(kind[4:], seed=seed, think_ms=self.think_ms)
+                self._made.add(seat)
+
+    # -- seats -------------------------------------------------------------------------
+
+    @property
+    def seats(self) -> int:
+        return self.match.seats
+
+    def is_bot(self, seat: int | None) -> bool:
+        return seat is not None and seat in self.bots
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return tuple(s for s in range(self.seats) if not self.is_bot(s))
+
+    @property
+    def mine(self) -> tuple[int, ...]:
+        """Every human seat (all at this keyboard); with none, seat 0 is watched."""
+        return self.humans or (0,)
+
+    @property
+    def practice(self) -> bool:
+        """Practice undo: one human against bots, in a file that can record it."""
+        if len(self.humans) != 1 or not self.bots:
+            return False
+        return self.handle is None or self.handle.can_undo
+
+    @property
+    def saved(self) -> bool:
+        return self.handle is not None and self.save_error is None
+
+    @property
+    def save_ref(self) -> str | None:
+        path = getattr(self.handle, "path", None)
+        return None if path is None else str(path)
+
+    @property
+    def over(self) -> bool:
+        return self.match.over
+
+    @property
+    def seq(self) -> int:
+        """The number of the last update sent."""
+        return self._seq
+
+    @property
+    def idle(self) -> bool:
+        """Nothing for the table to do until a client acts: no bot is to move (or the
+        bots are held), or the match is over or closed."""
+        with self._lock:
+            return self._closed or not self._bot_due()
+
+    def view(self, seat: int) -> PlayerView:
+        with self._lock:
+            return self.match.view(seat)
+
+    # -- clients -----------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> TableUpdate:
+        """Updates to ``listener`` from now on (from this thread or the bots'); the
+        bots start moving once there is someone to tell."""
+        with self._lock:
+            self._listeners.append(listener)
+            now = self._update("start")
+            if self.bots and self._driver is None and not self._closed:
+                self._driver = threading.Thread(target=self._drive, daemon=True,
+                                                name="unoduo-bots")
+                self._driver.start()
+            return now
+
+    def unsubscribe(self, listener: Listener) -> None:
+        with self._lock:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+    def hold(self, on: bool) -> None:
+        """While on, the bots wait.  The table holds by itself at the end of each round
+        (every player sees it before the next deal): ``hold(False)`` lets go."""
+        with self._lock:
+            self._held = bool(on)
+            self._wake.notify_all()
+
+    def act(self, seat: int, text: str) -> None:
+        """A human seat's decision: applied, saved and told to every client at once;
+        :class:`Refused` (match unchanged) when the seat may not make it now."""
+        with self._lock:
+            if self._closed:
+                raise Refused("the table is closed")
+            if not isinstance(seat, int) or not 0 <= seat < self.seats:
+                raise Refused(f"there is no seat {seat!r}")
+            if self.is_bot(seat):
+                raise Refused(f"{self.names[seat]} is a bot: it plays by itself")
+            m = self.match
+            if m.over:
+                raise Refused("the match is over")
+            if m.to_act != seat:
+                raise Refused(f"it is not {self.names[seat]}'s turn")
+            try:
+                events = m.apply(text, seat=seat)
+            except ValueError as exc:  # IllegalAction and MalformedAction
+                raise Refused(str(exc)) from None
+            self.redo_stack.clear()  # a new decision ends what could be redone
+            self._after_decision(events)
+            self._emit("move")
+
+    def apply(self, action: Action | str) -> None:
+        """Whoever is to act makes ``action`` (tests and tools stepping a match by hand;
+        clients call :meth:`act`).  ``IllegalAction`` passes through."""
+        with self._lock:
+            actor = self.match.to_act
+            events = self.match.apply(action)
+            if not self.is_bot(actor):
+                self.redo_stack.clear()
+            self._after_decision(events)
+            self._emit("move")
+
+    def _after_decision(self, events: Sequence) -> None:
+        if any(e.kind == "round_end" for e in events) and not self.match.over:
+            self._held = True  # a round's end: the bots wait until a client has shown it
+        if self._cursor is not None:
+            self._cursor.follow(self.match)
+        self._save()
+        self._wake.notify_all()
+
+    def _save(self, undo: bool = False) -> None:
+        if self.handle is None:
+            return
+        try:
+            if undo:
+                self.handle.undo(self.match)
+            else:
+                self.handle.sync(self.match)
+        except OSError as exc:  # a full disk must not end the game: the next sync retries
+            self.save_error = exc.strerror or str(exc) or type(exc).__name__
+        else:
+            self.save_error = None
+
+    def _update(self, cause: Cause, refused: str | None = None) -> TableUpdate:
+        m = self.match
+        point = self._undo_point() if self.practice else None
+        return TableUpdate(
+            seq=self._seq, cause=cause, views={s: m.view(s) for s in self.mine},
+            to_act=m.to_act, over=m.over, thinking=self._thinking,
+            save_error=self.save_error, refused=refused,
+            can_undo=point is not None, can_redo=bool(self.redo_stack), undos=self.undos)
+
+    def _emit(self, cause: Cause) -> None:
+        """Tell every client (under the lock: they see the updates in order)."""
+        self._seq += 1
+        if not self._listeners:
+            return
+        update = self._update(cause)
+        for listener in list(self._listeners):
+            listener(update)
+
+    # -- the bots ----------------------------------------------------------------------
+
+    def _bot_due(self) -> bool:
+        m = self.match
+        return not m.over and self.is_bot(m.to_act) and not self._held
+
+    def _drive(self) -> None:
+        """The bots' thread: one move at a time, each after ``bot_pause`` seconds."""
+        while True:
+            with self._lock:
+                while not self._closed and not self._bot_due():
+                    self._wake.wait()
+                if self._closed:
+                    return
+                seat, m = self.match.to_act, self.match
+                token = (m, m.log_length)
+                view, bot = m.view(seat), self.bots[seat]
+                self._thinking = seat
+                self._emit("thinking")
+                self._pause(token)
+            try:
+                action = bot.choose(view)  # from its view only, outside the lock
+            except Exception:  # a bot that fails must not wedge the table
+                action = None
+            with self._lock:
+                self._thinking = None
+                if self._closed:
+                    return
+                if self._held or (self.match, self.match.log_length) != token:
+                    self._emit("thinking")  # the moment passed (an undo, a hold)
+                    continue
+                legal = self.match.legal_actions()
+                if action not in legal:
+                    action = legal[0]
+                self._after_decision(self.match.apply(action))
+                self._emit("move")
+
+    def _pause(self, token: tuple) -> None:
+        """``bot_pause`` seconds (holding the lock only between waits), cut short by a
+        close or by the moment passing (an undo)."""
+        deadline = time.monotonic() + self.bot_pause
+        while not self._closed and (self.match, self.match.log_length) == token:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            self._wake.wait(left)
+
+    # -- practice undo -----------------------------------------------------------------
+
+    def _cursor_now(self) -> ReplayCursor | None:
+        """The undo cursor, built from the log once (it then follows every decision)."""
+        if self._cursor is None and not self._no_cursor:
+            m = self.match
+            try:
+                self._cursor = ReplayCursor(m.rules, m.actions, m.seed, every=UNDO_EVERY)
+            except ValueError:  # a position set up by hand: no log to go back along
+                self._no_cursor = True
+        return self._cursor
+
+    def _undo_point(self) -> int | None:
+        """The position before the human's previous decision (None: nothing to undo)."""
+        if self.match.over:
+            return None
+        cursor = self._cursor_now()
+        if cursor is None:
+            return None
+        for pos in range(cursor.count - 1, -1, -1):
+            if not self.is_bot(cursor.actor(pos + 1)):
+                return pos
+        return None
+
+    @property
+    def can_undo(self) -> bool:
+        with self._lock:
+            return self.practice and self._undo_point() is not None
+
+    def undo(self) -> bool:
+        """Back to before the human's previous decision (the bots' replies go with it).
+        The save file gets an "undo to action N" record; chance stays as recorded."""
+        with self._lock:
+            point = self._undo_point() if self.practice else None
+            if point is None:
+                return False
+            cursor = self._cursor
+            assert cursor is not None
+            undone = [cursor.decision(p) for p in range(point + 1, cursor.count + 1)]
+            self.match = cursor.cut(point)  # the match there, to play on from
+            self.redo_stack[:0] = undone
+            self.undos += 1
+            self._make_bots(fresh=True)  # a bot's memory of the undone moves goes with them
+            self._save(undo=True)
+            self._wake.notify_all()
+            self._emit("undo")
+            return True
+
+    def redo(self) -> bool:
+        """The human's next undone decision again, and the bots' replies to it."""
+        with self._lock:
+            if not self.redo_stack:
+                return False
+            m, first = self.match, True
+            while self.redo_stack and (first or self.is_bot(m.to_act)):
+                try:
+                    m.apply(self.redo_stack[0])
+                except ValueError:  # cannot happen with chance as recorded; never wedge
+                    self.redo_stack.clear()
+                    break
+                self.redo_stack.pop(0)
+                first = False
+                if self._cursor is not None:
+                    self._cursor.follow(m)
+            self._save()
+            self._wake.notify_all()
+            self._emit("redo")
+            return not first
+
+    # -- what needs more than a view ---------------------------------------------------
+
+    def hint(self, seat: int) -> str:
+        """The hard bot's pick for ``seat`` now (:func:`engine.bots.suggest`)."""
+        view = self.view(seat)
+        if not view.legal_actions:
+            raise Refused(f"it is not {self.names[seat]}'s turn")
+        return str(engine_bots.suggest(view, HINT_MS))
+
+    def guilt_estimate(self, seat: int) -> float | None:
+        """The bots' estimate that the Wild Draw 4 ``seat`` faces was played illegally."""
+        estimate = getattr(engine_bots, "wd4_guilty_probability", None)
+        if estimate is None:
+            return None
+        try:
+            return float(estimate(self.view(seat)))
+        except Exception:  # the hint is optional; never let it break the prompt
+            return None
+
+    def challenged_hand(self, seat: int, since: int = 0) -> ShownHand | None:
+        """The hand ``seat``'s challenge made the W+4's player show it (A6 / C8) among
+        the events after the first ``since``; the last such, or ``None``."""
+        shown = None
+        for e in self.view(seat).events_from(since):
+            if e.kind == "reveal" and e.private == seat and e.cards:
+                shown = (e.seat, tuple(e.cards))
+        return shown
+
+    def close(self) -> None:
+        """Stop the bots, close the save file (its lock released)."""
+        with self._lock:
+            self._closed = True
+            self._listeners.clear()
+            self._wake.notify_all()
+            if self.handle is not None:
+                try:
+                    self.handle.close()
+                finally:
+                    self.handle = None
+
