@@ -277,6 +277,18 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         v._events = None
         return v
 
+    def public_view(self) -> PlayerView:
+        """What a spectator may know (#15): a view of seat ``None`` — no hand, no legal
+        actions, no drawn card, every private event redacted as for a seat that holds
+        none of the cards.  Its events are redacted afresh each call (spectators are
+        few; a table takes one public view per update and shares it)."""
+        v = self.view(self._to_act if self._to_act is not None else 0)
+        v.seat, v.hand, v.legal_actions, v.drawn = None, (), (), None
+        public = SeatEvents(-1)  # a seat no event is private to
+        v._chunks, v._tail, v.event_count = public.snapshot(self._events)
+        v._events = None
+        return v
+
     def describe(self, event: Event, names: Sequence[str], viewer: int | None = None) -> str:
         return describe(event, names, viewer)
 

@@ -93,7 +93,7 @@ class PlayerView:
                  "over", "winner", "legal_actions", "exposed", "rules", "drawn", "dump_colour",
                  "rounds", "dealer", "direction", "event_count", "_chunks", "_tail", "_events")
 
-    seat: int
+    seat: int | None  #: None: a spectator's public view (Match.public_view)
     match_id: str
     hand: "tuple[Card, ...]"
     hand_sizes: tuple[int, ...]
@@ -151,8 +151,10 @@ class PlayerView:
 
     @property
     def next_seat(self) -> int:
-        """The seat that plays after this one in the direction of play."""
-        return (self.seat + self.direction) % len(self.hand_sizes)
+        """The seat that plays after this one in the direction of play (a spectator's
+        view, seat ``None``: after the seat to act)."""
+        seat = self.seat if self.seat is not None else (self.to_act or 0)
+        return (seat + self.direction) % len(self.hand_sizes)
 
     @property
     def opponent_hand_size(self) -> int:
@@ -188,7 +190,7 @@ class PlayerView:
             raise ValueError(f"view data lacks {', '.join(missing)}")
         try:
             self = object.__new__(cls)
-            self.seat = _int(data["seat"])
+            self.seat = _seat(data["seat"])  # None: a spectator's public view
             self.match_id = str(data["match_id"])
             self.hand = tuple(Card.parse(c) for c in data["hand"])
             self.hand_sizes = tuple(_int(n) for n in data["hand_sizes"])
