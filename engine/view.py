@@ -163,8 +163,10 @@ class PlayerView:
 
     # -- plain data --------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
-        """This view as plain data: cards and actions as their text, events as lists."""
+    def to_dict(self, since: int = 0) -> dict[str, Any]:
+        """This view as plain data: cards and actions as their text, events as lists
+        (``since``: only the events after the first ``since``, for a reader that has
+        those — see :meth:`from_dict`'s ``earlier``)."""
         return {
             "seat": self.seat, "match_id": self.match_id,
             "hand": [c.text for c in self.hand], "hand_sizes": list(self.hand_sizes),
@@ -177,12 +179,15 @@ class PlayerView:
             "dump_colour": self.dump_colour,
             "rounds": [[w, list(points)] for w, points in self.rounds],
             "dealer": self.dealer, "direction": self.direction,
-            "events": [e.to_data() for e in self.events],
+            "events": [e.to_data() for e in (self.events_from(since) if since
+                                             else self.events)],
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "PlayerView":
-        """Inverse of :meth:`to_dict`; malformed data raises ``ValueError``."""
+    def from_dict(cls, data: dict[str, Any], earlier: "tuple[Event, ...]" = ()
+                  ) -> "PlayerView":
+        """Inverse of :meth:`to_dict`; malformed data raises ``ValueError``.
+        ``earlier``: the events before the ones ``data`` lists (``to_dict(since)``)."""
         if not isinstance(data, dict):
             raise ValueError("a view must be a mapping")
         missing = sorted(set(_FIELDS) - set(data))
@@ -217,7 +222,7 @@ class PlayerView:
             self.direction = _int(data["direction"])
             if self.direction not in (1, -1):
                 raise ValueError(f"malformed view data: direction {self.direction!r}")
-            self._tail = tuple(Event.from_data(e) for e in data["events"])
+            self._tail = tuple(earlier) + tuple(Event.from_data(e) for e in data["events"])
         except (TypeError, KeyError, IndexError) as exc:
             raise ValueError(f"malformed view data: {exc}") from None
         self._chunks = ()
