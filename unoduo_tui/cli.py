@@ -402,6 +402,8 @@ _COMMANDS = {
     "verify": _verify, "export": _export, "simulate": _simulate, "rules": _rules,
     "transcript": _transcript, "replay": _interactive, "delete": _delete,
 }
+from .net.commands import COMMANDS as _NET_COMMANDS  # noqa: E402 - host / join / watch (#15)
+_COMMANDS.update(_NET_COMMANDS)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -103,9 +103,10 @@ def test_a_watcher_cannot_act_and_sees_no_hand(served_factory):
     served = served_factory(plan(seed=6))
     served.client(), served.client()
     w = served.client(want="watch")
-    assert w.table.seat is None and w.table.mine == () and w.table.token is None
+    assert w.table.seat is None and w.table.token is None
+    assert w.table.mine == (0,) and w.last.views[0] is w.table.public  # shown from seat 0
     assert w.table.public.hand == () and w.table.public.seat is None
-    with pytest.raises(Refused):
+    with pytest.raises(Refused, match="watching"):
         w.table.act(0, "pass")
     w.table._send({"t": "act", "text": "pass"})
     assert "watcher" in w.wait(lambda u: u.cause == "refused").refused

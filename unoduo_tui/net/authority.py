@@ -47,13 +47,12 @@ from typing import Any, Callable
 
 from ..table import Refused, TableUpdate
 from ..text import player_name, printable
-from .codes import new_token
+from .codes import MAX_DELAY, new_token
 from .frames import BadFrame, FrameReader, encode
 
 __all__ = ["Authority", "HELLO_SECONDS", "MAX_DELAY", "CHAT_CHARS", "QUEUE_FRAMES"]
 
 HELLO_SECONDS = 10.0
-MAX_DELAY = 50
 CHAT_CHARS = 200
 CHAT_BURST, CHAT_WINDOW = 5, 10.0
 QUEUE_FRAMES = 256

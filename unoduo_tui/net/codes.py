@@ -35,7 +35,7 @@ from typing import Any
 
 from ..files import private_dir, read_regular, replace_private
 
-__all__ = ["WORDS", "new_code", "parse_code", "socket_dir", "socket_path", "TableFile",
+__all__ = ["MAX_DELAY", "WORDS", "new_code", "parse_code", "socket_dir", "socket_path", "TableFile",
            "load_token", "save_token", "new_token"]
 
 WORDS = tuple("""
@@ -60,6 +60,9 @@ willow wind wolf wren yak yarrow zebra zinc
 """.split())
 
 _CODE = re.compile(r"([a-z]+)-([a-z]+)-([0-9]{2})")
+
+#: the most decisions a watcher may ask to see the table late by
+MAX_DELAY = 50
 
 #: where sockets live unless $UNODUO_SOCKET_DIR says otherwise
 DEFAULT_SOCKET_DIR = "/tmp/unoduo-tables"

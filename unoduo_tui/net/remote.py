@@ -165,8 +165,8 @@ class RemoteTable:
             view = PlayerView.from_dict(raw, earlier=self._events[:start])
             self._events = view.events
         update = TableUpdate.from_dict({**data, "views": []})
-        if view is not None and self.seat is not None:
-            update = replace(update, views={self.seat: view})
+        if view is not None:  # a watcher's public view is shown as if from seat 0
+            update = replace(update, views={self.mine[0]: view})
         with self._lock:
             if view is not None and self.seat is None:
                 self.public = view
@@ -185,7 +185,9 @@ class RemoteTable:
 
     @property
     def mine(self) -> tuple[int, ...]:
-        return () if self.seat is None else (self.seat,)
+        """This client's seat; a watcher's public view is filed under seat 0 (it has
+        no hand and no legal actions; :meth:`act` refuses it)."""
+        return (0,) if self.seat is None else (self.seat,)
 
     @property
     def practice(self) -> bool:
@@ -222,6 +224,8 @@ class RemoteTable:
         with self._lock:
             if self.closed_reason is not None:
                 raise Refused(self.closed_reason)
+            if self.seat is None:
+                raise Refused("you are watching: a watcher cannot play")
             if seat not in self.mine:
                 raise Refused("you can only play for your own seat")
             view = self.view(seat)
@@ -253,7 +257,7 @@ class RemoteTable:
 
     def guilt_estimate(self, seat: int) -> float | None:
         estimate = getattr(engine_bots, "wd4_guilty_probability", None)
-        if estimate is None or seat not in self.mine:
+        if estimate is None or seat != self.seat:
             return None
         try:
             return float(estimate(self.view(seat)))
@@ -261,7 +265,7 @@ class RemoteTable:
             return None
 
     def challenged_hand(self, seat: int, since: int = 0) -> ShownHand | None:
-        if seat not in self.mine:
+        if seat != self.seat:
             return None
         shown = None
         for e in self.view(seat).events_from(since):

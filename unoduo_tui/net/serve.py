@@ -128,6 +128,7 @@ async def _run(args: argparse.Namespace, out) -> int:
                           "seat": host_seat, "token": host_token,
                           "port": authority.tcp_port}) + "\n")
     out.flush()
+    _quiet()  # the host's CLI has read its line and gone: nothing more goes there
     try:
         await authority.finished.wait()
     finally:
@@ -138,6 +139,14 @@ async def _run(args: argparse.Namespace, out) -> int:
         except OSError:
             pass
     return 0
+
+
+def _quiet() -> None:
+    """stdout and stderr to /dev/null (a closed pipe must not end the table)."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    for fd in (1, 2):
+        os.dup2(null, fd)
+    os.close(null)
 
 
 def main(argv: list[str] | None = None) -> int:

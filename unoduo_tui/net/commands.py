@@ -1,0 +1,255 @@
+"""``unoduo host`` / ``join`` / ``watch``: play each other from two terminals (#15).
+
+- ``unoduo host [--preset P] [--seats N] [--vs LEVEL,…] [--name NAME] [--listen ADDR]``
+  starts the table's authority as a process of its own (its own session: closing the
+  host's terminal does not end the table), prints the join code, then opens the
+  host's screen as a client.  ``--vs`` gives the other seats in order (a bot level or
+  ``human``; default: every other seat human).  ``--detach``: print the code and leave
+  the table running (no screen).  ``--resume ID``: reopen a hosted match whose
+  authority died, with its code and seat tokens.
+- ``unoduo join CODE [--name NAME]`` takes a free seat, or the seat this Unix user had
+  (its token is kept in the data dir); ``unoduo watch CODE [--delay N]`` watches.
+
+The socket, the code and the tokens are described in :mod:`.codes`; the messages in
+:mod:`.authority`.  Reaching a ``--listen 127.0.0.1:PORT`` table from another machine:
+``ssh -L PORT:127.0.0.1:PORT host``, then ``unoduo join CODE --connect 127.0.0.1:PORT``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import select
+import subprocess
+import sys
+import time
+from typing import Any
+
+from ..cli_args import EXIT_FAIL, EXIT_OK, UsageError, clip
+from ..text import player_name, printable
+from .codes import MAX_DELAY, load_token, parse_code, save_token
+
+# light at import (``unoduo --help`` builds these parsers): the engine, the table and
+# the app are imported by the commands themselves
+
+__all__ = ["add_parsers", "COMMANDS", "host_plan", "start_authority"]
+
+#: seconds to wait for the authority's first line
+START_SECONDS = 30.0
+
+
+def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
+    """The ``host`` / ``join`` / ``watch`` sub-commands (called by ``build_parser``)."""
+    host = sub.add_parser("host", parents=[common],
+                          help="open a table others join from their terminals")
+    host.add_argument("--preset", choices=("duo", "classic"), default="duo")
+    host.add_argument("--seats", type=int, help="players (classic: 2–10; duo: 2)")
+    host.add_argument("--vs", metavar="LEVEL,…",
+                      help="the other seats in order: a bot level or 'human' (default: human)")
+    host.add_argument("--name", help="your name")
+    host.add_argument("--listen", metavar="127.0.0.1:PORT",
+                      help="also listen on loopback TCP (reach it with ssh -L)")
+    host.add_argument("--resume", metavar="ID", help="reopen a hosted match whose table ended")
+    host.add_argument("--detach", action="store_true",
+                      help="print the code and leave the table running, without a screen")
+    for name, what in (("join", "take a seat at a table"), ("watch", "watch a table")):
+        p = sub.add_parser(name, parents=[common], help=what)
+        p.add_argument("code", metavar="CODE", help="the join code, like tide-wolf-17")
+        p.add_argument("--connect", metavar="127.0.0.1:PORT",
+                       help="reach the table over TCP (an ssh -L tunnel) instead of its socket")
+        if name == "join":
+            p.add_argument("--name", help="your name")
+        else:
+            p.add_argument("--delay", type=int, default=0,
+                           help=f"see the table this many moves late (0–{MAX_DELAY})")
+
+
+def host_plan(preset: str, seats: int | None, vs: str | None, name: str | None) -> Any:
+    """The hosted match (a :class:`MatchPlan`): the host in seat 0, then ``vs``
+    (comma-separated) in order."""
+    from engine import Rules
+
+    from ..plan import HUMAN, MatchPlan, bot_levels, opponent_label
+
+    others = [v.strip() for v in vs.split(",")] if vs else []
+    count = seats or (len(others) + 1 if others else 2)
+    if len(others) == 1 and count > 2:
+        others = others * (count - 1)
+    others += [HUMAN] * (count - 1 - len(others))
+    if len(others) != count - 1:
+        raise UsageError(f"--vs names {len(others)} seats, but the table has {count - 1} "
+                         "besides yours")
+    kinds = [HUMAN]
+    for level in others:
+        if level != HUMAN and level not in bot_levels():
+            raise UsageError(f"{clip(level, 40)!r} is not a bot level or 'human' (one of "
+                             f"{', '.join((*bot_levels(), HUMAN))})")
+        kinds.append(HUMAN if level == HUMAN else f"bot:{level}")
+    names = [player_name(name, "Host")]
+    for seat, kind in enumerate(kinds[1:], 1):
+        names.append(f"Player {seat + 1}" if kind == HUMAN else opponent_label(kind))
+    try:
+        return MatchPlan(tuple(names), tuple(kinds), Rules(preset=preset, seats=count))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def start_authority(data_dir: Any, *what: str, listen: str | None = None,
+                    socket_dir: str | None = None, bot_pause: float | None = None) -> dict:
+    """Start the table's process in a session of its own; its first line (``code``,
+    ``match``, ``seat``, ``token``, ``port``).  ``RuntimeError`` when it could not."""
+    argv = [sys.executable, "-m", "unoduo_tui.net.serve", "--data-dir", str(data_dir), *what]
+    if listen:
+        argv += ["--listen", listen]
+    if socket_dir:
+        argv += ["--socket-dir", str(socket_dir)]
+    if bot_pause is not None:
+        argv += ["--bot-pause", str(bot_pause)]
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + START_SECONDS
+    line = b""
+    while not line.endswith(b"\n"):
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([proc.stdout], [], [], left)[0]:
+            proc.kill()
+            raise RuntimeError("the table did not start in time")
+        chunk = os.read(proc.stdout.fileno(), 4096)
+        if not chunk:
+            break
+        line += chunk
+    proc.stdout.close()
+    try:
+        info = json.loads(line or b"{}")
+    except ValueError:
+        info = {}
+    if "code" not in info:
+        raise RuntimeError(info.get("error") or "the table did not start")
+    return info
+
+
+def _host(args: argparse.Namespace) -> int:
+    from ..cli import _store
+    from .serve import parse_listen, plan_to_json
+
+    store = _store(args)
+    if args.listen:
+        try:
+            parse_listen(args.listen)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    if args.resume:
+        what = ("--resume", args.resume)
+    else:
+        what = ("--plan", plan_to_json(host_plan(args.preset, args.seats, args.vs, args.name)))
+    try:
+        info = start_authority(store.data_dir, *what, listen=args.listen)
+    except RuntimeError as exc:
+        print(f"unoduo: cannot open the table: {clip(exc, 300)}", file=sys.stderr)
+        return EXIT_FAIL
+    code = info["code"]
+    print(f"Table open. Join code: {code}")
+    print(f"  others join with:  unoduo join {code}")
+    print(f"  or watch with:     unoduo watch {code}")
+    if info.get("port"):
+        print(f"  over TCP: 127.0.0.1:{info['port']} (from elsewhere: ssh -L "
+              f"{info['port']}:127.0.0.1:{info['port']} THIS-HOST, then "
+              f"unoduo join {code} --connect 127.0.0.1:{info['port']})")
+    print(f"  the match is saved as {info['match']}; if the table ends, "
+          f"unoduo host --resume {info['match']}")
+    sys.stdout.flush()
+    if args.detach or info.get("seat") is None:
+        return EXIT_OK
+    save_token(store.data_dir, code, info["token"])
+    return _open(store, code, want="play", name=args.name or "", token=info["token"])
+
+
+def _join(args: argparse.Namespace, want: str) -> int:
+    from ..cli import _store
+
+    try:
+        code = parse_code(args.code)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    store = _store(args)
+    delay = getattr(args, "delay", 0)
+    if not 0 <= delay <= MAX_DELAY:
+        raise UsageError(f"--delay is a number of moves from 0 to {MAX_DELAY}")
+    tcp = None
+    if args.connect:
+        from .serve import parse_listen
+
+        try:
+            tcp = parse_listen(args.connect)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    token = load_token(store.data_dir, code) if want == "play" else None
+    return _open(store, code, want=want, name=getattr(args, "name", "") or "", token=token,
+                 delay=delay, tcp=tcp)
+
+
+def _open(store: Any, code: str, *, want: str, name: str, token: str | None,
+          delay: int = 0, tcp: tuple[str, int] | None = None) -> int:
+    from ..cli import _terminal_problem
+    from ..table import Refused
+    from .remote import RemoteTable
+
+    problem = _terminal_problem()
+    if problem:
+        raise UsageError(problem)
+    try:
+        table = RemoteTable.connect(code, name=name, want=want, token=token, delay=delay,
+                                    tcp=tcp)
+    except Refused as exc:
+        print(f"unoduo: the table refused: {clip(exc.reason, 200)}", file=sys.stderr)
+        return EXIT_FAIL
+    except (ConnectionError, OSError, ValueError) as exc:
+        print(f"unoduo: {clip(exc, 300)}", file=sys.stderr)
+        return EXIT_FAIL
+    if want == "play" and table.token:
+        try:
+            save_token(store.data_dir, code, table.token)
+        except OSError:
+            pass  # a rejoin then takes a new seat if one is free; the game goes on
+    return run_remote(store, table)
+
+
+def run_remote(store: Any, table: Any) -> int:
+    """The full-screen app at ``table`` (a :class:`RemoteTable`): who comes and goes,
+    and chat lines, as toasts."""
+    from ..app import UnoDuoApp
+
+    app = UnoDuoApp(store, "menu", table=table, handle_signals=True)
+    known: dict[str, Any] = {"connected": None}
+
+    def presence(p) -> None:
+        before, known["connected"] = known["connected"], set(p.connected)
+        if before is None:
+            return
+        for seat in sorted(before - set(p.connected)):
+            _toast(app, f"{printable(p.names[seat])} disconnected — waiting")
+        for seat in sorted(set(p.connected) - before):
+            _toast(app, f"{printable(p.names[seat])} is at the table")
+
+    table.on_presence = presence
+    table.on_chat = lambda seat, name, text: _toast(app, f"{printable(name)}: {printable(text)}")
+    try:
+        result = app.run()
+    finally:
+        if app.signal_exit is not None:
+            app.signal_exit.stopped()
+        table.close()
+    return result if isinstance(result, int) else EXIT_OK
+
+
+def _toast(app: Any, text: str) -> None:
+    try:
+        app.call_from_thread(app.notify, text[:240])
+    except Exception:  # the app is not running (yet, or any more)
+        pass
+
+
+COMMANDS = {"host": _host, "join": lambda a: _join(a, "play"),
+            "watch": lambda a: _join(a, "watch")}
