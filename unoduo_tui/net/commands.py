@@ -33,7 +33,8 @@ from .codes import MAX_DELAY, load_token, parse_code, save_token
 # light at import (``unoduo --help`` builds these parsers): the engine, the table and
 # the app are imported by the commands themselves
 
-__all__ = ["add_parsers", "COMMANDS", "host_plan", "start_authority"]
+__all__ = ["add_parsers", "COMMANDS", "host_plan", "start_authority", "remote_app",
+           "run_remote"]
 
 #: seconds to wait for the authority's first line
 START_SECONDS = 30.0
@@ -217,12 +218,24 @@ def _open(store: Any, code: str, *, want: str, name: str, token: str | None,
 
 
 def run_remote(store: Any, table: Any) -> int:
-    """The full-screen app at ``table`` (a :class:`RemoteTable`): who comes and goes,
-    and chat lines, as toasts."""
+    """The full-screen app at ``table`` (a :class:`RemoteTable`) until the player leaves."""
+    app = remote_app(store, table, handle_signals=True)
+    try:
+        result = app.run()
+    finally:
+        if app.signal_exit is not None:
+            app.signal_exit.stopped()
+        table.close()
+    return result if isinstance(result, int) else EXIT_OK
+
+
+def remote_app(store: Any, table: Any, **options: Any) -> Any:
+    """The app showing ``table``; who comes and goes, and chat lines, as toasts."""
     from ..app import UnoDuoApp
 
-    app = UnoDuoApp(store, "menu", table=table, handle_signals=True)
-    known: dict[str, Any] = {"connected": None}
+    app = UnoDuoApp(store, "menu", table=table, **options)
+    now = table.presence
+    known: dict[str, Any] = {"connected": set(now.connected) if now is not None else None}
 
     def presence(p) -> None:
         before, known["connected"] = known["connected"], set(p.connected)
@@ -235,13 +248,7 @@ def run_remote(store: Any, table: Any) -> int:
 
     table.on_presence = presence
     table.on_chat = lambda seat, name, text: _toast(app, f"{printable(name)}: {printable(text)}")
-    try:
-        result = app.run()
-    finally:
-        if app.signal_exit is not None:
-            app.signal_exit.stopped()
-        table.close()
-    return result if isinstance(result, int) else EXIT_OK
+    return app
 
 
 def _toast(app: Any, text: str) -> None:

@@ -33,6 +33,16 @@ __all__ = ["RemoteTable", "Presence"]
 CONNECT_SECONDS = 10.0
 
 
+def _from_seat(view: PlayerView, seat: int) -> PlayerView:
+    """A watcher's public view as the screen shows it: from ``seat``'s chair, still
+    with no hand and no legal action (the widgets draw a seat's view)."""
+    shown = object.__new__(PlayerView)
+    for name in PlayerView.__slots__:
+        setattr(shown, name, getattr(view, name))
+    shown.seat = seat
+    return shown
+
+
 class Presence:
     """Who is at the table: ``connected`` seats, ``watchers``, the seats' ``names``."""
 
@@ -165,8 +175,9 @@ class RemoteTable:
             view = PlayerView.from_dict(raw, earlier=self._events[:start])
             self._events = view.events
         update = TableUpdate.from_dict({**data, "views": []})
-        if view is not None:  # a watcher's public view is shown as if from seat 0
-            update = replace(update, views={self.mine[0]: view})
+        if view is not None:
+            update = replace(update, views={self.mine[0]: view if self.seat is not None
+                                            else _from_seat(view, 0)})
         with self._lock:
             if view is not None and self.seat is None:
                 self.public = view

@@ -1,0 +1,95 @@
+"""#15: the game screen at a remote table — it does not know which table it has; who
+comes and goes is told; a watcher sees no hand and cannot play."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
+
+from engine.rng import Rng  # noqa: E402
+from tests.tui.conftest import SIZE, game  # noqa: E402
+from unoduo_tui.net.commands import remote_app  # noqa: E402
+
+from .helpers import Served, plan  # noqa: E402
+
+
+def _toasts(app) -> str:
+    """Every toast the app has shown (still up or not)."""
+    return "\n".join(n.message for n in app._notifications)
+
+
+async def _until(pilot, test, what: str, timeout: float = 30.0) -> None:
+    """Let the app run until ``test()`` holds (``timeout``: a safety net)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not test():
+        if loop.time() > deadline:
+            raise AssertionError(f"no {what} within {timeout} s")
+        await pilot.pause(0.01)
+
+
+async def test_the_game_screen_plays_over_the_socket_and_shows_only_its_seat():
+    served = Served(plan(seed=41))
+    try:
+        ann = served.client(name="Ann")
+        bob = served.client(name="Bob")
+        ann.table.close()  # the screen takes seat 0 with Ann's token
+        me = served.client(token=ann.table.token)
+        app = remote_app(None, me.table, theme="textual-dark")
+        rng = Rng(5, 1)
+        async with app.run_test(size=SIZE) as pilot:
+            g = game(app)
+            await _until(pilot, lambda: g.latest is not None, "the first update")
+            assert g.mine == (0,) and not g.table.practice
+            made = 0
+            while made < 40 and not served.state()[2]:
+                to_act, count, _ = served.state()
+                if to_act == 1:
+                    u = bob.wait(lambda u: u.views[1].event_count == count)
+                    legal = u.views[1].legal_actions
+                    bob.table.act(1, str(legal[rng.below(len(legal))]))
+                    await _until(pilot, lambda: served.state()[1] > count, "Bob's move")
+                else:
+                    await _until(pilot, lambda: g.latest.views[0].event_count == count
+                                 and g.my_view().legal_actions, "Ann's turn on screen")
+                    if app.screen is not g:  # a round's end: its dialog first
+                        await pilot.press("enter")
+                        continue
+                    legal = g.my_view().legal_actions
+                    g.do(legal[rng.below(len(legal))])
+                    await _until(pilot, lambda: served.state()[1] > count, "Ann's move")
+                made += 1
+            await _until(pilot, lambda: g.latest.views[0].event_count == served.state()[1],
+                         "the last update")
+            # the screen shows seat 0's hand as the authority has it, and no other
+            assert sorted(c.text for c in g.hand.cards) == sorted(
+                c.text for c in served.table.match.hand(0))
+            assert set(g.latest.views) == {0}
+            # Bob drops: Ann is told he is gone and his seat waits
+            bob.table.close()
+            await _until(pilot, lambda: "Bob disconnected — waiting" in _toasts(app),
+                         "the drop's toast")
+    finally:
+        served.stop()
+
+
+async def test_a_watcher_s_screen_has_no_hand_and_cannot_play():
+    served = Served(plan(seed=42))
+    try:
+        served.client(), served.client()
+        w = served.client(want="watch")
+        app = remote_app(None, w.table, theme="textual-dark")
+        async with app.run_test(size=SIZE) as pilot:
+            g = game(app)
+            await _until(pilot, lambda: g.latest is not None, "the first update")
+            assert g.my_view().hand == () and g.my_view().legal_actions == ()
+            assert len(g.hand.cards) == 0
+            before = served.table.match.log_length
+            g.do("draw")
+            await _until(pilot, lambda: "watcher cannot play" in _toasts(app),
+                         "the refusal")
+            assert served.table.match.log_length == before
+    finally:
+        served.stop()
