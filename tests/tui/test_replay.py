@@ -17,7 +17,7 @@ from unoduo_tui.screens.menu import MenuScreen
 from unoduo_tui.screens.replay import (MOMENT_KEYS, GoToAction, ReplayListScreen, ReplayLog,
                                         ReplayScreen)
 from unoduo_tui.store import Seat, Store
-from unoduo_tui.widgets import Discard, GameLog, Hand, Opponent, ScoreSheet
+from unoduo_tui.widgets import Discard, GameLog, Hand, Seats, ScoreSheet
 
 
 def save(store: Store, seed: int = 3, target: int = 100, limit: int | None = None,
@@ -142,12 +142,12 @@ async def test_perspectives_never_show_the_other_seats_hand(store):
             await pilot.pause()
             assert screen.perspective == seat
             other = 1 - seat
-            for widget in (Hand, Discard, ScoreSheet, Opponent):
+            for widget in (Hand, Discard, ScoreSheet, Seats):
                 view = screen.query_one(widget).view
                 assert view.seat == seat and not hasattr(view, "hands")
             assert screen.query_one(GameLog)._seat == seat
             assert not screen.query_one("#others").display
-            assert screen.query_one(Opponent).display
+            assert screen.query_one(Seats).display
             assert screen.query_one(Hand).view.hand == tuple(m.hand(seat))
             text = screen_text(pilot.app)
             assert "next " not in text.splitlines()[-2]  # no draw-pile preview
@@ -173,7 +173,7 @@ async def test_an_unfinished_match_opens_only_in_its_humans_perspective(store):
             rando = {c.text for c in m.hand(0)} - {c.text for c in m.hand(1)}
             top = screen_text(pilot.app).splitlines()[0]
             assert not any(f" {code}" in top for code in rando)
-            assert screen.query_one(Opponent).view.seat == 1
+            assert screen.query_one(Seats).view.seat == 1
         assert "(unfinished)" in str(screen.query_one("#replay-status").render())
 
 

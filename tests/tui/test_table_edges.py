@@ -9,7 +9,7 @@ from engine import Match, Rules
 from unoduo_tui.dialogs import DumpDialog, MatchOver, RoundOver
 from unoduo_tui.widgets import GameLog, Hand, ScoreSheet, StatusLine
 
-from .conftest import SIZE, make_app, press, screen_text, seated, settle, table
+from .conftest import SIZE, game, make_app, press, screen_text, seated, settle, table
 
 HAND7 = ["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"]
 BOT7 = ["B9", "B8", "B7", "B6", "B5", "B4", "Y9"]
@@ -207,10 +207,13 @@ async def test_a6_the_challenge_hint_says_guilty_with_the_right_article(monkeypa
     from unoduo_tui.screens.game import GameScreen
 
     monkeypatch.setattr(bots, "wd4_guilty_probability", lambda view: 0.81, raising=False)
-    s = table(HAND7, BOT7, "R1", script=["draw"])
+    s = table(HAND7, ["W+4", "B8", "B7", "B6", "B5", "B4", "Y9"], "R1", script=["play W+4 B"])
     async with seated(s) as (pilot, app):
-        hint = GameScreen._challenge_hint(app.screen, s.view(0), "Bot")
+        await press(pilot, "1", "enter")  # R5; the bot answers W+4
+        g = game(app)
+        hint = GameScreen._challenge_hint(g, g.my_view())
         assert hint == "Hint: an 81% chance that Bot is guilty."
+        assert app.screen.hint == hint  # on the challenge prompt
 
 
 async def test_the_hint_toast_is_one_sentence():
@@ -273,7 +276,7 @@ async def test_the_score_sheet_names_the_seats_as_every_list_does():
     async with seated(s) as (pilot, app):
         text = screen_text(app)
         sheet = app.screen.query_one(ScoreSheet)
-        head = str(sheet.render().renderables[0])
+        head = str(sheet.lines()[0])
         assert "Ann" in head and "Bot" in head and "You" not in head
         assert "Your hand" in text  # the table marks your seat
 
@@ -287,7 +290,7 @@ def test_hot_seat_default_names_stay_whole_on_the_score_sheet():
     sheet = ScoreSheet()
     sheet.name_seats(names)
     sheet.view = m.view(0)
-    head = sheet.render().renderables[0].plain
+    head = sheet.lines()[0].plain
     assert "Player 1" in head and "Player 2" in head
 
 
@@ -341,15 +344,15 @@ def store(tmp_path):
 
 
 async def test_a_long_opponent_name_leaves_the_strips_marks_in_sight():
-    from unoduo_tui.widgets import Opponent
+    from unoduo_tui.widgets import Seats
 
     long = "Maximilian " + "x" * 53  # MAX_NAME characters
     s = table(HAND7, BOT7, "R1", script=["draw"], hands=[HAND7, ["B9"]])
     async with seated(s) as (pilot, app):
-        strip = app.screen.query_one(Opponent)
-        strip.name_text = long
+        strip = app.screen.query_one(Seats)
+        strip.name_seats(("Ann", long), ("", "Normal bot"))
         strip.view = s.match.view(0)
-        strip.thinking = True
+        strip.thinking = 1
         await pilot.pause()
         line = screen_text(app).splitlines()[0]
         assert "Maximilian" in line and "UNO!" in line and "thinking" in line

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Iterable, cast
 from textual import work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -27,7 +26,8 @@ from ..plan import opponent_label
 from ..table import Refused, Table, TableUpdate
 from ..words import article, hint_text
 from ..text import printable
-from ..widgets import (Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, StatusLine,
+from ..widgets.status import wd4_player
+from ..widgets import (Discard, Footer, GameLog, Hand, Seats, ScoreSheet, StatusLine,
                        table_row)
 
 if TYPE_CHECKING:
@@ -41,13 +41,6 @@ _QUIET = {"move", "jump"}
 
 class GameScreen(Screen[None]):
     """One match at a table (the table is closed when the screen goes)."""
-
-    class Updated(Message):
-        """The table changed (posted from whichever thread the table told us in)."""
-
-        def __init__(self, update: TableUpdate) -> None:
-            super().__init__()
-            self.update = update
 
     DEFAULT_CSS = """
     GameScreen #save-banner {
@@ -114,7 +107,7 @@ class GameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="save-banner", markup=False)
-        yield Opponent(id="opponent")
+        yield Seats(id="seats")
         yield from table_row(GameLog(id="log"))
         yield Hand(id="hand")
         yield StatusLine(id="status")
@@ -129,6 +122,7 @@ class GameScreen(Screen[None]):
         self.query_one(StatusLine).name_seats(names, say_you=not self.hot_seat)
         for note in self.table.notes:
             self.notify(note, title="Save file", severity="warning", timeout=8)
+        self._app = self.app  # for the listener, which may run in the bots' thread
         self.latest = self.table.subscribe(self._told)
         self._announced = self.latest.views[self.mine[0]].event_count
         self.refresh_table()  # the first frame shows the table, not empty widgets
@@ -139,12 +133,14 @@ class GameScreen(Screen[None]):
         self.table.close()
 
     def _told(self, update: TableUpdate) -> None:
-        """The table's listener: any thread, never blocks."""
-        self.post_message(self.Updated(update))
+        """The table's listener: any thread, never blocks.  The update is taken in the
+        app's own queue, where keys arrive: a key pressed after the table moved on is
+        read against the new state, never the old one."""
+        self._app.call_later(self._take, update)
 
-    def on_game_screen_updated(self, message: "GameScreen.Updated") -> None:
-        message.stop()
-        update = message.update
+    def _take(self, update: TableUpdate) -> None:
+        if not self.is_attached:
+            return
         if self.latest is not None and update.seq <= self.latest.seq:
             return  # an older state than the one shown: each update is the whole state
         self.latest = update
@@ -179,13 +175,11 @@ class GameScreen(Screen[None]):
         view = self.my_view()
         if view is None:
             return
-        other = view.next_seat
-        opponent = self.query_one(Opponent)
-        opponent.name_text = self.names[other]
-        kind = self.kinds[other]
-        opponent.kind_text = opponent_label(kind) if kind.startswith("bot:") else ""
+        seats = self.query_one(Seats)
+        seats.name_seats(self.names, [opponent_label(k) if k.startswith("bot:") else ""
+                                      for k in self.kinds])
         hand = self.hand
-        for widget in (opponent, self.query_one(Discard), self.query_one(ScoreSheet), hand):
+        for widget in (seats, self.query_one(Discard), self.query_one(ScoreSheet), hand):
             widget.view = view
         self.query_one(GameLog).show(view)
         status = self.query_one(StatusLine)
@@ -221,7 +215,7 @@ class GameScreen(Screen[None]):
 
             viewer = self.viewer if not self.hot_seat else None
             self._show(RoundOver(end.amount, end.seat, end.data, self.names, viewer,
-                                 view.rules.target, match_over=view.over,
+                                 view.rules, match_over=view.over,
                                  match_winner=view.winner))
             return
         if self.viewer is not None:
@@ -239,7 +233,7 @@ class GameScreen(Screen[None]):
         if update is None or self._waiting:
             return
         self._show_save_error(update.save_error)
-        self._set_thinking(update.thinking is not None)
+        self._set_thinking(update.thinking)
         if update.over:
             self.refresh_table()
             self._show_match_over()
@@ -263,9 +257,7 @@ class GameScreen(Screen[None]):
         elif view.phase == "dump":
             self._wait(DumpDialog(view, self.uno_armed), self.do)
         elif view.phase == "wd4" and "challenge" in legal:
-            by = _wd4_player(view)
-            opp = self.names[by] if by is not None else "them"
-            self._wait(ChallengePrompt(view, opp, self._challenge_hint(view, opp)), self.do)
+            self._wait(ChallengePrompt(view, self.names, self._challenge_hint(view)), self.do)
 
     def _show_save_error(self, error: str | None) -> None:
         """The banner, while the last save failed (a full disk): the moves are kept in
@@ -319,13 +311,14 @@ class GameScreen(Screen[None]):
         self.viewer = None  # nobody's hand while the cover is up
         self._show(HandOff(self.names[seat]), uncovered)
 
-    def _challenge_hint(self, view: PlayerView, opp: str) -> str:
+    def _challenge_hint(self, view: PlayerView) -> str:
         """The bots' estimate that the W+4 was guilty, once the table offers one."""
         p = self.table.guilt_estimate(view.seat)
-        if p is None:
+        by = wd4_player(view)
+        if p is None or by is None:
             return ""
         percent = round(p * 100)
-        return f"Hint: {article(percent)} {percent}% chance that {opp} is guilty."
+        return f"Hint: {article(percent)} {percent}% chance that {self.names[by]} is guilty."
 
     def do(self, action: Action | str) -> None:
         """Send the viewer's decision to the table; its update moves the screen on."""
@@ -380,11 +373,12 @@ class GameScreen(Screen[None]):
         view = self.my_view()
         return None if view is None else (view.match_id, view.event_count)
 
-    def _set_thinking(self, on: bool) -> None:
-        self.thinking = on
+    def _set_thinking(self, seat: int | None) -> None:
+        """``seat``: the bot thinking now, as the table says (``None``: nobody)."""
+        self.thinking = seat is not None
         try:
-            self.query_one(Opponent).thinking = on
-            self.query_one(StatusLine).thinking = on
+            self.query_one(Seats).thinking = seat
+            self.query_one(StatusLine).thinking = seat is not None
         except Exception:  # the screen is going away
             pass
 
@@ -561,10 +555,3 @@ class GameScreen(Screen[None]):
                 yield SystemCommand(f"Game: {binding.description}", help_text,
                                     partial(self.run_action, binding.action))
 
-
-def _wd4_player(view: PlayerView) -> int | None:
-    """Who played the Wild Draw 4 ``view``'s seat may challenge (the last play)."""
-    for e in reversed(view.events):
-        if e.kind == "play":
-            return e.seat
-    return None

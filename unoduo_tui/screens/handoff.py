@@ -30,8 +30,8 @@ class HandOff(AnswerOnce, Screen[None]):
             with Center():
                 yield Static(Text(f"Pass to {self.player}"), id="handoff-title")
             with Center():
-                yield Static(Text(f"{self.player}: press Enter when the other player "
-                                  "cannot see the screen."), id="handoff-text")
+                yield Static(Text(f"{self.player}: press Enter when no one else "
+                                  "can see the screen."), id="handoff-text")
 
     def action_ready(self) -> None:
         self.dismiss(None)

@@ -42,7 +42,7 @@ from ..plan import bot_levels
 from ..store import parent_of
 from ..text import printable
 from ..textual_compat import AnswerOnce, log_size_known
-from ..widgets import Discard, Footer, GameLog, Hand, Opponent, ScoreSheet, table_row
+from ..widgets import Discard, Footer, GameLog, Hand, ScoreSheet, Seats, table_row
 from .menu import fit, lineage, practice_mark
 from .saved import MatchTable, list_bindings
 
@@ -300,7 +300,7 @@ class ReplayScreen(AnswerOnce, Screen[None]):
     DEFAULT_CSS = """
     ReplayScreen {
         layout: vertical;
-        #opponent { height: 1; background: $boost; }
+        #seats { background: $boost; }
         #others { height: 1; background: $boost; }
         #table { height: 1fr; }
         #discard { width: 21; height: 1fr; }
@@ -422,7 +422,7 @@ class ReplayScreen(AnswerOnce, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="replay-lineage")
-        yield Opponent(id="opponent")
+        yield Seats(id="seats")
         yield Static(id="others")
         yield from table_row(ReplayLog(id="log"))
         yield Hand(id="hand")
@@ -471,13 +471,12 @@ class ReplayScreen(AnswerOnce, Screen[None]):
         other = (seat + 1) % 2
         mine = cursor.view(seat)
         everything = cursor.view(ALL) if self.perspective == ALL else None
-        opponent = self.query_one(Opponent)
+        opponent = self.query_one(Seats)
         others = self.query_one("#others", Static)
         opponent.display = everything is None
         others.display = everything is not None
         if everything is None:
-            opponent.name_text = self.names[other]
-            opponent.kind_text = ""
+            opponent.name_seats(self.names, say_you=False)
             opponent.view = mine
         else:
             cards = everything.hands[other]

@@ -224,7 +224,6 @@ class LocalTable:
                 raise Refused(str(exc)) from None
             self.redo_stack.clear()  # a new decision ends what could be redone
             self._after_decision(events)
-            self._emit("move")
 
     def apply(self, action: Action | str) -> None:
         """Whoever is to act makes ``action`` (tests and tools stepping a match by hand;
@@ -235,14 +234,23 @@ class LocalTable:
             if not self.is_bot(actor):
                 self.redo_stack.clear()
             self._after_decision(events)
-            self._emit("move")
 
-    def _after_decision(self, events: Sequence) -> None:
+    def _after_decision(self, events: Sequence, cause: Cause = "move") -> None:
+        """Tell the clients, then save: a client never sees the file ahead of its
+        screen (a key pressed as the file shows a bot's move finds the screen showing it
+        too); a save that failed, or succeeded again, is told as a "save" update."""
         if any(e.kind == "round_end" for e in events) and not self.match.over:
             self._held = True  # a round's end: the bots wait until a client has shown it
         if self._cursor is not None:
             self._cursor.follow(self.match)
-        self._save()
+        self._emit(cause)
+        self._saved_now()
+
+    def _saved_now(self, undo: bool = False) -> None:
+        before = self.save_error
+        self._save(undo)
+        if self.save_error != before:
+            self._emit("save")
         self._wake.notify_all()
 
     def _save(self, undo: bool = False) -> None:
@@ -311,7 +319,6 @@ class LocalTable:
                 if action not in legal:
                     action = legal[0]
                 self._after_decision(self.match.apply(action))
-                self._emit("move")
 
     def _pause(self, token: tuple) -> None:
         """``bot_pause`` seconds (holding the lock only between waits), cut short by a
@@ -366,9 +373,8 @@ class LocalTable:
             self.redo_stack[:0] = undone
             self.undos += 1
             self._make_bots(fresh=True)  # a bot's memory of the undone moves goes with them
-            self._save(undo=True)
-            self._wake.notify_all()
             self._emit("undo")
+            self._saved_now(undo=True)
             return True
 
     def redo(self) -> bool:
@@ -387,9 +393,8 @@ class LocalTable:
                 first = False
                 if self._cursor is not None:
                     self._cursor.follow(m)
-            self._save()
-            self._wake.notify_all()
             self._emit("redo")
+            self._saved_now()
             return not first
 
     # -- what needs more than a view ---------------------------------------------------

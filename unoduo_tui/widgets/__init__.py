@@ -5,10 +5,10 @@ from .discard import Discard
 from .footer import Footer
 from .gamelog import GameLog
 from .hand import Hand
-from .opponent import Opponent
 from .scoresheet import ScoreSheet
+from .seats import Seats
 from .status import StatusLine
 from .table import table_row
 
-__all__ = ["Discard", "Footer", "GameLog", "Hand", "Opponent", "ScoreSheet", "StatusLine",
+__all__ = ["Discard", "Footer", "GameLog", "Hand", "ScoreSheet", "Seats", "StatusLine",
            "table_row"]

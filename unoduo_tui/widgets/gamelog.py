@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 from rich.text import Text
 from textual import events
@@ -10,15 +11,61 @@ from textual.message import Message
 from textual.widgets import RichLog
 
 from engine import PlayerView, describe
+from engine.events import Event
 
 from ..textual_compat import log_size_known
 from .names import SeatNames
 
-__all__ = ["GameLog"]
+__all__ = ["GameLog", "effect_note", "play_goes"]
 
 _KEEP = 200  # lines rewritten when the viewer changes (hot-seat) or a match is resumed
 _KEEP_HIGHLIGHTED = 80  # a replay rewrites them each step: ~7 ms, not ~20
 _QUIET = {"first"}
+
+
+def _skipped(seat: int, names: Sequence[str], viewer: int | None) -> str:
+    return "You are skipped." if seat == viewer else f"{names[seat]} is skipped."
+
+
+def play_goes(seat: int, direction: int, names: Sequence[str], viewer: int | None,
+              shown: int = 4) -> str:
+    """"Ann → Dan → Cal → …": the order of play from ``seat`` in ``direction``."""
+    n = len(names)
+    order = [(seat + i * direction) % n for i in range(min(n, shown))]
+    text = " → ".join("you" if s == viewer else names[s] for s in order)
+    return text + (" → …" if n > shown else f" → {'you' if seat == viewer else names[seat]}")
+
+
+def effect_note(event: Event, after: Event | None, names: Sequence[str],
+                viewer: int | None, wd4_by: int | None = None) -> str:
+    """What a "next seat" card did to whom, said after the event's own sentence (three
+    or more seats, C6 / C8; two seats need no telling): a Skip or a Draw 2 taken
+    skips the next seat, a Reverse turns the order round, a Wild Draw 4 makes the
+    next seat draw 4 or challenge.  ``after``: the event that followed (none when the
+    card went out); ``wd4_by``: who played the Wild Draw 4 a challenge is about."""
+    n = len(names)
+    if n < 3:
+        return ""
+    if event.kind == "challenge" and wd4_by is not None:
+        whose = "your" if wd4_by == viewer else f"{names[wd4_by]}'s"
+        return f"(It was {whose} Wild Draw 4.)"
+    if event.kind == "draw" and event.data in ("draw2", "wd4", "volley"):
+        return _skipped(event.seat, names, viewer)
+    if event.kind != "play" or not event.cards or event.data is None:
+        return ""
+    if after is not None and after.kind == "round_end":
+        return ""  # the card went out: the round is over
+    seat, nxt, rank = event.seat, event.data, event.cards[0].rank
+    if rank == "S":
+        return _skipped(nxt, names, viewer)
+    if rank == "R":
+        before = 1 if (nxt - seat) % n == 1 else -1
+        order = play_goes(seat, -before, names, viewer)
+        return f"Reverse: play goes {order}" + ("" if order.endswith("…") else ".")
+    if rank == "W+4":
+        return ("You draw 4 or challenge." if nxt == viewer
+                else f"{names[nxt]} draws 4 or challenges.")
+    return ""
 
 
 class GameLog(SeatNames, RichLog):
@@ -45,6 +92,7 @@ class GameLog(SeatNames, RichLog):
         self._line_event: list[int] | None = None  # each line's event (None: not known)
         self._view: PlayerView | None = None  # the view last shown
         self._width = 0  # the width its lines were wrapped to
+        self._wd4_by: int | None = None  # who played the last Wild Draw 4 shown
 
     def show(self, view: PlayerView, current: int | None = None) -> None:
         """Add the events not shown yet.  ``current`` (replays): the index of the first
@@ -64,10 +112,17 @@ class GameLog(SeatNames, RichLog):
             self._seat, self._width = view.seat, width
             self._shown = max(0, len(events) - (_KEEP if current is None else _KEEP_HIGHLIGHTED))
         self._current = current
+        viewer = view.seat if self.say_you else None
         for i, event in enumerate(events[self._shown:], self._shown):
+            if event.kind == "play" and event.cards:
+                self._wd4_by = event.seat if event.cards[0].rank == "W+4" else self._wd4_by
             if event.kind in _QUIET:
                 continue
-            text = describe(event, self.names, view.seat if self.say_you else None)
+            text = describe(event, self.names, viewer)
+            note = effect_note(event, events[i + 1] if i + 1 < len(events) else None,
+                               self.names, viewer, self._wd4_by)
+            if note:
+                text = f"{text} {note}"
             if event.kind in ("round", "round_end", "match_end"):
                 line = Text(text, "bold")
             elif event.kind in ("catch", "challenge") or event.uno:

@@ -1,68 +1,220 @@
-"""The score sheet: one row per round, running totals, the target and how close each
-seat is to it.
+"""The score sheet: the rounds and running totals of every seat, the target and who
+wins under the match's scoring — "first to 500 wins" (classic) reads differently
+from "lose at 200" (UNO Duo), and the line under it names the leader or the winner.
 
 How seats are named, everywhere: every list and sheet (this score sheet, the
 match-over sheet, the menu, the saved-match lists, ``unoduo list``) shows each seat's
 own name, cut only to the room there is; the table marks which seat is yours — "Your
-hand", "You …" in the log and the status line, and here your column first, its name
-underlined."""
+hand", "You …" in the log and the status line, and here your row or column first,
+its name underlined.
+
+Two seats: one row per round, a column per seat, and a bar per seat towards the
+target.  Three or more (up to ten, in a column 20 cells wide): a row per seat (yours
+first, then in seat order), its total, then its points round by round, newest
+first; the sheet scrolls when it is longer or wider than its room.
+"""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import cmp_to_key
+
 from rich.console import Group
 from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import ScrollableContainer
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from engine import PlayerView
+from engine import PlayerView, Rules
+from engine.scoring import match_result
 
-from ..columns import short_names
+from ..columns import short_name, short_names
 from .names import SeatNames
 
-__all__ = ["ScoreSheet"]
+__all__ = ["ScoreSheet", "sheet_lines", "target_rule", "standing", "leader", "ranking"]
 
 _NAME_W = 8  # a name column in the 20 cells inside the sheet: "Player 1" whole
+_ROW_NAME_W = 6  # a seat's row name with three or more seats
 
 
-class ScoreSheet(SeatNames, Widget):
-    """Renders ``view.rounds`` and ``view.scores`` (seat names: :class:`SeatNames`)."""
+def target_rule(rules: Rules, seats: int) -> str:
+    """The target and who wins, in words: "first to 500 wins" when the seat that
+    reaches the target wins (classic ``winner_takes``), "lose at 200" when it loses
+    (UNO Duo; two seats scoring their own hands), else "at 500, lowest wins"."""
+    if rules.scoring == "winner_takes":
+        return f"first to {rules.target} wins"
+    return f"lose at {rules.target}" if seats == 2 else f"at {rules.target}, lowest wins"
+
+
+def leader(rules: Rules, scores: tuple[int, ...]) -> int | None:
+    """The seat that would win if the match ended on ``scores`` (``None``: nobody has
+    scored, or a tie) — :func:`engine.scoring.match_result`'s rule, not a copy."""
+    if not scores or max(scores) <= 0:
+        return None
+    return match_result(replace(rules, target=max(scores)), scores)[1]
+
+
+def _better(rules: Rules, a: int, b: int) -> bool:
+    """A total of ``a`` beats one of ``b`` under ``rules``' scoring."""
+    return leader(rules, (a, b)) == 0
+
+
+def ranking(rules: Rules, scores: tuple[int, ...]) -> list[list[int]]:
+    """The seats best first, tied seats together: ``[[2], [0, 3], [1]]``."""
+    key = cmp_to_key(lambda s, t: -1 if _better(rules, scores[s], scores[t])
+                     else 1 if _better(rules, scores[t], scores[s]) else 0)
+    ranks: list[list[int]] = []
+    for seat in sorted(range(len(scores)), key=key):
+        if ranks and key(ranks[-1][0]) == key(seat):
+            ranks[-1].append(seat)
+        else:
+            ranks.append([seat])
+    return ranks
+
+
+def standing(view: PlayerView, names: tuple[str, ...]) -> str:
+    """Who wins (the match is over) or leads, by name: "Ann wins", "shared win: Ann,
+    Cal", "Ann leads"; "" before anyone has scored."""
+    if view.over:
+        if view.winner is not None:
+            return f"{names[view.winner]} wins"
+        best = ranking(view.rules, view.scores)[0]
+        return "shared win: " + ", ".join(names[s] for s in best)
+    ahead = leader(view.rules, view.scores)
+    return "" if ahead is None else f"{names[ahead]} leads"
+
+
+def sheet_lines(view: PlayerView | None, names: tuple[str, ...], say_you: bool = True,
+                width: int = 20, height: int = 12) -> list[Text]:
+    """The sheet's lines for ``view`` (``width`` × ``height``: the room inside it)."""
+    if view is None:
+        return [Text("")]
+    if len(view.scores) == 2:
+        return _two(view, names, say_you, width, height)
+    return _many(view, names, say_you)
+
+
+def _two(view: PlayerView, names: tuple[str, ...], say_you: bool, width: int,
+         height: int) -> list[Text]:
+    """Two seats: a column each, yours first; a bar each towards the target."""
+    me, opp = view.seat, (view.seat + 1) % 2
+    short = short_names(names[me], names[opp], _NAME_W)
+    head = Text(f"{'Rd':>2} ", "bold")
+    head.append(f"{short[0]:>{_NAME_W}}", "bold underline" if say_you else "bold")
+    head.append(f" {short[1]:>{_NAME_W}}", "bold")
+    rows = [head]
+    rounds = view.rounds
+    room = max(1, height - 6)
+    hidden = max(0, len(rounds) - room)
+    if hidden:
+        rows.append(Text(f"   … {hidden} earlier", "dim"))
+        room -= 1
+    for i, (winner, points) in enumerate(rounds[hidden:], hidden + 1):
+        mark = ("*" if winner == me else " ", "*" if winner == opp else " ")
+        rows.append(Text(f"{i:>2} {points[me]:>{_NAME_W - 1}}{mark[0]} "
+                         f"{points[opp]:>{_NAME_W - 1}}{mark[1]}"))
+    if not rounds:
+        rows.append(Text(" no rounds yet", "dim"))
+    totals = view.scores
+    rows.append(Text(f"{'Σ':>2} {totals[me]:>{_NAME_W - 1}}  {totals[opp]:>{_NAME_W - 1}}",
+                     "bold"))
+    target = view.rules.target
+    rows.append(Text(f"* out · {target_rule(view.rules, 2)}", "dim"))
+    bar_w = max(4, width - 9)
+    for s, label in ((me, short[0]), (opp, short[1])):
+        filled = min(bar_w, round(bar_w * totals[s] / target))
+        line = Text(f"{label:<{_NAME_W}} ")
+        line.append("█" * filled, "bold")
+        line.append("░" * (bar_w - filled), "dim")
+        rows.append(line)
+    return rows
+
+
+def _many(view: PlayerView, all_names: tuple[str, ...], say_you: bool) -> list[Text]:
+    """Three or more seats: the rule, who leads, then a row per seat — its name,
+    its total and its points per round, newest first (``*``: went out)."""
+    n = len(view.scores)
+    order = [(view.seat + i) % n for i in range(n)]
+    names = [short_name(all_names[s], _ROW_NAME_W) for s in range(n)]
+    rounds = view.rounds
+    total_w = max(3, *(len(str(t)) for t in view.scores))
+    col_w = max([2] + [len(str(p)) for _, points in rounds for p in points]) + 1
+    rule = Text(target_rule(view.rules, n), "bold")
+    rows = [rule]
+    said = standing(view, tuple(all_names[s] for s in range(n)))
+    rows.append(Text(short_name(said, 40) if said else "no points yet", "italic"))
+    head = Text(" " * (_ROW_NAME_W + 1) + f"{'Σ':>{total_w}}", "bold")
+    for r in range(len(rounds), 0, -1):
+        head.append(f" {'R' + str(r):>{col_w}}", "bold")
+    rows.append(head)
+    for s in order:
+        line = Text()
+        style = "bold underline" if s == view.seat and say_you else "bold"
+        line.append(f"{names[s]:<{_ROW_NAME_W}}", style)
+        line.append(f" {view.scores[s]:>{total_w}}", "bold")
+        for winner, points in reversed(rounds):
+            line.append(f" {points[s]:>{col_w - 1}}{'*' if winner == s else ' '}")
+        rows.append(line)
+    if not rounds:
+        rows.append(Text("no rounds yet", "dim"))
+    return rows
+
+
+class _Body(SeatNames, Widget):
+    """What the sheet shows, as large as it needs (the sheet scrolls it)."""
+
+    DEFAULT_CSS = "_Body { width: auto; height: auto; }"
+
+    view: reactive[PlayerView | None] = reactive(None, always_update=True, layout=True)
+
+    def __init__(self, room) -> None:
+        super().__init__()
+        self._room = room  # () -> (width, height) of the sheet's inside
+
+    def lines(self) -> list[Text]:
+        width, height = self._room()
+        return sheet_lines(self.view, self.names, self.say_you, width, height)
+
+    def render(self) -> Group:
+        return Group(*self.lines())
+
+    def get_content_width(self, container, viewport) -> int:
+        return max(1, max(line.cell_len for line in self.lines()))
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return len(self.lines())
+
+
+class ScoreSheet(SeatNames, ScrollableContainer):
+    """Renders ``view.rounds`` and ``view.scores`` for 2–10 seats (names:
+    :meth:`name_seats`); scrolls when the sheet is longer or wider than its room."""
+
+    DEFAULT_CSS = "ScoreSheet { scrollbar-size: 1 1; }"
 
     BORDER_TITLE = "Scores"
+    can_focus = False
 
     view: reactive[PlayerView | None] = reactive(None, always_update=True)
 
-    def render(self) -> Group:
-        view = self.view
-        if view is None:
-            return Group(Text(""))
-        me, opp = view.seat, (view.seat + 1) % 2
-        short = short_names(self.names[me], self.names[opp], _NAME_W)
-        head = Text(f"{'Rd':>2} ", "bold")
-        head.append(f"{short[0]:>{_NAME_W}}", "bold underline" if self.say_you else "bold")
-        head.append(f" {short[1]:>{_NAME_W}}", "bold")
-        rows = [head]
-        rounds = view.rounds
-        room = max(1, self.size.height - 6)
-        hidden = max(0, len(rounds) - room)
-        if hidden:
-            rows.append(Text(f"   … {hidden} earlier", "dim"))
-            room -= 1
-        for i, (winner, points) in enumerate(rounds[hidden:], hidden + 1):
-            mark = ("*" if winner == me else " ", "*" if winner == opp else " ")
-            rows.append(Text(f"{i:>2} {points[me]:>{_NAME_W - 1}}{mark[0]} "
-                             f"{points[opp]:>{_NAME_W - 1}}{mark[1]}"))
-        if not rounds:
-            rows.append(Text(" no rounds yet", "dim"))
-        totals = view.scores
-        rows.append(Text(f"{'Σ':>2} {totals[me]:>{_NAME_W - 1}}  {totals[opp]:>{_NAME_W - 1}}",
-                         "bold"))
-        target = view.rules.target
-        rows.append(Text(f"* out · lose at {target}", "dim"))
-        bar_w = max(4, self.size.width - 9)
-        for s, label in ((me, short[0]), (opp, short[1])):
-            filled = min(bar_w, round(bar_w * totals[s] / target))
-            line = Text(f"{label:<{_NAME_W}} ")
-            line.append("█" * filled, "bold")
-            line.append("░" * (bar_w - filled), "dim")
-            rows.append(line)
-        return Group(*rows)
+    def compose(self) -> ComposeResult:
+        yield _Body(lambda: self.scrollable_content_region.size)
+
+    def name_seats(self, names, say_you: bool = True) -> None:
+        super().name_seats(names, say_you)
+        if self.is_mounted:
+            self.query_one(_Body).name_seats(names, say_you)
+
+    def on_mount(self) -> None:
+        body = self.query_one(_Body)
+        body.name_seats(self.names, self.say_you)
+        body.view = self.view
+
+    def lines(self) -> list[Text]:
+        """What the sheet shows now, line by line (mounted or not)."""
+        size = self.scrollable_content_region.size
+        return sheet_lines(self.view, self.names, self.say_you, size.width, size.height)
+
+    def watch_view(self, view: PlayerView | None) -> None:
+        if self.is_mounted:
+            self.query_one(_Body).view = view

@@ -12,9 +12,21 @@ from engine.cards import COLOUR_NAMES
 from ..columns import short_name
 from .names import SeatNames
 
-__all__ = ["StatusLine", "status_text"]
+__all__ = ["StatusLine", "status_text", "wd4_player"]
 
 _NAME_ROOM = 20  # a name in the status line's sentences (a seat's name may be 64 long)
+
+
+def wd4_player(view: PlayerView) -> int | None:
+    """The seat whose Wild Draw 4 ``view.seat`` faces (``None``: a start card's)."""
+    if view.phase != "wd4":
+        return None
+    for e in reversed(view.events):
+        if e.kind == "play":
+            return e.seat if e.cards and e.cards[0].rank == "W+4" else None
+        if e.kind in ("start", "round", "deal"):
+            return None
+    return None
 
 
 def status_text(view: PlayerView, names: tuple[str, ...], armed: bool = False,
@@ -33,8 +45,8 @@ def status_text(view: PlayerView, names: tuple[str, ...], armed: bool = False,
             return f"{who} is drafting…"
         return f"{who} is thinking…" if thinking else f"Waiting for {who}…"
     legal = {a.kind for a in view.legal_actions}
-    opp = names[(seat + 1) % 2]
-    catch = f" · catch {opp} without UNO (x)" if "catch" in legal else ""
+    exposed = names[view.exposed] if view.exposed is not None else "them"
+    catch = f" · catch {exposed} without UNO (x)" if "catch" in legal else ""
     uno = ""
     if any(a.uno for a in view.legal_actions):
         uno = " · UNO armed" if armed else " · say UNO (u) with it!"
@@ -51,8 +63,9 @@ def status_text(view: PlayerView, names: tuple[str, ...], armed: bool = False,
             return f"Facing +{view.pending_draw}: stack a Draw 2 (Enter) or draw (d){uno}{catch}"
         return f"Facing +{view.pending_draw}: draw (d){catch}"
     if phase == "wd4":
-        if "challenge" in legal:
-            return f"{opp} played W+4: challenge (c) or draw 4 (d){catch}"
+        player = wd4_player(view)
+        if "challenge" in legal and player is not None:
+            return f"{names[player]} played W+4: challenge (c) or draw 4 (d){catch}"
         return f"Start card W+4: draw 4 (d){catch}"
     if phase == "dump":
         colour = COLOUR_NAMES.get(view.dump_colour or "", "")

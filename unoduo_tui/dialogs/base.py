@@ -1,0 +1,52 @@
+"""The base of every dialog, and the keys they share.
+
+None binds a game decision to bare Escape (escape sequences split on slow links);
+Escape only ever cancels something that changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence, TypeVar
+
+from textual.binding import Binding
+from textual.screen import ModalScreen
+
+from engine import Card
+
+from ..textual_compat import AnswerOnce
+from ..widgets.footer import Footer
+
+__all__ = ["Dialog", "OwnKeys", "CanLeave", "LEAVE", "DIALOG_ROOM", "SHEET_ROOM", "hand_text"]
+
+
+T = TypeVar("T")
+
+
+class OwnKeys:
+    """A dialog with a footer of its own: its keys, not the keys of the screen it covers
+    (a mixin for a ``ModalScreen``; Textual runs every class's ``on_mount``)."""
+
+    def on_mount(self) -> None:
+        self.mount(Footer())
+
+
+class Dialog(AnswerOnce, OwnKeys, ModalScreen[T]):
+    """The base of every dialog: it answers once (:class:`AnswerOnce`) — a second key
+    or click in the same tick, after the answer, does nothing — and shows its own keys
+    (:class:`OwnKeys`)."""
+
+
+LEAVE = Binding("q", "leave", "Quit", id="dialog.quit")
+DIALOG_ROOM = 64 - 2 - 4  # a dialog's width, less its border and padding
+SHEET_ROOM = DIALOG_ROOM - 6  # … and "Round "
+
+
+class CanLeave:
+    """q in a dialog that waits for a game decision: leave the table (it asks first)."""
+
+    def action_leave(self) -> None:
+        self.app.ask_to_leave()
+
+
+def hand_text(cards: Sequence[Card]) -> str:
+    return " ".join(c.text for c in cards) if cards else "—"

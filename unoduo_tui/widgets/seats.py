@@ -1,0 +1,220 @@
+"""The seats around the table, as the viewer sees them: each seat's name, its card
+count (a few card backs, then the number), the UNO! flag at one card, the dealer mark,
+who is to act or thinking — in play order, starting from the viewer.
+
+Two seats (UNO Duo, or classic heads-up) read as one line about the other seat, as
+the opponent strip always did.  Three or more read as a chain in play order: the
+viewer's cell first ("You ↻"), then ``→ Bea``, ``→ Cal`` … in the order play goes,
+wrapping into rows; after a Reverse the chain is rebuilt from the new next seat and
+the viewer's cell says "reversed".  Everything shown comes from the view (a
+:class:`PlayerView`: card counts, never cards), the names and the bot labels.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from rich.console import Group
+from rich.style import Style
+from rich.text import Text
+from textual.reactive import reactive
+
+from engine import PlayerView
+
+from ..columns import short_name
+from ..text import printable
+from .cards import CardCanvas
+from .names import SeatNames
+
+__all__ = ["Seats", "play_order", "MIN_CELL"]
+
+_SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+_MARKS = 56  # the two-seat line: the cells its marks may need (kind, count, UNO!, catch!…)
+MIN_CELL = 19  # the narrowest cell of the chain: "→ ▶Name… D 12 UNO!"
+_FEW = 5  # card backs drawn at most per cell of the chain (then only the number)
+_BACK = "▐▌"
+AHEAD = "→"  # the arrow between cells: play goes this way
+
+
+def play_order(view: PlayerView) -> tuple[int, ...]:
+    """Every seat in the order play goes, starting from the viewer."""
+    n = len(view.hand_sizes)
+    return tuple((view.seat + i * view.direction) % n for i in range(n))
+
+
+def _layout(seats: int, width: int) -> tuple[int, int]:
+    """(columns, cell width) for a chain of ``seats`` cells: the fewest rows whose
+    cells are at least :data:`MIN_CELL` wide."""
+    for rows in range(1, seats + 1):
+        cols = -(-seats // rows)
+        if width // cols >= MIN_CELL or cols == 1:
+            return cols, max(1, width // cols)
+    return 1, width  # pragma: no cover - the loop always returns
+
+
+class Seats(SeatNames, CardCanvas):
+    """The seats as ``view`` (the viewer's view) shows them.
+
+    ``thinking``: the seat a bot is thinking for (a spinner there); ``away``: seats
+    whose player is gone (shown "away"); names and bot labels: :meth:`name_seats`."""
+
+    DEFAULT_CSS = """
+    Seats { height: auto; }
+    """
+
+    view: reactive[PlayerView | None] = reactive(None, always_update=True, layout=True)
+    thinking: reactive[int | None] = reactive(None)
+    away: reactive[frozenset[int]] = reactive(frozenset())
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.labels: tuple[str, ...] = ()
+        self._tick = 0
+
+    def name_seats(self, names: Sequence[str], labels: Sequence[str] = (),
+                   say_you: bool = True) -> None:
+        """``names`` by seat (untrusted: cleaned here), ``labels`` by seat ("Normal bot";
+        "" for a human) and ``say_you`` (False: the viewer by name, as in a replay)."""
+        names = tuple(printable(n) for n in names)
+        labels = tuple(printable(label) for label in labels)
+        if (names, labels, say_you) == (self.names, self.labels, self.say_you):
+            return  # the table names the seats at every move: nothing to redraw
+        super().name_seats(names, say_you)
+        self.labels = labels
+        self.refresh(layout=True)
+
+    def on_mount(self) -> None:
+        self.set_interval(0.12, self._spin, pause=False)
+
+    def _spin(self) -> None:
+        if self.thinking is not None:
+            self._tick += 1
+            self.refresh()
+
+    # -- what a seat is called -----------------------------------------------------------
+
+    def _seat_name(self, seat: int) -> str:
+        return self.names[seat] if seat < len(self.names) else f"Seat {seat + 1}"
+
+    def _seat_label(self, seat: int) -> str:
+        label = self.labels[seat] if seat < len(self.labels) else ""
+        return "" if label == self._seat_name(seat) else label
+
+    # -- drawing ---------------------------------------------------------------------
+
+    def render(self) -> Text | Group:
+        view = self.view
+        width = max(1, self.size.width)
+        if view is None or len(view.hand_sizes) <= 2:
+            return self._line(view, width)
+        order = play_order(view)
+        cols, cell = _layout(len(order), width)
+        rows: list[Text] = []
+        for i, seat in enumerate(order):
+            if i % cols == 0:
+                rows.append(Text())
+            rows[-1].append_text(self._cell(view, seat, cell, first=i == 0))
+        return Group(*rows)
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        view = self.view
+        if view is None or len(view.hand_sizes) <= 2:
+            return 1
+        n = len(view.hand_sizes)
+        cols, _ = _layout(n, width)
+        return -(-n // cols)
+
+    def _line(self, view: PlayerView | None, width: int) -> Text:
+        """Two seats: the other seat on one line (the opponent strip)."""
+        text = Text(" ")
+        seat = 1 if view is None else view.next_seat
+        # a long name gives way to the marks after it (UNO!, catch!, ◀ to play)
+        text.append(short_name(self._seat_name(seat), max(10, width - _MARKS)), "bold")
+        label = self._seat_label(seat)
+        if label:
+            text.append(f" ({label})", "dim")
+        if view is None:
+            return text
+        if view.dealer == seat:
+            text.append(" · dealer", "dim")
+        count = view.hand_sizes[seat]
+        text.append(f" · {count} card{'s' * (count != 1)}  ")
+        shown = min(count, max(0, width - text.cell_len - 22) // 2)
+        text.append(_BACK * shown, self.card_style(None))
+        if shown < count:
+            text.append(f"+{count - shown}", "dim")
+        if count == 1 and view.phase != "draft":
+            text.append("  ")
+            text.append(" UNO! ", "bold reverse")
+        if view.exposed == seat and view.to_act == view.seat:
+            text.append(" catch! (x)", "bold")
+        if seat in self.away:
+            text.append("  away", "bold")
+        if self.thinking == seat:
+            text.append(f"  {_SPINNER[self._tick % len(_SPINNER)]} thinking…", "italic")
+        elif view.to_act == seat:
+            text.append("  ◀ to play", "italic")
+        return text
+
+    def _cell(self, view: PlayerView, seat: int, width: int, first: bool) -> Text:
+        """One seat of the chain in ``width`` cells: the arrow from the seat before it
+        (the viewer's cell: the direction instead), a mark (▶ to act, a spinner while a
+        bot thinks), the name, the dealer mark, the count and backs, UNO!, catch!."""
+        me = seat == view.seat
+        count = view.hand_sizes[seat]
+        thinking = self.thinking == seat
+        acting = view.to_act == seat and not view.over
+        head = Text(" " if first else f"{AHEAD} ", "bold")
+        if thinking:
+            head.append(_SPINNER[self._tick % len(_SPINNER)] + " ", "bold")
+        elif acting:
+            head.append("▶ ", "bold")
+        tail: list[tuple[str, str | Style]] = []
+        dealer = view.dealer == seat
+        if dealer:
+            tail.append((" D", "bold"))
+        if not me:
+            tail.append((f" {count}", "bold"))
+        if count == 1 and view.phase != "draft" and not me:
+            tail += [(" ", ""), ("UNO!", "bold reverse")]
+        if view.exposed == seat and view.to_act == view.seat:
+            tail.append((" catch!", "bold"))
+        if seat in self.away:
+            tail.append((" away", "bold"))
+        if me:
+            tail.append((" ↻" if view.direction == 1 else " ↺", "bold"))
+        fixed = head.cell_len + sum(len(s) for s, _ in tail) + 1  # a gap before the next
+        name = "You" if me and self.say_you else self._seat_name(seat)
+        room = max(4, width - fixed)
+        shown = short_name(name, min(room, 12))
+        extras: list[tuple[str, str | Style]] = []
+        spare = width - fixed - len(shown)
+        # what more room shows, most useful first
+        if me and view.direction == -1 and spare >= 9:
+            extras.append((" reversed", "italic"))
+            spare -= 9
+        if not me and count > 1:
+            backs = min(count, _FEW, max(0, (spare - 1) // 2))
+            if backs:
+                extras.append((" " + _BACK * backs, self.card_style(None)))
+                spare -= 1 + 2 * backs
+        word = " thinking…" if thinking else " to act" if acting and not me else ""
+        if word and spare >= len(word):
+            extras.append((word, "italic"))
+            spare -= len(word)
+        if len(shown) < len(name) and spare > 0:
+            shown = short_name(name, len(shown) + spare)
+            spare = width - fixed - len(shown) - sum(len(s) for s, _ in extras)
+        if dealer and spare >= 5:  # "D" said in full
+            tail[0] = (" dealer", "bold")
+            spare -= 5
+        label = self._seat_label(seat)
+        label = f" {label}" if label and spare >= len(label) + 1 else ""
+        text = head
+        text.append(shown, "bold underline" if me else "bold")
+        text.append(label, "dim")
+        for s, style in tail + extras:
+            text.append(s, style)
+        text.truncate(width - 1, overflow="ellipsis")
+        text.pad_right(width - text.cell_len)
+        return text
