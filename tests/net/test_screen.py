@@ -11,6 +11,7 @@ os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
 from engine.rng import Rng  # noqa: E402
 from tests.tui.conftest import SIZE, game  # noqa: E402
 from unoduo_tui.net.commands import remote_app  # noqa: E402
+from unoduo_tui.widgets import Seats  # noqa: E402
 
 from .helpers import Served, plan  # noqa: E402
 
@@ -69,8 +70,28 @@ async def test_the_game_screen_plays_over_the_socket_and_shows_only_its_seat():
             assert set(g.latest.views) == {0}
             # Bob drops: Ann is told he is gone and his seat waits
             bob.table.close()
+            seats = g.query_one(Seats)
+            assert seats.away == frozenset()
             await _until(pilot, lambda: "Bob disconnected — waiting" in _toasts(app),
                          "the drop's toast")
+            await _until(pilot, lambda: seats.away == {1}, "Bob's seat marked away")
+    finally:
+        served.stop()
+
+
+async def test_a_seat_nobody_has_taken_yet_shows_away_on_the_host_s_screen():
+    served = Served(plan(seed=43))
+    try:
+        host = served.client(name="Ann")
+        app = remote_app(None, host.table, theme="textual-dark")
+        async with app.run_test(size=SIZE) as pilot:
+            g = game(app)
+            await _until(pilot, lambda: g.latest is not None, "the first update")
+            seats = g.query_one(Seats)
+            await _until(pilot, lambda: seats.away == {1}, "the empty seat marked away")
+            served.client(name="Bob")
+            await _until(pilot, lambda: seats.away == frozenset(), "Bob's arrival")
+            await _until(pilot, lambda: "Bob is at the table" in _toasts(app), "the toast")
     finally:
         served.stop()
 

@@ -23,6 +23,7 @@ import os
 import select
 import subprocess
 import sys
+import threading
 import time
 from typing import Any
 
@@ -230,30 +231,50 @@ def run_remote(store: Any, table: Any) -> int:
 
 
 def remote_app(store: Any, table: Any, **options: Any) -> Any:
-    """The app showing ``table``; who comes and goes, and chat lines, as toasts."""
+    """The app showing ``table``: seats whose player is not connected are marked away
+    (the :class:`Seats` widget), and who comes and goes, and chat lines, are toasts."""
     from ..app import UnoDuoApp
 
     app = UnoDuoApp(store, "menu", table=table, **options)
     now = table.presence
     known: dict[str, Any] = {"connected": set(now.connected) if now is not None else None}
+    humans = {s for s, kind in enumerate(table.kinds) if not kind.startswith("bot:")}
 
     def presence(p) -> None:
+        _in_app(app, lambda: _mark_away(app, frozenset(humans - set(p.connected))))
         before, known["connected"] = known["connected"], set(p.connected)
         if before is None:
             return
         for seat in sorted(before - set(p.connected)):
-            _toast(app, f"{printable(p.names[seat])} disconnected — waiting")
+            _in_app(app, lambda s=seat: app.notify(
+                f"{printable(p.names[s])} disconnected — waiting"[:240]))
         for seat in sorted(set(p.connected) - before):
-            _toast(app, f"{printable(p.names[seat])} is at the table")
+            _in_app(app, lambda s=seat: app.notify(
+                f"{printable(p.names[s])} is at the table"[:240]))
 
     table.on_presence = presence
-    table.on_chat = lambda seat, name, text: _toast(app, f"{printable(name)}: {printable(text)}")
+    table.on_chat = lambda seat, name, text: _in_app(
+        app, lambda: app.notify(f"{printable(name)}: {printable(text)}"[:240]))
     return app
 
 
-def _toast(app: Any, text: str) -> None:
+def _mark_away(app: Any, away: frozenset) -> None:
+    from ..screens.game import GameScreen
+    from ..widgets import Seats
+
+    for screen in app.screen_stack:
+        if isinstance(screen, GameScreen):
+            for seats in screen.query(Seats):
+                seats.away = away
+
+
+def _in_app(app: Any, fn: Any) -> None:
+    """Run ``fn`` on the app's thread (from the table's reader thread, or on it)."""
     try:
-        app.call_from_thread(app.notify, text[:240])
+        if threading.get_ident() == getattr(app, "_thread_id", None):
+            fn()
+        else:
+            app.call_from_thread(fn)
     except Exception:  # the app is not running (yet, or any more)
         pass
 

@@ -221,10 +221,14 @@ class RemoteTable:
             return self._update.views[seat]
 
     def subscribe(self, listener: Listener) -> TableUpdate:
+        """Also tells ``on_presence`` who is here again (a screen just opened)."""
         with self._lock:
             self._listeners.append(listener)
             assert self._update is not None
-            return self._update
+            now = self._update
+        if self.on_presence is not None and self.presence is not None:
+            self.on_presence(self.presence)
+        return now
 
     def unsubscribe(self, listener: Listener) -> None:
         with self._lock:
