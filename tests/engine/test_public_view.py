@@ -6,6 +6,7 @@ import msgpack
 import pytest
 
 from engine import Card, Match, PlayerView, Rules
+from engine.view import SeatEvents
 
 from .test_view import _cards_reached, _play
 
@@ -75,3 +76,14 @@ def test_a_public_view_is_a_value_later_moves_do_not_reach():
     count = view.event_count
     _play(m, 2, 30)
     assert view.event_count == len(view.events) == count
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=["duo", "classic4"])
+def test_a_kept_public_event_list_gives_the_same_views_as_a_fresh_one(rules):
+    m = Match.new(rules, seed=13)
+    kept = SeatEvents(-1)
+    for steps in (0, 1, 7, 40, 200):
+        _play(m, steps + 1, steps)
+        assert m.public_view(kept) == m.public_view()
+    with pytest.raises(ValueError):
+        m.public_view(SeatEvents(0))

@@ -45,6 +45,8 @@ from collections import deque
 from dataclasses import replace
 from typing import Any, Callable
 
+from engine.view import SeatEvents
+
 from ..table import Refused, TableUpdate
 from ..text import player_name, printable
 from .codes import MAX_DELAY, new_token
@@ -118,6 +120,7 @@ class Authority:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._servers: list[asyncio.base_events.Server] = []
         self._last: TableUpdate | None = None
+        self._seen_by: tuple[Any, SeatEvents] | None = None  # the public events so far
         self._tasks: dict[asyncio.Task, _Client] = {}  # each connection
         self._public: deque[tuple[int, Any]] = deque(maxlen=MAX_DELAY + 1)
 
@@ -129,7 +132,7 @@ class Authority:
         self._loop = asyncio.get_running_loop()
         self.table.hold(not self._all_seated())  # the bots wait for every player
         self._last = self.table.subscribe(self._on_update)  # held: nothing moves yet
-        self._public.append((self._last.seq, self.table.match.public_view()))
+        self._public.append((self._last.seq, self._public_view()))
         if unix_path is not None:
             server = await asyncio.start_unix_server(self._serve, path=unix_path,
                                                      limit=1 << 16)
@@ -168,9 +171,16 @@ class Authority:
 
     def _on_update(self, update: TableUpdate) -> None:
         # a watcher's view changes with a decision only (``delay`` counts decisions)
-        public = None if update.cause == "thinking" else self.table.match.public_view()
+        public = None if update.cause == "thinking" else self._public_view()
         assert self._loop is not None
         self._loop.call_soon_threadsafe(self._broadcast, update, public)
+
+    def _public_view(self) -> Any:
+        """The match's public view, its events redacted once (a copy per match)."""
+        match = self.table.match
+        if self._seen_by is None or self._seen_by[0] is not match:
+            self._seen_by = (match, SeatEvents(-1))
+        return match.public_view(self._seen_by[1])
 
     def _broadcast(self, update: TableUpdate, public: Any) -> None:
         self._last = update
