@@ -121,10 +121,10 @@ def test_a_wrong_code_is_refused_and_repeated_wrong_codes_lock_the_user_out(serv
         with pytest.raises(Refused, match="wrong code"):
             served.client(code=wrong)
     with pytest.raises(Refused, match="wrong code"):
-        served.client(code=wrong)  # the third: locked out for a second from now
+        served.client(code=wrong)  # the third: locked out for 30 s from now
     with pytest.raises(Refused, match="too many"):
         served.client()  # even the right code waits out the lock-out
-    now[0] += 1.5
+    now[0] += 31
     for _ in range(3):  # each wrong code from now on doubles the wait
         with pytest.raises(Refused, match="wrong code"):
             served.client(code=wrong)

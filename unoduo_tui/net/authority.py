@@ -29,7 +29,7 @@ Authority → client:
 A malformed or oversized frame, another protocol version, a first message that is
 not a hello, or a client that does not read its updates (:data:`QUEUE_FRAMES` frames
 waiting) drops that client only.  A wrong code is refused, and from the third wrong
-code on the Unix user (TCP: every TCP client together) is locked out for 1, 2, 4 …
+code on the Unix user (TCP: every TCP client together) is locked out for 30, 60, 120 …
 3,600 seconds (see :mod:`.codes`).
 """
 
@@ -62,7 +62,7 @@ SEND_SECONDS = 20.0
 ACT_CHARS = 100
 #: wrong codes a Unix user may send before the lock-out starts
 FREE_TRIES = 3
-LOCKOUT_MAX = 3600.0
+LOCKOUT_FIRST, LOCKOUT_MAX = 30.0, 3600.0  # seconds
 
 
 class _Client:
@@ -326,7 +326,8 @@ class Authority:
         if not isinstance(code, str) or not hmac.compare_digest(
                 code.encode("utf-8", "replace"), self.code.encode()):
             fails += 1
-            wait = min(LOCKOUT_MAX, 2.0 ** (fails - FREE_TRIES)) if fails >= FREE_TRIES else 0
+            wait = (min(LOCKOUT_MAX, LOCKOUT_FIRST * 2.0 ** (fails - FREE_TRIES))
+                    if fails >= FREE_TRIES else 0.0)
             self.fails[client.key] = (fails, now + wait)
             self._refuse(client, "wrong code")
             return False

@@ -1,10 +1,10 @@
 """Join codes, where a table's socket lives, and what a restarted authority takes back.
 
-**The code** (``tide-wolf-17``): two words from :data:`WORDS` (256 each) and a number
+**The code** (``tide-wolf-17``): two words from :data:`WORDS` (264) and a number
 00–99.  The first word names the table's socket (it is visible to every local user
-in ``ls``); the second word and the number are the secret: 256 × 100 = 25,600
+in ``ls``); the second word and the number are the secret: 264 × 100 = 26,400
 possibilities, and the authority locks a Unix user (by the socket's peer
-credentials; TCP clients share one bucket) out for 1, 2, 4 … up to 3,600 s after
+credentials; TCP clients share one bucket) out for 30, 60, 120 … up to 3,600 s after
 every wrong code from the third on — guessing through the socket takes years.
 
 **The socket** is ``<socket dir>/<first word>.sock``, mode 0666 (connecting needs
