@@ -215,3 +215,19 @@ def test_a_client_that_does_not_read_is_dropped_and_the_table_goes_on(served_fac
     b = served.client()  # the table goes on
     assert b.table.seat == 1 and a.table.closed_reason is None
     sock.close()
+
+
+def test_a_loopback_tcp_listener_serves_the_same_table(served_factory):
+    from unoduo_tui.net.remote import RemoteTable
+
+    served = served_factory(plan(seed=15), tcp=True)
+    port = served.authority.tcp_port
+    assert port
+    a = served.client()
+    b = RemoteTable.connect(served.code, name="Tee", tcp=("127.0.0.1", port))
+    try:
+        assert b.seat == 1 and b.names[1] == "Tee"
+        key = next(c.key for c in served.authority.clients if c.seat == 1)
+        assert key == "tcp" and a.table.seat == 0
+    finally:
+        b.close()
