@@ -121,6 +121,11 @@ def _interactive(args: argparse.Namespace) -> int:
     problem = _terminal_problem()
     if problem:
         raise UsageError(problem)
+    if args.command == "resume" and match is not None:  # a hosted match: its table (#15)
+        from .net.commands import resume_hosted
+        hosted = resume_hosted(store, match)
+        if hosted is not None:
+            return hosted
     try:
         from .app import run_app
     except ImportError as exc:  # pragma: no cover - the app ships with the package

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -105,3 +106,38 @@ def test_host_plan_puts_the_host_first_then_the_others_in_order():
     assert plan.kinds == ("human", "human") and plan.names == ("Host", "Player 2")
     with pytest.raises(UsageError):
         host_plan("classic", 11, None, None)
+
+
+def test_a_hosted_match_whose_table_died_opens_again_with_its_code(env):
+    from unoduo_tui.net.commands import resume_hosted
+    from unoduo_tui.store import Store
+
+    done, code = _host("--name", "Ann")
+    assert code, done.stderr
+    match_id = next((env / "d" / "tables").glob("*.json")).stem
+    for proc in Path("/proc").iterdir():  # the table dies: SIGKILL, no clean-up
+        try:
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"unoduo_tui.net.serve" in argv and str(env / "d").encode() in argv:
+            pidfd = os.pidfd_open(int(proc.name))
+            os.kill(int(proc.name), signal.SIGKILL)
+            select.select([pidfd], [], [], WAIT)  # readable once it has died
+            os.close(pidfd)
+    again, code2 = _host("--resume", match_id)
+    try:
+        assert again.returncode == 0, again.stderr
+        assert code2 == code
+        t = RemoteTable.connect(code, token=TableFile(env / "d", match_id).load()["tokens"][0])
+        assert t.seat == 0 and t.names[0] == "Ann"
+        t.close()
+        # a match that was never hosted is resumed as before (no table file)
+        store = Store(env / "d")
+        from engine import Match
+        from unoduo_tui.store import Seat
+        handle = store.new_match(Match.new(seed=3), (Seat("A", "human"), Seat("B", "bot:easy")))
+        handle.close()
+        assert resume_hosted(store, str(handle.path)) is None
+    finally:
+        _end(env / "d")

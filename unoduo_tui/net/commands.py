@@ -35,7 +35,7 @@ from .codes import MAX_DELAY, load_token, parse_code, save_token
 # the app are imported by the commands themselves
 
 __all__ = ["add_parsers", "COMMANDS", "host_plan", "start_authority", "remote_app",
-           "run_remote"]
+           "run_remote", "resume_hosted"]
 
 #: seconds to wait for the authority's first line
 START_SECONDS = 30.0
@@ -143,11 +143,38 @@ def _host(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageError(str(exc)) from None
     if args.resume:
-        what = ("--resume", args.resume)
+        what: tuple[str, ...] = ("--resume", args.resume)
     else:
         what = ("--plan", plan_to_json(host_plan(args.preset, args.seats, args.vs, args.name)))
+    if not args.detach:
+        _need_terminal()  # before the table starts: a bad terminal is a usage error
+    return _run_host(store, what, listen=args.listen, detach=args.detach,
+                     name=args.name or "")
+
+
+def resume_hosted(store: Any, path: str) -> int | None:
+    """``unoduo resume ID`` of a match that was hosted (it has a table file): its table
+    again, with its code and seat tokens, and the host's screen (None: not hosted)."""
+    from .codes import TableFile
+
+    match_id = os.path.basename(str(path)).removesuffix(".unoduo")
+    if TableFile(store.data_dir, match_id).load() is None:
+        return None
+    return _run_host(store, ("--resume", str(path)), listen=None, detach=False, name="")
+
+
+def _need_terminal() -> None:
+    from ..cli import _terminal_problem
+
+    problem = _terminal_problem()
+    if problem:
+        raise UsageError(problem)
+
+
+def _run_host(store: Any, what: tuple[str, ...], *, listen: str | None, detach: bool,
+              name: str) -> int:
     try:
-        info = start_authority(store.data_dir, *what, listen=args.listen)
+        info = start_authority(store.data_dir, *what, listen=listen)
     except RuntimeError as exc:
         print(f"unoduo: cannot open the table: {clip(exc, 300)}", file=sys.stderr)
         return EXIT_FAIL
@@ -162,10 +189,10 @@ def _host(args: argparse.Namespace) -> int:
     print(f"  the match is saved as {info['match']}; if the table ends, "
           f"unoduo host --resume {info['match']}")
     sys.stdout.flush()
-    if args.detach or info.get("seat") is None:
+    if detach or info.get("seat") is None:
         return EXIT_OK
     save_token(store.data_dir, code, info["token"])
-    return _open(store, code, want="play", name=args.name or "", token=info["token"])
+    return _open(store, code, want="play", name=name, token=info["token"])
 
 
 def _join(args: argparse.Namespace, want: str) -> int:
@@ -194,13 +221,10 @@ def _join(args: argparse.Namespace, want: str) -> int:
 
 def _open(store: Any, code: str, *, want: str, name: str, token: str | None,
           delay: int = 0, tcp: tuple[str, int] | None = None) -> int:
-    from ..cli import _terminal_problem
     from ..table import Refused
     from .remote import RemoteTable
 
-    problem = _terminal_problem()
-    if problem:
-        raise UsageError(problem)
+    _need_terminal()
     try:
         table = RemoteTable.connect(code, name=name, want=want, token=token, delay=delay,
                                     tcp=tcp)
