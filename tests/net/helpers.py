@@ -26,11 +26,11 @@ WAIT = 30.0
 
 
 def plan(preset: str = "duo", seats: int = 2, bots: dict[int, str] | None = None,
-         seed: int = 1) -> MatchPlan:
+         seed: int = 1, target: int | None = None) -> MatchPlan:
     bots = bots or {}
     kinds = tuple(f"bot:{bots[s]}" if s in bots else HUMAN for s in range(seats))
-    return MatchPlan(tuple(f"P{s}" for s in range(seats)), kinds,
-                     Rules(preset=preset, seats=seats), seed)
+    rules = Rules(preset=preset, seats=seats, **({"target": target} if target else {}))
+    return MatchPlan(tuple(f"P{s}" for s in range(seats)), kinds, rules, seed)
 
 
 class Recorder:
