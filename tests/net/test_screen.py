@@ -114,3 +114,28 @@ async def test_a_watcher_s_screen_has_no_hand_and_cannot_play():
             assert served.table.match.log_length == before
     finally:
         served.stop()
+
+
+async def test_slash_opens_a_chat_line_that_the_others_receive():
+    served = Served(plan(seed=44))
+    try:
+        ann, bob = served.client(name="Ann"), served.client(name="Bob")
+        app = remote_app(None, ann.table, theme="textual-dark")
+        async with app.run_test(size=SIZE) as pilot:
+            g = game(app)
+            await _until(pilot, lambda: g.latest is not None, "the first update")
+            await pilot.press("slash")
+            await _until(pilot, lambda: app.screen is not g, "the chat line")
+            await pilot.press("g", "g", "enter")
+            await _until(pilot, lambda: app.screen is g, "the line closed")
+            bob.wait(lambda u: bob.chats, "Ann's line")
+            assert bob.chats[0] == (0, "Ann", "gg")
+            bob.table.chat("nice one")
+            await _until(pilot, lambda: "Bob: nice one" in _toasts(app), "Bob's line")
+            await pilot.press("slash", "x", "escape")  # closed without sending
+            await _until(pilot, lambda: app.screen is g, "the line closed")
+            ann.table.chat("last")  # a line after it: the escaped one would be before
+            bob.wait(lambda u: bob.chats[-1] == (0, "Ann", "last"), "the last line")
+            assert [c for c in bob.chats if c[0] == 0] == [(0, "Ann", "gg"), (0, "Ann", "last")]
+    finally:
+        served.stop()

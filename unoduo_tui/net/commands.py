@@ -257,9 +257,7 @@ def run_remote(store: Any, table: Any) -> int:
 def remote_app(store: Any, table: Any, **options: Any) -> Any:
     """The app showing ``table``: seats whose player is not connected are marked away
     (the :class:`Seats` widget), and who comes and goes, and chat lines, are toasts."""
-    from ..app import UnoDuoApp
-
-    app = UnoDuoApp(store, "menu", table=table, **options)
+    app = _remote_app_class()(store, "menu", table=table, **options)
     now = table.presence
     known: dict[str, Any] = {"connected": set(now.connected) if now is not None else None}
     humans = {s for s, kind in enumerate(table.kinds) if not kind.startswith("bot:")}
@@ -280,6 +278,24 @@ def remote_app(store: Any, table: Any, **options: Any) -> Any:
     table.on_chat = lambda seat, name, text: _in_app(
         app, lambda: app.notify(f"{printable(name)}: {printable(text)}"[:240]))
     return app
+
+
+def _remote_app_class() -> Any:
+    """The app with one key more: ``/`` to chat (:mod:`.chat`)."""
+    from ..app import UnoDuoApp
+    from .chat import ChatLine, chat_binding
+
+    from .. import app as app_module
+
+    class RemoteApp(UnoDuoApp):
+        CSS_PATH = os.path.join(os.path.dirname(app_module.__file__), "app.tcss")
+        BINDINGS = [*UnoDuoApp.BINDINGS, chat_binding()]
+
+        def action_chat(self) -> None:
+            if not isinstance(self.screen, ChatLine):
+                self.push_screen(ChatLine(self.start_table))
+
+    return RemoteApp
 
 
 def _mark_away(app: Any, away: frozenset) -> None:
