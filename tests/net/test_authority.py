@@ -233,3 +233,19 @@ def test_a_loopback_tcp_listener_serves_the_same_table(served_factory):
         assert key == "tcp" and a.table.seat == 0
     finally:
         b.close()
+
+
+def test_a_watcher_with_a_delay_sees_the_table_that_many_decisions_late(served_factory):
+    served = served_factory(plan(seed=16))
+    clients = {0: served.client(), 1: served.client()}
+    late = served.client(want="watch", delay=3)
+    now = served.client(want="watch")
+    play_out(served, clients, 4, limit=8)
+    count = served.state()[1]
+    now.wait(lambda u: now.table.public.event_count == count, "the live watcher")
+    history = served.call(lambda: list(served.authority._public))
+    seq, expected = history[-4]  # the public view three decisions ago
+    late.wait(lambda u: u.seq == seq, "the late watcher's view")
+    assert late.table.public == expected and late.table.public.event_count < count
+    with pytest.raises(Refused, match="delay"):
+        served.client(want="watch", delay=51)
