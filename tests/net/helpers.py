@@ -93,6 +93,8 @@ class Served:
             return m.to_act, m.event_count, m.over
 
     def stop(self) -> None:
+        if not self.thread.is_alive():
+            return  # stopped already
         self.run(self.authority.close())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(WAIT)

@@ -245,7 +245,7 @@ def test_a_watcher_with_a_delay_sees_the_table_that_many_decisions_late(served_f
     now.wait(lambda u: now.table.public.event_count == count, "the live watcher")
     history = served.call(lambda: list(served.authority._public))
     seq, expected = history[-4]  # the public view three decisions ago
-    late.wait(lambda u: u.seq == seq, "the late watcher's view")
+    late.wait(lambda u: late.table.remote_seq == seq, "the late watcher's view")
     assert late.table.public == expected and late.table.public.event_count < count
     with pytest.raises(Refused, match="delay"):
         served.client(want="watch", delay=51)

@@ -101,7 +101,8 @@ def test_the_authority_killed_at_random_moments_resumes_with_at_most_one_decisio
                 other = clients[1 - seat]
                 other.wait(lambda u: u.views[1 - seat].to_act == c.last.views[seat].to_act
                            and u.views[1 - seat].event_count >= 0
-                           and u.seq >= c.last.seq, "the other seat's update")
+                           and u.views[1 - seat].event_count
+                           >= c.last.views[seat].event_count, "the other seat's update")
             for s, c in clients.items():
                 seen[s] = c.last.views[s].events
             # one more decision in flight, then the kill at once

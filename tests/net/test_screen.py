@@ -112,6 +112,14 @@ async def test_a_watcher_s_screen_has_no_hand_and_cannot_play():
             await _until(pilot, lambda: "watcher cannot play" in _toasts(app),
                          "the refusal")
             assert served.table.match.log_length == before
+            # the authority's own refusals reach the screen too (past the table's checks)
+            w.table._send({"t": "act", "text": "draw"})
+            await _until(pilot, lambda: _toasts(app).count("watcher cannot play") == 2,
+                         "the authority's refusal")
+            # and the end of the connection
+            served.stop()
+            await _until(pilot, lambda: "disconnected from the table" in _toasts(app),
+                         "the connection's end")
     finally:
         served.stop()
 

@@ -183,6 +183,11 @@ class Authority:
         return match.public_view(self._seen_by[1])
 
     def _broadcast(self, update: TableUpdate, public: Any) -> None:
+        # The table tells its listeners first and saves after, under its lock: taking
+        # the lock here waits for that save, so no client is told of a decision that is
+        # not on disk yet (a killed authority loses at most the decision in flight).
+        with self.table._lock:
+            pass
         self._last = update
         if public is not None:
             self._public.append((update.seq, public))

@@ -63,6 +63,8 @@ class RemoteTable:
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self._events: tuple = ()  # the events of this client's view so far
+        self._told = 0  # updates told (their seq: the authority's is ``remote_seq``)
+        self.remote_seq = -1  # the authority's seq of the last update it sent
         self.on_presence: Callable[[Presence], None] | None = None
         self.on_chat: Callable[[int | None, str, str], None] | None = None
         self.notes: tuple[str, ...] = ()
@@ -143,7 +145,8 @@ class RemoteTable:
         with self._lock:
             self.closed_reason = reason
             if self._update is not None:
-                self._tell(replace(self._update, cause="closed"))
+                self._tell(replace(self._update, cause="closed",
+                                   refused=f"disconnected from the table: {reason}"))
 
     def _dispatch(self, message: dict) -> None:
         kind = message["t"]
@@ -175,6 +178,7 @@ class RemoteTable:
             view = PlayerView.from_dict(raw, earlier=self._events[:start])
             self._events = view.events
         update = TableUpdate.from_dict({**data, "views": []})
+        self.remote_seq = update.seq
         if view is not None:
             update = replace(update, views={self.mine[0]: view if self.seat is not None
                                             else _from_seat(view, 0)})
@@ -184,6 +188,10 @@ class RemoteTable:
             self._tell(update)
 
     def _tell(self, update: TableUpdate) -> None:
+        """To the listeners, numbered here: a refusal or the connection's end is a new
+        update too (a screen drops one no newer than the last it took)."""
+        self._told += 1
+        update = replace(update, seq=self._told)
         self._update = update
         for listener in list(self._listeners):
             listener(update)
