@@ -31,6 +31,10 @@ not a hello, or a client that does not read its updates (:data:`QUEUE_FRAMES` fr
 waiting) drops that client only.  A wrong code is refused, and from the third wrong
 code on the Unix user (TCP: every TCP client together) is locked out for 30, 60, 120 …
 3,600 seconds (see :mod:`.codes`).
+
+An update goes out only once its decision is in the save file, so a killed authority
+loses at most the decision in flight (``unoduo host --resume`` / ``unoduo resume``
+brings the table back with the same code and seat tokens).
 """
 
 from __future__ import annotations
