@@ -8,6 +8,8 @@ import ast
 import queue
 from pathlib import Path
 
+import pytest
+
 from engine import Match, Rules
 from engine.chance import ChanceLog
 from tests.engine.helpers import arrange, dealt
@@ -238,9 +240,10 @@ def test_an_update_is_plain_data_and_back():
     t.close()
 
 
-def test_the_game_screen_talks_only_to_a_table():
+@pytest.mark.parametrize("module", ["game.py", "game_keys.py"])
+def test_the_game_screen_talks_only_to_a_table(module):
     """Its imports: no Match, no store or save handle, no bots, no local table."""
-    path = Path(__file__).parents[2] / "unoduo_tui" / "screens" / "game.py"
+    path = Path(__file__).parents[2] / "unoduo_tui" / "screens" / module
     tree = ast.parse(path.read_text(encoding="utf-8"))
     names = set()
     for node in ast.walk(tree):

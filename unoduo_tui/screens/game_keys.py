@@ -1,0 +1,205 @@
+"""The game table's keys: what a key may do now (the footer, the palette and the
+bindings read one :meth:`GameKeys.check_action`) and what it does — always through the
+screen's table, never the match."""
+
+from __future__ import annotations
+
+import asyncio
+from functools import partial
+from typing import TYPE_CHECKING, Iterable
+
+from textual import work
+from textual.app import SystemCommand
+
+from engine import Action, Card
+
+from ..table import Refused
+from ..widgets import Hand
+from ..words import hint_text
+
+if TYPE_CHECKING:
+    from .game import GameScreen
+
+__all__ = ["GameKeys"]
+
+#: bindings that are only cursor movement: no footer entry, no palette command
+_QUIET = {"move", "jump"}
+
+
+class GameKeys:
+    """The key actions of :class:`~.game.GameScreen` (a mixin: its bindings stay
+    declared on the screen, where Textual collects them)."""
+
+    # -- what a key may do now -----------------------------------------------------
+
+    def _legal(self: "GameScreen") -> tuple[Action, ...]:
+        """What the viewer may do now (nothing under a dialog or while an action is
+        on its way to the table)."""
+        view = self.my_view()
+        if self._waiting or self._in_flight or view is None or view.to_act != self.viewer:
+            return ()
+        return view.legal_actions
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("help", "leave"):
+            return True
+        legal = self._legal()
+        if action in ("undo", "redo"):
+            if not self.table.practice or self.latest is None:
+                return False
+            if action == "redo":  # shown only while there is something to redo
+                return self.latest.can_redo and bool(legal)
+            return True if legal and self.latest.can_undo else None  # dimmed
+        if action == "hint":
+            return bool(legal) and self.table.practice
+        kinds = {a.kind for a in legal}
+        if action in ("move", "jump"):
+            return bool(self.hand.cards)
+        if action == "play":
+            return "play" in kinds
+        if action == "keep":
+            return "keep" in kinds
+        if action == "reject":
+            return "reject" in kinds
+        if action == "draw":
+            return "draw" in kinds
+        if action == "pass":
+            return "pass" in kinds
+        if action == "uno":
+            return any(a.uno for a in legal)  # U3: only with a move that leaves one card
+        if action == "challenge":
+            return "challenge" in kinds
+        if action == "catch":
+            return "catch" in kinds
+        return True
+
+    # -- actions -----------------------------------------------------------------
+
+    def action_move(self, step: int) -> None:
+        hand = self.hand
+        n = len(hand.cards)
+        if n:
+            hand.select((hand.selected + step) % n)
+
+    def action_jump(self, index: int) -> None:
+        if index < len(self.hand.cards):
+            self.hand.select(index)
+
+    def action_play(self) -> None:
+        card = self.hand.selected_card
+        if card is not None:
+            self.play(card)
+
+    def on_hand_card_chosen(self, message: Hand.CardChosen) -> None:
+        message.stop()
+        if self.check_action("play", ()):
+            self.play(message.card)
+
+    def play(self, card: Card) -> None:
+        """Play ``card``: a Wild asks for its colour; UNO is said if armed."""
+        legal = [a for a in self._legal() if a.kind == "play" and a.card is card]
+        if not legal:
+            self.app.bell()
+            view = self.my_view()
+            why = "Only the card you drew can be played now." if view and view.phase == "drawn" \
+                else f"{card} does not fit now."
+            self.notify(why, severity="warning", timeout=3)
+            return
+        armed = self.uno_armed
+
+        def choose(colour: str | None) -> Action:
+            pick = [a for a in legal if a.colour == colour]
+            said = [a for a in pick if a.uno == armed]
+            return (said or pick)[0]
+
+        if card.is_wild:
+            from ..dialogs import ColourPicker
+
+            self._wait(ColourPicker(f"Play {card}: name the colour"),
+                       lambda colour: self.do(choose(colour)))
+        else:
+            self.do(choose(None))
+
+    def _simple(self, kind: str) -> None:
+        if kind in self._legal():
+            self.do(Action.parse(kind))
+
+    def action_keep(self) -> None:
+        self._simple("keep")
+
+    def action_reject(self) -> None:
+        self._simple("reject")
+
+    def action_draw(self) -> None:
+        self._simple("draw")
+
+    def action_pass(self) -> None:
+        self._simple("pass")
+
+    def action_challenge(self) -> None:
+        self._simple("challenge")
+
+    def action_catch(self) -> None:
+        self._simple("catch")
+
+    def action_undo(self) -> None:
+        if self.check_action("undo", ()) and self.table.undo():
+            undos = (self.latest.undos if self.latest else 0) + 1
+            self._rewound(f"Undone (practice: {undos} undo{'s' * (undos != 1)}). y redoes.")
+
+    def action_redo(self) -> None:
+        if self.check_action("redo", ()) and self.table.redo():
+            self._rewound("Redone.")
+
+    def action_hint(self) -> None:
+        if self.check_action("hint", ()) and self.viewer is not None:
+            self.notify("Thinking about your move…", timeout=1)
+            self._hint(self.viewer, self.decision())
+
+    @work(exclusive=True, group="hint")
+    async def _hint(self, seat: int, token: tuple[str, int] | None) -> None:
+        """``t``: the table's hint for ``seat`` (the hard bot's pick), said in words; a
+        card to play is selected — unless the moment has passed."""
+        try:
+            text = await asyncio.to_thread(self.table.hint, seat)
+        except Refused:
+            return
+        view = self.my_view()
+        if not self.is_attached or view is None or self.decision() != token:
+            return  # the moment has passed
+        action = Action.parse(text)
+        if action.card is not None:
+            self.hand.select_card(action.card)
+        self.notify(f"The hard bot would {hint_text(action, view)}.", title="Hint",
+                    timeout=8)
+
+    def _rewound(self, note: str) -> None:
+        self.uno_armed = False
+        self.notify(note, timeout=3)
+
+    def action_uno(self) -> None:
+        self.uno_armed = not self.uno_armed
+        self.refresh_table()
+        if self.uno_armed:
+            self.notify("UNO! will be said with your next play.", timeout=2)
+
+    def action_help(self) -> None:
+        from .help import HelpScreen
+        self.app.push_screen(HelpScreen())
+
+    def action_leave(self) -> None:
+        self.unoduo.ask_to_leave(saved=self.table.saved)
+
+    # -- the command palette ---------------------------------------------------------
+
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        """A command for every binding valid now (the same declarations as the footer)."""
+        for binding in self.BINDINGS:
+            name = binding.action.split("(")[0]
+            if name in _QUIET:
+                continue
+            if self.check_action(name, ()):
+                help_text = f"{binding.tooltip} ({binding.key_display or binding.key})"
+                yield SystemCommand(f"Game: {binding.description}", help_text,
+                                    partial(self.run_action, binding.action))
+
