@@ -22,13 +22,12 @@ from engine import Rules
 
 from .screens.game import GameScreen
 from .screens.too_small import MIN_SIZE, TooSmall
-from .plan import DEFAULT_LEVEL, HUMAN, bot_levels
-from .plan import MatchPlan
+from .plan import DEFAULT_LEVEL, HUMAN, MatchPlan, play_plan
 from .table import Table
 from .settings import Settings
 from .shutdown import SignalExit
 from .table.local import LocalTable
-from .text import player_name, printable
+from .text import printable
 from .textual_compat import SafePalettes, give_result_callback
 
 __all__ = ["UnoDuoApp", "run_app"]
@@ -89,6 +88,7 @@ class UnoDuoApp(SafePalettes, App[int]):
         self.store = store
         self.start = start
         self.start_options = {"vs": vs, "seed": seed, "target": target, "name": name,
+                              "plan": plan,
                               "resume": resume, "replay": replay,
                               "spoiler_free": spoiler_free}
         self.bot_pause = bot_pause
@@ -174,24 +174,15 @@ class UnoDuoApp(SafePalettes, App[int]):
                     timeout=10 if problem.severity == "error" else 5)
 
     def _play_plan(self) -> MatchPlan:
-        """The new match ``unoduo play --vs`` asked for (remembered rule options apply)."""
+        """The new match ``unoduo play`` asked for: its ``plan``, else one against
+        ``vs`` (remembered UNO Duo options apply)."""
         opts = self.start_options
-        vs = opts["vs"] or DEFAULT_LEVEL
-        if vs != HUMAN and vs not in bot_levels():
-            raise CannotOpen(f"Unknown opponent {vs!r}: one of {', '.join(bot_levels())} "
-                             "or human.")
-        kind = HUMAN if vs == HUMAN else f"bot:{vs}"
-        from .screens.new_match import default_names
-        settings = self.start_settings
-        names = default_names(kind, player_name(opts["name"], "") if opts["name"] else "", "")
-        rules_opts = dict(settings.rules) if isinstance(settings.rules, dict) else {}
-        if opts["target"] is not None:
-            rules_opts["target"] = opts["target"]
         try:
-            rules = Rules(**rules_opts)
-        except (TypeError, ValueError):
-            rules = Rules(target=opts["target"]) if opts["target"] else Rules()
-        return MatchPlan(tuple(names), (HUMAN, kind), rules, opts["seed"])
+            return play_plan(vs=(opts["vs"] or DEFAULT_LEVEL,), name=opts["name"],
+                             seed=opts["seed"], target=opts["target"],
+                             remembered=self.start_settings.options_for("duo"))
+        except ValueError as exc:
+            raise CannotOpen(str(exc)) from None
 
     def _exit_on_signal(self, code: int) -> None:
         """A signal (a dropped SSH link, kill, Ctrl+C from outside): exit with ``code``

@@ -8,8 +8,14 @@ Measured side by side, each the median of ``--runs``:
   compiled bytecode, see :func:`start_seconds`);
 - *keypress*: from writing ← / → to the pty to the first byte of the redraw;
 - *memory*: the peak RSS of the app over a long match played by keys (``--turns``, one
-  match with an unreachable target so every key lands on the table; the bot moves
-  without its pause so 800 turns take a minute or two, not a quarter of an hour).
+  match with an unreachable target so every key lands on the table; the bots move
+  without their pause so 800 turns take a minute or two, not a quarter of an hour).
+
+The table figures come side by side for each of ``--tables`` (default both): UNO
+Duo against one bot (``unoduo play --vs random``) and classic UNO at
+``--classic-seats`` seats (default 10: ``unoduo play --preset classic --seats 10
+--vs random``, nine bots between two of your turns).  Issue #14's targets at 10
+seats: start ≤ 1.3× the bare app, keypress ≤ 16 ms median, peak RSS < 100 MB.
 
 With ``--decode`` (alone: ``python -m unoduo_tui.bench --decode [--decisions
 100000,1000000]``), the save file at scale instead: for a finished random-vs-random
@@ -152,19 +158,40 @@ class _Pty:
         os.close(self.master)
 
 
-def _unoduo(data: str) -> list[str]:
-    # a target no match reaches here: the keys below keep playing one long match
-    return [sys.executable, "-m", "unoduo_tui.cli", "play", "--vs", "random", "--seed", "3",
-            "--target", "100000", "--data-dir", data]
+class Table:
+    """A table to measure: ``preset`` at ``seats`` seats, you against random bots;
+    ``marker``: text its first frame shows (and the bare app's, which prints it too)."""
+
+    def __init__(self, preset: str, seats: int) -> None:
+        self.preset, self.seats = preset, seats
+        self.marker = b"Draft" if preset == "duo" else b"Your hand"
+
+    @property
+    def title(self) -> str:
+        return "duo" if self.preset == "duo" else f"{self.preset} {self.seats}"
+
+    def argv(self, data: str) -> list[str]:
+        """``unoduo play`` for this table; a target no match reaches, so the keys below
+        keep playing one long match."""
+        preset = [] if self.preset == "duo" else ["--preset", self.preset,
+                                                  "--seats", str(self.seats)]
+        return [sys.executable, "-m", "unoduo_tui.cli", "play", *preset, "--vs", "random",
+                "--seed", "3", "--target", "100000", "--data-dir", data]
+
+    def plan(self):
+        from .plan import play_plan
+
+        return play_plan(self.preset, self.seats, ("random",), seed=3, target=100_000)
 
 
-#: the same match as ``_unoduo``, its bot moving at once (``unoduo play`` pauses 0.6 s)
+#: the same match as ``Table.argv``, its bots moving at once (``unoduo play`` pauses 0.6 s)
 LONG_MATCH = textwrap.dedent("""
     import sys
     from unoduo_tui.app import UnoDuoApp
+    from unoduo_tui.bench import Table
     from unoduo_tui.store import Store
-    UnoDuoApp(Store(sys.argv[1]), "play", vs="random", seed=3, target=100000, bot_pause=0,
-              handle_signals=True).run()
+    plan = Table(sys.argv[2], int(sys.argv[3])).plan()
+    UnoDuoApp(Store(sys.argv[1]), "play", plan=plan, bot_pause=0, handle_signals=True).run()
 """)
 
 
@@ -180,19 +207,17 @@ def _peak_rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def widget_count() -> int:
-    """How many widgets the game table mounts (for the like-for-like bare app)."""
+def widget_count(table: Table) -> int:
+    """How many widgets ``table`` mounts (for the like-for-like bare app)."""
     import asyncio
 
     from .app import UnoDuoApp
-    from .plan import MatchPlan
     from .table.local import LocalTable
 
     async def count() -> int:
         with tempfile.TemporaryDirectory() as tmp:
-            table = LocalTable.start(Store(tmp), MatchPlan(("You", "Bot"),
-                                                           ("human", "bot:random"), seed=3))
-            app = UnoDuoApp(Store(tmp), table=table, bot_pause=0)
+            live = LocalTable.start(Store(tmp), table.plan())
+            app = UnoDuoApp(Store(tmp), table=live, bot_pause=0)
             async with app.run_test(size=(80, 24)) as pilot:
                 await pilot.pause()
                 return len(list(app.screen.query("*")))
@@ -200,19 +225,19 @@ def widget_count() -> int:
     return asyncio.run(count())
 
 
-def start_seconds(runs: int) -> tuple[float, float, int]:
+def start_seconds(runs: int, table: Table) -> tuple[float, float, int]:
     """Medians of ``runs`` launches of each, after an untimed one that compiles the
     bytecode: an installed app starts from ``.pyc`` files, and with
     ``PYTHONDONTWRITEBYTECODE`` set (or a stale ``__pycache__``) a checkout would compile
     its ~25 modules on every launch while Textual, in site-packages, would not."""
-    widgets = widget_count()
+    widgets = widget_count(table)
     ours, bare = [], []
     with tempfile.TemporaryDirectory() as pycache:
         for run in range(runs + 1):
             with tempfile.TemporaryDirectory() as tmp:
-                p = _Pty(_unoduo(tmp), pycache)
+                p = _Pty(table.argv(tmp), pycache)
                 try:
-                    ours.append(p.read_until(b"Draft"))
+                    ours.append(p.read_until(table.marker))
                 finally:
                     p.close()
             p = _Pty([sys.executable, "-c", BARE_APP, str(widgets)], pycache)
@@ -223,15 +248,15 @@ def start_seconds(runs: int) -> tuple[float, float, int]:
     return statistics.median(ours[1:]), statistics.median(bare[1:]), widgets
 
 
-def keys_and_memory(turns: int, samples: int) -> tuple[float, float, int]:
+def keys_and_memory(turns: int, samples: int, table: Table) -> tuple[float, float, int]:
     """(median ms from a key to the redraw over ``samples`` keys, peak RSS in MB, the
-    match's decisions) after ``turns`` turns of play by keys."""
+    match's decisions) after ``turns`` turns of play by keys at ``table``."""
     every = max(1, turns // max(1, samples))
     with tempfile.TemporaryDirectory() as tmp:
-        p = _Pty([sys.executable, "-c", LONG_MATCH, tmp])
+        p = _Pty([sys.executable, "-c", LONG_MATCH, tmp, table.preset, str(table.seats)])
         latencies = []
         try:
-            p.read_until(b"Draft")
+            p.read_until(table.marker, timeout=60.0)
             for i in range(turns):
                 if i % every == 0:
                     latencies.append(p.key_latency(b"\x1b[C" if i % 2 else b"\x1b[D"))
@@ -309,6 +334,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="key-latency samples, spread over the turns")
     parser.add_argument("--turns", type=int, default=800,
                         help="turns of play for the memory figure")
+    parser.add_argument("--tables", default="duo,classic",
+                        help="the tables to measure, comma-separated: duo, classic")
+    parser.add_argument("--classic-seats", type=int, default=10,
+                        help="seats at the classic table (2–10)")
     parser.add_argument("--decode", action="store_true",
                         help="time the save file at scale instead (see --decisions)")
     parser.add_argument("--decisions", default="100000,1000000",
@@ -321,18 +350,27 @@ def main(argv: list[str] | None = None) -> int:
                   f"   verify {f['verify']:6.2f} s   summary {f['summary'] * 1000:7.2f} ms"
                   f"   list {f['list'] * 1000:7.2f} ms", flush=True)
         return 0
+    tables = [Table("duo", 2) if name == "duo" else Table(name, args.classic_seats)
+              for name in args.tables.split(",")]
     resume = resume_ms(args.runs)
-    ours, bare, widgets = start_seconds(args.runs)
-    key_ms, peak_mb, decisions = keys_and_memory(args.turns, args.presses)
+    rows: dict[str, list[str]] = {}
+    for table in tables:
+        ours, bare, widgets = start_seconds(args.runs, table)
+        key_ms, peak_mb, decisions = keys_and_memory(args.turns, args.presses, table)
+        for label, value in (
+                ("start    unoduo play to the first frame", f"{ours * 1000:.1f} ms"),
+                ("start    a bare Textual app, as many widgets",
+                 f"{bare * 1000:.1f} ms ({widgets})"),
+                ("start    ours / bare", f"{ours / bare:.2f}x"),
+                ("resume   as a share of the start", f"{resume / (ours * 1000):.1%}"),
+                (f"keypress ←/→ to the redraw (median of {args.presses})", f"{key_ms:.1f} ms"),
+                (f"memory   peak RSS over {args.turns} turns", f"{peak_mb:.1f} MB"),
+                ("memory   actions in the match's log", f"{decisions:,}")):
+            rows.setdefault(label, []).append(value)
     print(f"resume   Store.open of a 10,000-entry match   {resume:8.1f} ms")
-    print(f"start    unoduo play to the first frame       {ours * 1000:8.1f} ms")
-    print(f"start    bare Textual app, {widgets:3d} widgets        {bare * 1000:8.1f} ms "
-          f"(ours {ours / bare:.2f}x)")
-    print(f"resume is {resume / (ours * 1000):.1%} of the app's start time")
-    print(f"keypress ←/→ to the first redraw byte         {key_ms:8.1f} ms (median of "
-          f"{args.presses})")
-    print(f"memory   peak RSS over {args.turns} turns of play     {peak_mb:8.1f} MB "
-          f"({decisions} actions in the log)")
+    print(f"{'':48}" + "".join(f"{t.title:>18}" for t in tables))
+    for label, values in rows.items():
+        print(f"{label:48}" + "".join(f"{v:>18}" for v in values))
     return 0
 
 

@@ -7,6 +7,7 @@
     unoduo replay X             watch a match again unoduo transcript X
     unoduo replay --spoiler-free X   … from the start, its length and result hidden
     unoduo delete X [--yes]     remove a saved match for good
+    unoduo play --preset classic --seats N --vs LEVEL[,LEVEL…]|human   classic, 2–10 seats
 
 Non-interactive commands never import Textual.  A bad argument is one line on
 stderr and exit status 2, before anything full-screen: the interactive commands
@@ -118,6 +119,7 @@ def _interactive(args: argparse.Namespace) -> int:
         match = str(_resolve(store, match))
     if args.command != "replay":  # the menu, a new match and a resumed one write there
         _writable_dir(store.data_dir, "the data dir")
+    plan = _play_plan(args, store) if args.command == "play" else None
     problem = _terminal_problem()
     if problem:
         raise UsageError(problem)
@@ -132,13 +134,30 @@ def _interactive(args: argparse.Namespace) -> int:
         _err(f"the game table is not available: {exc}")
         return EXIT_FAIL
     if args.command == "play":
-        return run_app(store, "play", vs=args.vs, seed=args.seed, target=args.target,
-                       name=args.name)
+        return run_app(store, "play", plan=plan)
     if args.command == "resume":
         return run_app(store, "resume", resume=match)
     if args.command == "replay":
         return run_app(store, "replay", replay=match, spoiler_free=args.spoiler_free)
     return run_app(store, "menu")
+
+
+def _play_plan(args: argparse.Namespace, store):
+    """The match ``unoduo play`` asked for (options not given: the form's last choices
+    for that preset); :class:`UsageError` for a wrong count of ``--vs`` levels, seats
+    out of the preset's range or an option the preset lacks."""
+    from engine.rules import OPTIONS
+
+    from .plan import play_plan
+    from .settings import Settings
+
+    given = {o.name: getattr(args, o.name, None) for o in OPTIONS if o.name != "seats"}
+    try:
+        return play_plan(args.preset, args.seats, args.vs or (), name=args.name,
+                         seed=args.seed, remembered=Settings.load(store).options_for(
+                             args.preset), **given)
+    except ValueError as exc:
+        raise UsageError(_clip(exc, 200)) from None
 
 
 # -- headless ------------------------------------------------------------------------

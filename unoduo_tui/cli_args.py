@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 
+from engine.rules import PRESETS
+
 from . import __version__
 from .text import player_name, printable
 
@@ -58,14 +60,50 @@ def _up_to(limit: int):
     return whole
 
 
-def _opponent(text: str) -> str:
+def _opponents(text: str) -> tuple[str, ...]:
+    """``--vs``: a level (or ``human``) for every other seat, or one per other seat,
+    comma-separated; the count is checked against the seats later."""
     from .plan import HUMAN, bot_levels
 
-    choices = (*bot_levels(), HUMAN)
-    if text not in choices:
-        raise argparse.ArgumentTypeError(f"{clip(text, 40)!r} is not an opponent: one of "
-                                         f"{', '.join(choices)}")
-    return text
+    levels = tuple(x.strip() for x in text.split(","))
+    for level in levels:
+        if level != HUMAN and level not in bot_levels():
+            raise argparse.ArgumentTypeError(f"unknown opponent {clip(level, 40)!r}: one of "
+                                             f"{', '.join(bot_levels())} or {HUMAN}")
+    return levels
+
+
+def _option_type(name: str, values: tuple):
+    """An argparse type for the option ``name``: one of ``values`` by its text
+    (``on``/``off`` for a yes-or-no option)."""
+    def text_of(value) -> str:
+        return ("on" if value else "off") if isinstance(value, bool) else str(value)
+
+    def parse(text: str):
+        for value in values:
+            if text.strip().lower() == text_of(value):
+                return value
+        raise argparse.ArgumentTypeError(f"{clip(text, 40)!r}: one of "
+                                         + ", ".join(text_of(v) for v in values))
+    parse.__name__ = name  # argparse names the type in its messages
+    return parse, "|".join(text_of(v) for v in values)
+
+
+def _add_rule_options(parser: argparse.ArgumentParser) -> None:
+    """``--deck``, ``--refill`` …: one per option of :data:`engine.rules.OPTIONS` with a
+    list of choices (``--seats`` and ``--target`` have their own), its values the union
+    over the presets; whether the chosen preset has it is checked later."""
+    from engine.rules import OPTIONS
+
+    for opt in OPTIONS:
+        choices = [c for cs in opt.choices.values() if cs for c in cs]
+        if opt.name == "seats" or not choices:
+            continue
+        values = tuple(dict.fromkeys(c.value for c in choices))
+        kind, metavar = _option_type(opt.name, values)
+        presets = " and ".join(opt.default)
+        parser.add_argument(f"--{opt.name.replace('_', '-')}", type=kind, metavar=metavar,
+                            help=f"{opt.label} ({opt.rule}; {presets})")
 
 
 def _name(text: str) -> str | None:
@@ -99,12 +137,18 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser("play", parents=[common], help="start a new match straight away")
-    play.add_argument("--vs", metavar="LEVEL", type=_opponent,
-                      help="a bot level, or 'human' for hot-seat")
+    play.add_argument("--preset", choices=tuple(PRESETS), default="duo",
+                      help="duo (UNO Duo, 2 players; the default) or classic (2–10)")
+    play.add_argument("--seats", type=_up_to(_LIMITS["seats"]),
+                      help="players, you included (classic: 2–10; duo: 2)")
+    play.add_argument("--vs", metavar="LEVEL[,LEVEL…]", type=_opponents,
+                      help="a bot level for every other seat, or one per other seat, "
+                           "comma-separated; 'human' for a hot-seat player (default normal)")
     play.add_argument("--seed", type=_seed, help="a fixed seed (default: unguessable)")
     play.add_argument("--target", type=_up_to(MAX_TARGET),
-                      help="points that end the match (200)")
+                      help="points that end the match (200; classic 500)")
     play.add_argument("--name", type=_name, help="your name")
+    _add_rule_options(play)
 
     resume = sub.add_parser("resume", parents=[common], help="carry on a saved match")
     resume.add_argument("match", nargs="?", metavar="ID|PATH",

@@ -165,18 +165,18 @@ async def test_new_match_remembers_the_last_choices(store):
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "n")
         assert isinstance(app.screen, NewMatchScreen)
-        app.screen.query_one("#name").value = "Zoe"
+        app.screen.query_one("#name-0").value = "Zoe"
         app.screen.query_one("#target").value = "150"
         await press(pilot, "ctrl+s")
         g = game(app)
         assert g is not None and g.table.names[0] == "Zoe"
         assert g.table.match.rules.target == 150
     saved = json.loads((store.data_dir / "settings.json").read_text())
-    assert saved["name"] == "Zoe" and saved["rules"]["target"] == 150
+    assert saved["names"][0] == "Zoe" and saved["options"]["duo"]["target"] == 150
     again = make_app(store)
     async with again.run_test(size=SIZE) as pilot:
         await press(pilot, "n")
-        assert again.screen.query_one("#name").value == "Zoe"
+        assert again.screen.query_one("#name-0").value == "Zoe"
         assert again.screen.query_one("#target").value == "150"
 
 

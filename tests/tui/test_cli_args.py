@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from engine import Rules
 from engine.savefile import MAX_NAME
 from unoduo_tui.cli_args import MAX_TARGET
 from unoduo_tui.store import Store
@@ -32,7 +33,21 @@ def refused(out, *words: str) -> None:
 
 
 @pytest.mark.parametrize("args,words", [
-    (["play", "--vs", "godlike"], ["'godlike' is not an opponent", "normal", "human"]),
+    (["play", "--vs", "godlike"], ["unknown opponent 'godlike'", "normal", "human"]),
+    (["play", "--preset", "classic", "--seats", "4", "--vs", "easy,godlike,hard"],
+     ["unknown opponent 'godlike'"]),
+    (["play", "--preset", "classic", "--seats", "4", "--vs", "easy,hard"],
+     ["--vs takes one or 3", "not 2"]),
+    (["play", "--preset", "classic", "--seats", "11"], ["classic is for 2 to 10 players"]),
+    (["play", "--preset", "classic", "--seats", "1"], ["classic is for 2 to 10 players"]),
+    (["play", "--seats", "3"], ["duo is for 2 players"]),
+    (["play", "--vs", "easy,hard"], ["--vs names 2 opponents", "duo has room for 1"]),
+    (["play", "--preset", "classic", "--vs", ",".join(["easy"] * 10)], ["room for 9"]),
+    (["play", "--stacking", "on"], ["--stacking is not an option of the duo preset",
+                                    "only classic"]),
+    (["play", "--preset", "duo", "--scoring", "own_hand"], ["--scoring", "duo preset"]),
+    (["play", "--preset", "classic", "--stacking", "maybe"], ["'maybe': one of off, on"]),
+    (["play", "--preset", "uno"], ["--preset", "duo", "classic"]),
     (["resume", "nosuch"], ["no saved match 'nosuch'"]),
     (["replay", "nosuch"], ["no saved match 'nosuch'"]),
     (["verify", "nosuch"], ["no saved match 'nosuch'"]),
@@ -121,19 +136,22 @@ def test_play_hands_the_app_checked_arguments(tmp_path, monkeypatch):
     long_name = "N" * 70 + "\x1b[2J"
     assert main(["play", "--vs", "human", "--name", long_name, "--target", "300",
                  "--data-dir", str(tmp_path)]) == 0
-    assert started == {"start": "play", "vs": "human", "seed": None, "target": 300,
-                       "name": "N" * MAX_NAME}
+    plan = started["plan"]
+    assert started["start"] == "play" and plan.kinds == ("human", "human")
+    assert plan.names == ("N" * MAX_NAME, "Player 2") and plan.rules.target == 300
+    assert plan.seed is None
     # the name the app is given saves and loads (a 70-character one did not)
     from engine import Match
     from unoduo_tui.store import Seat
 
     store = Store(tmp_path)
-    seats = (Seat(started["name"], "human"), Seat("Bea", "human"))
+    seats = tuple(Seat(n, k) for n, k in zip(plan.names, plan.kinds))
     with store.new_match(Match.new(seed=1), seats) as handle:
         ref = handle.id
     assert store.open(ref, read_only=True).seats[0].name == "N" * MAX_NAME
+    monkeypatch.setattr("unoduo_tui.plan.login_name", lambda: "Kim")
     assert main(["play", "--name", "  ", "--data-dir", str(tmp_path)]) == 0
-    assert started["name"] is None  # blank: the default name
+    assert started["plan"].names[0] == "Kim"  # blank: the default name
 
 
 def test_resume_hands_the_app_the_resolved_match(tmp_path, monkeypatch):
@@ -160,3 +178,80 @@ def test_export_is_json_lines_with_or_without_json(tmp_path):
                                                                  data_dir=tmp_path)
     assert plain.returncode == 0 and plain.stdout == flagged.stdout
     assert [json.loads(x)["type"] for x in plain.stdout.splitlines()][0] == "header"
+
+
+# -- unoduo play for 2–10 seats (#14): the plan it hands the app ----------------------------
+
+def play_plan(tmp_path, monkeypatch, *args):
+    """The :class:`MatchPlan` ``unoduo play *args`` would start (the app not run)."""
+    import unoduo_tui.app
+    import unoduo_tui.cli
+
+    started = {}
+
+    def run_app(store_, start, **options):
+        started.update(options, start=start)
+        return 0
+
+    monkeypatch.setattr(unoduo_tui.cli, "_terminal_problem", lambda: None)
+    monkeypatch.setattr(unoduo_tui.app, "run_app", run_app)
+    assert unoduo_tui.cli.main(["play", *args, "--data-dir", str(tmp_path)]) == 0
+    assert started["start"] == "play" and set(started) == {"start", "plan"}
+    return started["plan"]
+
+
+def test_play_classic_with_one_level_for_every_other_seat(tmp_path, monkeypatch):
+    plan = play_plan(tmp_path, monkeypatch, "--preset", "classic", "--seats", "10", "--vs",
+                     "easy", "--seed", "7", "--name", "Zoe")
+    assert plan.kinds == ("human",) + ("bot:easy",) * 9
+    assert plan.names == ("Zoe",) + tuple(f"Easy bot {n}" for n in range(1, 10))
+    assert (plan.rules.preset, plan.rules.seats, plan.rules.target, plan.seed) == \
+        ("classic", 10, 500, 7)
+
+
+def test_play_classic_with_a_level_per_seat_and_hot_seat_humans(tmp_path, monkeypatch):
+    plan = play_plan(tmp_path, monkeypatch, "--preset", "classic", "--seats", "4", "--vs",
+                     "hard,human,random", "--stacking", "on", "--scoring", "own_hand",
+                     "--target", "300")
+    assert plan.kinds == ("human", "bot:hard", "human", "bot:random")
+    assert plan.names == ("Player 1", "Hard bot", "Player 3", "Random bot")
+    assert (plan.rules.stacking, plan.rules.scoring, plan.rules.target) == \
+        (True, "own_hand", 300)
+
+
+def test_play_classic_seats_follow_the_levels_when_not_given(tmp_path, monkeypatch):
+    plan = play_plan(tmp_path, monkeypatch, "--preset", "classic", "--vs", "easy,normal")
+    assert plan.rules.seats == 3 and plan.kinds == ("human", "bot:easy", "bot:normal")
+
+
+def test_play_as_before_vs_target_seed_name(tmp_path, monkeypatch):
+    plan = play_plan(tmp_path, monkeypatch, "--vs", "human", "--target", "150", "--seed", "3",
+                     "--name", "  Ann\x1b[31m ")
+    assert plan.kinds == ("human", "human") and plan.names == ("Ann", "Player 2")
+    assert plan.rules == Rules(target=150) and plan.seed == 3
+    plan = play_plan(tmp_path, monkeypatch)
+    assert plan.kinds == ("human", "bot:normal") and plan.rules == Rules()
+
+
+def test_play_takes_the_forms_last_options_for_its_preset_unless_given(tmp_path, monkeypatch):
+    from unoduo_tui.settings import Settings
+
+    store = Store(tmp_path)
+    Settings(options={"classic": {"stacking": True, "target": 250},
+                      "duo": {"refill": "shuffle"}}).save(store)
+    plan = play_plan(tmp_path, monkeypatch, "--preset", "classic", "--seats", "5")
+    assert (plan.rules.stacking, plan.rules.target) == (True, 250)
+    plan = play_plan(tmp_path, monkeypatch, "--preset", "classic", "--stacking", "off")
+    assert (plan.rules.stacking, plan.rules.target) == (False, 250)
+    assert play_plan(tmp_path, monkeypatch).rules == Rules(refill="shuffle")
+
+
+def test_play_has_a_flag_for_every_option_with_choices():
+    """The flags are generated from OPTIONS: a new option with choices gets one."""
+    from engine.rules import OPTIONS
+    from unoduo_tui.cli_args import build_parser
+
+    play = build_parser()._subparsers._group_actions[0].choices["play"]
+    flags = {s for a in play._actions for s in a.option_strings}
+    for opt in OPTIONS:
+        assert f"--{opt.name.replace('_', '-')}" in flags

@@ -298,12 +298,12 @@ def test_settings_are_private_whatever_the_umask_and_never_follow_a_symlink(stor
     (store.data_dir / "settings.json").symlink_to(victim)
     old = os.umask(0)
     try:
-        Settings(name="Ann").save(store)
+        Settings(names=["Ann"]).save(store)
     finally:
         os.umask(old)
     path = store.data_dir / "settings.json"
     assert not path.is_symlink() and path.stat().st_mode & 0o777 == 0o600
-    assert Settings.load(store).name == "Ann"
+    assert Settings.load(store).name(0) == "Ann"
     _untouched(victim)
     assert [p.name for p in store.data_dir.iterdir() if p.name.endswith(".tmp")] == []
 

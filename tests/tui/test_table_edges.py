@@ -325,7 +325,7 @@ async def test_e4_the_match_over_sheet_cuts_names_only_to_its_room():
 async def test_unoduo_play_and_the_form_default_to_the_normal_bot(store):
     from unoduo_tui.settings import Settings
 
-    assert Settings().opponent == "bot:normal"
+    assert Settings().kind(1) == "bot:normal"
     app = make_app(store, start="play", seed=4)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -333,7 +333,7 @@ async def test_unoduo_play_and_the_form_default_to_the_normal_bot(store):
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "n")
-        assert app.screen.query_one("#opponent").value == "bot:normal"
+        assert app.screen.query_one("#kind-1").value == "bot:normal"
 
 
 @pytest.fixture

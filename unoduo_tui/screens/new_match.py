@@ -1,50 +1,62 @@
-"""New match: the opponent (each bot level, or a second human at this keyboard), the
-names, the rule options of RULES.md section O and an optional seed — remembered for
-next time."""
+"""New match: the preset (UNO Duo or classic), the number of seats, each seat's kind
+(you in seat 1; a bot level or a human at this keyboard for the others) and name, the
+preset's rule options and an optional seed — remembered for next time.
+
+The option fields are generated from :data:`engine.rules.OPTIONS` (label, choices with
+their labels, the default per preset; ``choices=None``: a whole number), the seat counts
+from :data:`engine.rules.PRESETS`, the kinds from :func:`~unoduo_tui.plan.bot_levels`:
+a choice added there shows up here.  Every field exists once; switching preset or seat
+count shows and hides rows (options a preset lacks disappear) and keeps what was typed.
+The form builds a :class:`~unoduo_tui.plan.MatchPlan` and hands it to
+``App.new_match(plan)``.
+"""
 
 from __future__ import annotations
 
-import getpass
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from engine import Rules
+from engine.rules import OPTIONS, PRESETS, Option
 
-from ..plan import HUMAN, bot_levels, opponent_label
+from ..plan import HUMAN, MatchPlan, bot_levels, opponent_label, preset_label, preset_rules
+from ..plan import default_names as seat_names
 from ..settings import Settings
-from ..text import player_name
+from ..text import MAX_NAME
 from ..textual_compat import AnswerOnce
 from ..widgets.footer import Footer
 
-__all__ = ["NewMatchScreen", "default_names"]
+__all__ = ["NewMatchScreen", "default_names", "form_options"]
 
-_RULE_CHOICES = {
-    "deck": [("duo112 — 112 cards, 8 Wilds (D1)", "duo112"),
-             ("classic108 — the classic 108 cards", "classic108")],
-    "refill": [("turn_over — discards flipped, not shuffled (T3)", "turn_over"),
-               ("shuffle — discards shuffled", "shuffle")],
-    "wd4_guilty": [("colour_match — held the active colour (A6)", "colour_match"),
-                   ("any_playable — held any playable card", "any_playable")],
-}
+#: the most seats any preset has: the form holds a row for each, showing ``seats``
+MAX_SEATS = max(max(r) for r in PRESETS.values())
 
 
 def default_names(opponent: str, name: str = "", opponent_name: str = "") -> tuple[str, str]:
-    """The seats' names for a new match, cleaned at the edge (:func:`player_name`:
-    printable, at most ``MAX_NAME`` characters); a blank one gets a default — "Player 1"
-    and "Player 2" at one keyboard, else the login name and the bot's level."""
-    if opponent == HUMAN:
-        return (player_name(name, "Player 1"), player_name(opponent_name, "Player 2"))
-    me = name
-    if not player_name(me, ""):
-        try:
-            me = getpass.getuser().capitalize()
-        except Exception:
-            me = ""
-    return (player_name(me, "You"), player_name(opponent_name, opponent_label(opponent)))
+    """Two seats' names, you against ``opponent``: the old two-seat signature of
+    :func:`unoduo_tui.plan.default_names` (its home now), kept for the app's callers
+    until they pass a :class:`MatchPlan`."""
+    me, other = seat_names((HUMAN, opponent), (name, opponent_name))
+    return me, other
+
+
+def form_options(preset: str) -> tuple[Option, ...]:
+    """The options the form shows for ``preset``: those of :data:`OPTIONS` the preset
+    has, but the seat count (a field of its own)."""
+    return tuple(o for o in OPTIONS if preset in o.default and o.name != "seats")
+
+
+def _kinds() -> list[tuple[str, str]]:
+    return [(opponent_label(k), k) for k in (*(f"bot:{lv}" for lv in bot_levels()), HUMAN)]
+
+
+def _union_options() -> tuple[Option, ...]:
+    return tuple(o for o in OPTIONS if o.name != "seats")
 
 
 class NewMatchScreen(AnswerOnce, Screen[None]):
@@ -53,63 +65,128 @@ class NewMatchScreen(AnswerOnce, Screen[None]):
         Binding("escape", "back", "Back", id="new.back"),
     ]
 
+    def __init__(self) -> None:
+        super().__init__()
+        #: per preset, each option's value as last shown (strings for whole numbers)
+        self._values: dict[str, dict[str, Any]] = {}
+        self._preset = "duo"
+
+    # -- building -------------------------------------------------------------------
+
     def compose(self) -> ComposeResult:
         settings = Settings.load(getattr(self.app, "store", None))
-        levels = bot_levels()
-        opponents = [(opponent_label(f"bot:{lv}"), f"bot:{lv}") for lv in levels]
-        opponents.append(("Human at this keyboard (hot-seat)", HUMAN))
-        chosen = settings.opponent if settings.opponent in dict(
-            (v, k) for k, v in opponents) else Settings().opponent
-        base = Rules()
-        saved_rules = settings.rules if isinstance(settings.rules, dict) else {}
-
-        def rule(name: str):
-            value = saved_rules.get(name, getattr(base, name))
-            values = [v for _, v in _RULE_CHOICES.get(name, [])]
-            return value if not values or value in values else getattr(base, name)
-
-        with Vertical(id="new-form"):
+        self._preset = settings.preset
+        for preset in PRESETS:
+            rules = preset_rules(preset, PRESETS[preset][0], settings.options_for(preset))
+            self._values[preset] = {o.name: getattr(rules, o.name) for o in form_options(preset)}
+        kinds = _kinds()
+        with VerticalScroll(id="new-form"):
             yield Static("New match", id="new-title")
             with Horizontal(classes="row"):
-                yield Label("Opponent")
-                yield Select(opponents, value=chosen, allow_blank=False, id="opponent",
-                             compact=True)
+                yield Label("Game")
+                yield Select([(preset_label(p), p) for p in PRESETS], value=self._preset,
+                             allow_blank=False, id="preset", compact=True)
             with Horizontal(classes="row"):
-                yield Label("Your name")
-                yield Input(settings.name, placeholder="you", id="name", compact=True,
-                            max_length=20)
-            with Horizontal(classes="row"):
-                yield Label("Opponent name")
-                yield Input(settings.opponent_name, placeholder="from the opponent",
-                            id="opponent-name", compact=True, max_length=20)
-            yield Static("Rules (RULES.md section O) — preset: duo", classes="section")
-            with Horizontal(classes="row"):
-                yield Label("Deck")
-                yield Select(_RULE_CHOICES["deck"], value=rule("deck"), allow_blank=False,
-                             id="deck", compact=True)
-            with Horizontal(classes="row"):
-                yield Label("Target")
-                yield Input(str(rule("target")), type="integer", id="target", compact=True,
-                            max_length=6)
-            with Horizontal(classes="row"):
-                yield Label("Refill")
-                yield Select(_RULE_CHOICES["refill"], value=rule("refill"), allow_blank=False,
-                             id="refill", compact=True)
-            with Horizontal(classes="row"):
-                yield Label("W+4 guilty if")
-                yield Select(_RULE_CHOICES["wd4_guilty"], value=rule("wd4_guilty"),
-                             allow_blank=False, id="wd4_guilty", compact=True)
+                yield Label("Players")
+                yield Select(self._seat_choices(self._preset), value=settings.seats,
+                             allow_blank=False, id="seats", compact=True)
+            yield Static("Seats — you are seat 1", classes="section")
+            for seat in range(MAX_SEATS):
+                with Horizontal(classes="row seat", id=f"seat-{seat}"):
+                    yield Label(f"{seat + 1}. " + ("You" if seat == 0 else "Seat"))
+                    if seat:
+                        yield Select(kinds, value=settings.kind(seat), allow_blank=False,
+                                     id=f"kind-{seat}", compact=True, classes="kind")
+                    yield Input(settings.name(seat)[:MAX_NAME], id=f"name-{seat}",
+                                compact=True, max_length=MAX_NAME, classes="name")
+            yield Static("Rules (RULES.md section O)", classes="section")
+            for opt in _union_options():
+                with Horizontal(classes="row option", id=f"row-{opt.name}"):
+                    yield Label(opt.label)
+                    yield self._option_field(opt)
             with Horizontal(classes="row"):
                 yield Label("Seed")
                 yield Input("", placeholder="blank: a fresh deal", type="integer",
                             id="seed", compact=True, max_length=20)
-            with Horizontal(id="new-buttons"):
-                yield Button("Start (Ctrl+S)", id="start", variant="primary", compact=True)
-                yield Button("Back (Esc)", id="back", compact=True)
+        with Horizontal(id="new-buttons"):
+            yield Button("Start (Ctrl+S)", id="start", variant="primary", compact=True)
+            yield Button("Back (Esc)", id="back", compact=True)
         yield Footer()
 
+    @staticmethod
+    def _seat_choices(preset: str) -> list[tuple[str, int]]:
+        return [(f"{n} players", n) for n in PRESETS[preset]]
+
+    def _option_field(self, opt: Option) -> Select | Input:
+        preset = self._preset if self._preset in opt.choices else next(iter(opt.choices))
+        choices = opt.choices[preset]
+        value = self._values[preset][opt.name]
+        if choices is None:
+            return Input(str(value), type="integer", id=opt.name, compact=True, max_length=9)
+        return Select([(c.label, c.value) for c in choices], value=value, allow_blank=False,
+                      id=opt.name, compact=True)
+
     def on_mount(self) -> None:
-        self.query_one("#opponent", Select).focus()
+        self._show(self._preset)
+        self.query_one("#preset", Select).focus()
+
+    # -- live updates ----------------------------------------------------------------
+
+    def _seats(self) -> int:
+        value = self.query_one("#seats", Select).value
+        return value if isinstance(value, int) else PRESETS[self._preset][0]
+
+    def _show(self, preset: str) -> None:
+        """Rows for ``preset``: its options (each set to the value last shown for it)
+        and as many seats as chosen."""
+        shown = {o.name: o for o in form_options(preset)}
+        for opt in _union_options():
+            self.query_one(f"#row-{opt.name}").display = opt.name in shown
+            if opt.name not in shown:
+                continue
+            field = self.query_one(f"#{opt.name}")
+            value = self._values[preset][opt.name]
+            if isinstance(field, Select):
+                field.set_options([(c.label, c.value) for c in shown[opt.name].choices[preset]])
+                field.value = value
+            else:
+                field.value = str(value)
+        self._show_seats()
+
+    def _show_seats(self) -> None:
+        seats = self._seats()
+        for seat in range(MAX_SEATS):
+            self.query_one(f"#seat-{seat}").display = seat < seats
+        self._name_placeholders()
+
+    def _name_placeholders(self) -> None:
+        seats = self._seats()
+        kinds, _ = self._seat_values(seats)
+        for seat, name in enumerate(seat_names(kinds)):
+            self.query_one(f"#name-{seat}", Input).placeholder = name
+
+    def _remember_shown(self) -> None:
+        for opt in form_options(self._preset):
+            self._values[self._preset][opt.name] = self.query_one(f"#{opt.name}").value
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        wid = event.select.id or ""
+        if wid == "preset" and event.value in PRESETS and event.value != self._preset:
+            self._remember_shown()
+            self._preset = str(event.value)
+            seats = self.query_one("#seats", Select)
+            keep = seats.value
+            choices = self._seat_choices(self._preset)
+            seats.set_options(choices)
+            seats.value = keep if keep in PRESETS[self._preset] else choices[0][1]
+            self._show(self._preset)
+        elif wid == "seats":
+            self._show_seats()
+        elif wid.startswith("kind-"):
+            self._name_placeholders()
+
+    # -- actions ---------------------------------------------------------------------
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -125,38 +202,75 @@ class NewMatchScreen(AnswerOnce, Screen[None]):
     def action_back(self) -> None:
         self.dismiss(None)
 
-    def _value(self, wid: str) -> str:
-        widget = self.query_one(f"#{wid}")
-        return str(widget.value).strip()
+    def _seat_values(self, seats: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The kinds and the names as typed (blank: the default) of the first ``seats``
+        rows."""
+        kinds = [HUMAN] + [str(self.query_one(f"#kind-{s}", Select).value)
+                           for s in range(1, seats)]
+        names = [self.query_one(f"#name-{s}", Input).value for s in range(seats)]
+        return tuple(kinds), tuple(names)
 
-    def action_start(self) -> None:
-        if not self.on_top:  # a second Enter of a paste, after the table replaced the form
-            return
-        opponent = self._value("opponent")
-        name, opp_name = self._value("name"), self._value("opponent-name")
-        target_text, seed_text = self._value("target"), self._value("seed")
-        try:
-            target = int(target_text)
-        except ValueError:
-            self.notify("Target must be a whole number (200 by default).", severity="error")
-            return
+    def _options(self) -> dict[str, Any] | None:
+        """The shown options, whole numbers parsed; ``None`` (said) when one is not."""
+        shown = form_options(self._preset)
+        values = self._typed(self._preset, {o.name: self.query_one(f"#{o.name}").value
+                                            for o in shown})
+        for opt in shown:
+            if opt.name not in values:
+                self.notify(f"{opt.label} must be a whole number "
+                            f"({opt.default[self._preset]} by default).", severity="error")
+                return None
+        return values
+
+    def plan(self) -> MatchPlan | None:
+        """The match as chosen, or ``None`` after saying what is wrong."""
+        options = self._options()
+        if options is None:
+            return None
+        seed_text = self.query_one("#seed", Input).value.strip()
         try:
             seed = int(seed_text) if seed_text else None
         except ValueError:
             self.notify("Seed must be a whole number, or blank.", severity="error")
-            return
-        options = {"deck": self._value("deck"), "target": target,
-                   "refill": self._value("refill"), "wd4_guilty": self._value("wd4_guilty")}
+            return None
+        seats = self._seats()
+        kinds, names = self._seat_values(seats)
         try:
-            rules = Rules(**options)
+            rules = Rules(preset=self._preset, seats=seats, **options)
+            return MatchPlan(seat_names(kinds, names), kinds, rules, seed)
         except ValueError as exc:
             self.notify(str(exc), severity="error")
-            return
+            return None
+
+    @staticmethod
+    def _typed(preset: str, values: dict[str, Any]) -> dict[str, Any]:
+        """``values`` with whole numbers parsed; one that is not is left out."""
+        out = {}
+        for opt in form_options(preset):
+            value = values.get(opt.name)
+            if opt.choices[preset] is None:
+                try:
+                    value = int(str(value).strip())
+                except ValueError:
+                    continue
+            out[opt.name] = value
+        return out
+
+    def _remember(self) -> None:
         store = getattr(self.app, "store", None)
+        self._remember_shown()
         settings = Settings.load(store)
-        settings.opponent, settings.name, settings.opponent_name = opponent, name, opp_name
-        settings.rules = options  # the seed is per match: not remembered
-        settings.save(store)
-        names = default_names(opponent, name, opp_name)
-        kinds = (HUMAN, opponent)
-        self.app.new_match(names, kinds, rules, seed)
+        settings.preset, settings.seats = self._preset, self._seats()
+        kinds, names = self._seat_values(MAX_SEATS)  # every row: the hidden ones too
+        settings.kinds, settings.names = list(kinds), [n.strip() for n in names]
+        settings.options = {p: self._typed(p, values) for p, values in self._values.items()}
+        settings.save(store)  # the seed is per match: never remembered
+
+    def action_start(self) -> None:
+        if not self.on_top:  # a second Enter of a paste, after the table replaced the form
+            return
+        plan = self.plan()
+        if plan is None:
+            return
+        self._remember()
+        self.app.new_match(plan)
