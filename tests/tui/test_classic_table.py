@@ -211,7 +211,8 @@ def test_the_table_refuses_with_a_reason_and_the_match_is_unchanged():
                    bots={1: Scripted(), 3: Scripted()})
     before = t.match.actions
     for seat, text, why in ((2, "draw", "not Cy's turn"), (1, "draw", "is a bot"),
-                            (0, "play G9", "G9"), (0, "fly away", ""), (9, "draw", "no seat")):
+                            (0, "play G9", "G9"), (0, "fly away", ""), (9, "draw", "no seat"),
+                            (True, "draw", "no seat"), (0, None, "text")):
         try:
             t.act(seat, text)
         except Refused as exc:
@@ -219,6 +220,12 @@ def test_the_table_refuses_with_a_reason_and_the_match_is_unchanged():
         else:
             raise AssertionError(f"{seat} {text!r} was taken")
     assert t.match.actions == before
+    try:  # a hint is for practice (one human against bots); this table has two humans
+        t.hint(0)
+    except Refused as exc:
+        assert "practice" in exc.reason
+    else:
+        raise AssertionError("a hint outside practice")
     t.act(0, "play RR")
     assert t.match.to_act == 3
 

@@ -242,3 +242,14 @@ async def test_the_status_line_names_the_seat_to_wait_for():
         status = app.screen.query_one(StatusLine)
         row = screen_text(app).splitlines()[status.region.y]
         assert f"{NAMES[3]} is thinking" in row
+
+
+async def test_the_seat_that_forgot_uno_is_marked_to_catch_in_its_own_cell():
+    m = position(4, lambda m: m.to_act == 0 and "catch" in m.legal_actions())
+    view = m.view(0)
+    app = TableApp(view, NAMES[:4])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        cells = " ".join(_seat_rows(app, 4)).split("→")
+    marked = [c for c in cells if "catch!" in c]
+    assert len(marked) == 1 and NAMES[view.exposed][:4] in marked[0]

@@ -209,8 +209,10 @@ class LocalTable:
         with self._lock:
             if self._closed:
                 raise Refused("the table is closed")
-            if not isinstance(seat, int) or not 0 <= seat < self.seats:
-                raise Refused(f"there is no seat {seat!r}")
+            if type(seat) is not int or not 0 <= seat < self.seats:
+                raise Refused(f"there is no seat {seat!r:.20}")
+            if not isinstance(text, str):
+                raise Refused("an action is text, such as 'play R5' or 'draw'")
             if self.is_bot(seat):
                 raise Refused(f"{self.names[seat]} is a bot: it plays by itself")
             m = self.match
@@ -400,7 +402,10 @@ class LocalTable:
     # -- what needs more than a view ---------------------------------------------------
 
     def hint(self, seat: int) -> str:
-        """The hard bot's pick for ``seat`` now (:func:`engine.bots.suggest`)."""
+        """The hard bot's pick for ``seat`` now (:func:`engine.bots.suggest`); practice
+        matches only."""
+        if not self.practice or seat not in self.humans:
+            raise Refused("hints are for a practice match against bots")
         view = self.view(seat)
         if not view.legal_actions:
             raise Refused(f"it is not {self.names[seat]}'s turn")

@@ -175,10 +175,10 @@ class Seats(SeatNames, CardCanvas):
             tail.append((" D", "bold"))
         if not me:
             tail.append((f" {count}", "bold"))
-        if count == 1 and view.phase != "draft" and not me:
+        if view.exposed == seat and view.to_act == view.seat and not me:
+            tail.append((" catch!", "bold"))  # one card, no UNO! said: in its place
+        elif count == 1 and view.phase != "draft" and not me:
             tail += [(" ", ""), ("UNO!", "bold reverse")]
-        if view.exposed == seat and view.to_act == view.seat:
-            tail.append((" catch!", "bold"))
         if seat in self.away:
             tail.append((" away", "bold"))
         if me:
