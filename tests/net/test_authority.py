@@ -106,8 +106,9 @@ def test_a_watcher_cannot_act_and_sees_no_hand(served_factory):
     served.client(), served.client()
     w = served.client(want="watch")
     assert w.table.seat is None and w.table.token is None
-    assert w.table.mine == (0,) and w.last.views[0].seat == 0  # shown from seat 0's chair
-    assert w.last.views[0].hand == () and w.last.views[0].legal_actions == ()
+    assert w.table.mine == () and set(w.last.views) == {None}  # a spectator: no seat
+    assert w.last.views[None].seat is None
+    assert w.last.views[None].hand == () and w.last.views[None].legal_actions == ()
     assert w.table.public.hand == () and w.table.public.seat is None
     with pytest.raises(Refused, match="watching"):
         w.table.act(0, "pass")

@@ -13,7 +13,10 @@ from tests.tui.conftest import SIZE, game  # noqa: E402
 from unoduo_tui.net.commands import remote_app  # noqa: E402
 from unoduo_tui.widgets import Seats  # noqa: E402
 
-from .helpers import Served, plan  # noqa: E402
+from tests.tui.conftest import screen_text  # noqa: E402
+from unoduo_tui.widgets import Hand, StatusLine  # noqa: E402
+
+from .helpers import Served, card_strings, hidden_faces, play_out, plan  # noqa: E402
 
 
 def _toasts(app) -> str:
@@ -147,3 +150,55 @@ async def test_slash_opens_a_chat_line_that_the_others_receive():
             assert [c for c in bob.chats if c[0] == 0] == [(0, "Ann", "gg"), (0, "Ann", "last")]
     finally:
         served.stop()
+
+
+async def test_a_watcher_sees_the_table_as_a_spectator_never_as_a_seat():
+    """Classic, three seats (two players and a bot) played while a watcher's screen
+    looks on: it never says "You"/"your", names every seat, shows no card of a hand
+    that was never public, and no key but leave, help and chat acts."""
+    served = Served(plan("classic", 3, bots={2: "random"}, seed=45))
+    try:
+        clients = {0: served.client(name="Ann"), 1: served.client(name="Bob")}
+        w = served.client(want="watch")
+        app = remote_app(None, w.table, theme="textual-dark")
+        async with app.run_test(size=SIZE) as pilot:
+            g = game(app)
+            await _until(pilot, lambda: g.latest is not None, "the first update")
+            assert g.spectator and g.viewer is None and g.mine == ()
+            assert g.my_view().seat is None
+            players = asyncio.get_running_loop().run_in_executor(
+                None, play_out, served, clients, 46, 60)
+            looks = 0
+
+            async def look() -> str:
+                text = screen_text(app)
+                hidden = hidden_faces(served.table.match, None)  # after the look: fewer
+                assert card_strings(text) & hidden == set(), text
+                words = text.replace("\u2502", " ").split()
+                for word in ("You", "you", "your", "Your"):
+                    assert word not in words, text
+                if app.screen is g:
+                    assert g.hand.cards == [] and "Watching" in text
+                    for action in ("play", "draw", "keep", "pass", "uno", "catch",
+                                   "challenge", "move", "undo", "hint"):
+                        assert g.check_action(action, ()) is False
+                else:  # a round's end: the dialog names the winner, never "You"
+                    await pilot.press("enter")
+                return text
+
+            while not players.done():
+                text = await look()
+                looks += 1
+                await pilot.pause(0.05)
+            assert await players > 0 and looks > 0
+            await _until(pilot, lambda: g.my_view().event_count == served.state()[1],
+                         "the watcher's last update")
+            text = await look()
+            assert g.check_action("leave", ()) and g.check_action("help", ())
+            assert "P0" in text or "Ann" in text
+            assert str(g.query_one(StatusLine).render()).startswith(" Watching")
+            assert not isinstance(g.query_one(Hand).view, type(None)) and \
+                g.query_one(Hand).view.hand == ()
+    finally:
+        served.stop()
+

@@ -33,16 +33,6 @@ __all__ = ["RemoteTable", "Presence"]
 CONNECT_SECONDS = 10.0
 
 
-def _from_seat(view: PlayerView, seat: int) -> PlayerView:
-    """A watcher's public view as the screen shows it: from ``seat``'s chair, still
-    with no hand and no legal action (the widgets draw a seat's view)."""
-    shown = object.__new__(PlayerView)
-    for name in PlayerView.__slots__:
-        setattr(shown, name, getattr(view, name))
-    shown.seat = seat
-    return shown
-
-
 class Presence:
     """Who is at the table: ``connected`` seats, ``watchers``, the seats' ``names``."""
 
@@ -180,8 +170,7 @@ class RemoteTable:
         update = TableUpdate.from_dict({**data, "views": []})
         self.remote_seq = update.seq
         if view is not None:
-            update = replace(update, views={self.mine[0]: view if self.seat is not None
-                                            else _from_seat(view, 0)})
+            update = replace(update, views={self.seat: view})
         with self._lock:
             if view is not None and self.seat is None:
                 self.public = view
@@ -204,9 +193,9 @@ class RemoteTable:
 
     @property
     def mine(self) -> tuple[int, ...]:
-        """This client's seat; a watcher's public view is filed under seat 0 (it has
-        no hand and no legal actions; :meth:`act` refuses it)."""
-        return (0,) if self.seat is None else (self.seat,)
+        """This client's seat; none for a watcher, whose public view (``seat=None``: no
+        hand, no legal actions) is filed under ``None`` in each update's ``views``."""
+        return () if self.seat is None else (self.seat,)
 
     @property
     def practice(self) -> bool:
