@@ -35,7 +35,7 @@ from .codes import MAX_DELAY, load_token, parse_code, save_token
 # the app are imported by the commands themselves
 
 __all__ = ["add_parsers", "COMMANDS", "host_plan", "start_authority", "remote_app",
-           "run_remote", "resume_hosted"]
+           "run_remote", "resume_hosted", "connect", "host_banner", "wire"]
 
 #: seconds to wait for the authority's first line
 START_SECONDS = 30.0
@@ -192,7 +192,13 @@ def _run_host(store: Any, what: tuple[str, ...], *, listen: str | None, detach: 
     if detach or info.get("seat") is None:
         return EXIT_OK
     save_token(store.data_dir, code, info["token"])
-    return _open(store, code, want="play", name=name, token=info["token"])
+    return _open(store, code, want="play", name=name, token=info["token"],
+                 banner=host_banner(code))
+
+
+def host_banner(code: str) -> str:
+    """The line at the top of the host's screen: the code, to read out."""
+    return f"Join code: {code}  ·  others type: unoduo join {code}"
 
 
 def _join(args: argparse.Namespace, want: str) -> int:
@@ -220,26 +226,37 @@ def _join(args: argparse.Namespace, want: str) -> int:
 
 
 def _open(store: Any, code: str, *, want: str, name: str, token: str | None,
-          delay: int = 0, tcp: tuple[str, int] | None = None) -> int:
+          delay: int = 0, tcp: tuple[str, int] | None = None, banner: str | None = None
+          ) -> int:
     from ..table import Refused
-    from .remote import RemoteTable
 
     _need_terminal()
     try:
-        table = RemoteTable.connect(code, name=name, want=want, token=token, delay=delay,
-                                    tcp=tcp)
+        table = connect(store, code, want=want, name=name, token=token, delay=delay, tcp=tcp)
     except Refused as exc:
         print(f"unoduo: the table refused: {clip(exc.reason, 200)}", file=sys.stderr)
         return EXIT_FAIL
     except (ConnectionError, OSError, ValueError) as exc:
         print(f"unoduo: {clip(exc, 300)}", file=sys.stderr)
         return EXIT_FAIL
+    table.banner = banner
+    return run_remote(store, table)
+
+
+def connect(store: Any, code: str, *, want: str, name: str = "", token: str | None = None,
+            delay: int = 0, tcp: tuple[str, int] | None = None) -> Any:
+    """A :class:`RemoteTable` at ``code`` (the CLI's and the menu's one way in); a
+    player's seat token is kept in the data dir for a rejoin.  Raises ``Refused``,
+    ``ConnectionError``/``OSError`` (no table there) or ``ValueError`` (a bad code)."""
+    from .remote import RemoteTable
+
+    table = RemoteTable.connect(code, name=name, want=want, token=token, delay=delay, tcp=tcp)
     if want == "play" and table.token:
         try:
             save_token(store.data_dir, code, table.token)
         except OSError:
             pass  # a rejoin then takes a new seat if one is free; the game goes on
-    return run_remote(store, table)
+    return table
 
 
 def run_remote(store: Any, table: Any) -> int:
@@ -258,6 +275,13 @@ def remote_app(store: Any, table: Any, **options: Any) -> Any:
     """The app showing ``table``: seats whose player is not connected are marked away
     (the :class:`Seats` widget), and who comes and goes, and chat lines, are toasts."""
     app = _remote_app_class()(store, "menu", table=table, **options)
+    wire(app, table)
+    return app
+
+
+def wire(app: Any, table: Any) -> None:
+    """Who comes and goes, and chat lines, as toasts on ``app``; seats whose player
+    is not connected marked away."""
     now = table.presence
     known: dict[str, Any] = {"connected": set(now.connected) if now is not None else None}
     humans = {s for s, kind in enumerate(table.kinds) if not kind.startswith("bot:")}
@@ -277,7 +301,6 @@ def remote_app(store: Any, table: Any, **options: Any) -> Any:
     table.on_presence = presence
     table.on_chat = lambda seat, name, text: _in_app(
         app, lambda: app.notify(f"{printable(name)}: {printable(text)}"[:240]))
-    return app
 
 
 def _remote_app_class() -> Any:

@@ -61,6 +61,9 @@ class RemoteTable:
         self.public: PlayerView | None = None  # a watcher's view
         self.closed_reason: str | None = None
         self.presence: Presence | None = None
+        self.code = code
+        #: a line the screen shows at the top: the join code, on the host's screen
+        self.banner: str | None = None
         hello: dict[str, Any] = {"t": "hello", "code": code, "name": name, "want": want}
         if token:
             hello["token"] = token

@@ -41,6 +41,10 @@ class GameScreen(GameKeys, Screen[None]):
         dock: top; height: auto; padding: 0 1; display: none;
         background: $error; color: $text; text-style: bold;
     }
+    GameScreen #table-banner {
+        dock: top; height: 1; padding: 0 1; background: $primary; color: $text;
+        text-style: bold;
+    }
     """
 
     BINDINGS = [
@@ -104,6 +108,9 @@ class GameScreen(GameKeys, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="save-banner", markup=False)
+        banner = getattr(self.table, "banner", None)  # a shared table's join code
+        if banner:
+            yield Static(printable(banner), id="table-banner", markup=False)
         yield Seats(id="seats")
         yield from table_row(GameLog(id="log"))
         yield Hand(id="hand")
