@@ -3,6 +3,7 @@ each client may see, who may act, and the join code."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from unoduo_tui.net.frames import FrameReader, encode
 from unoduo_tui.table import Refused
 
-from .helpers import (Served, card_strings, hidden_faces, plan, play_out, raw_hello,
+from .helpers import (WAIT, Served, card_strings, hidden_faces, plan, play_out, raw_hello,
                       read_one)
 
 
@@ -250,3 +251,42 @@ def test_a_watcher_with_a_delay_sees_the_table_that_many_decisions_late(served_f
     assert late.table.public == expected and late.table.public.event_count < count
     with pytest.raises(Refused, match="delay"):
         served.client(want="watch", delay=51)
+
+
+def test_a_table_ends_after_its_idle_time_with_nobody_connected_and_not_before(
+        served_factory):
+    served = served_factory(plan(seed=8))
+    auth = served.authority
+    auth.idle = 3600.0  # an hour: only a call below ends it
+    ann = served.client(name="Ann")
+    served.call(auth._idle_out)  # the timer fires while Ann is here: the table stays
+    assert not auth.finished.is_set() and not auth.idled_out
+    auth.idle = 0.05
+    ann.table.close()  # the last one leaves: the idle time starts
+    served.run(asyncio.wait_for(auth.finished.wait(), WAIT))
+    assert auth.idled_out
+
+
+def test_the_bots_wait_while_any_connected_player_holds_them(served_factory):
+    """Each human seat holds for itself: one player closing the round's end does not
+    cut another's short; a player who drops holds nobody up."""
+    served = served_factory(plan("classic", 3, bots={2: "random"}, seed=9))
+    ann, bob = served.client(name="Ann"), served.client(name="Bob")
+    table, auth = served.table, served.authority
+
+    for who, on, want in ((ann, True, {0}), (bob, True, {0, 1}), (ann, False, {1})):
+        who.table.hold(on)
+        _wait_for(lambda: served.call(lambda: auth.holding == want))
+        assert table._held is True  # someone still holds
+    bob.table.close()  # Bob drops while holding: the bots go on
+    _wait_for(lambda: served.call(lambda: auth.holding == set()))
+    assert table._held is False
+
+
+def _wait_for(test) -> None:
+    """Ask the authority's loop again until ``test()`` holds (each call is a round trip
+    through its queue, after the messages sent before it)."""
+    for _ in range(10_000):
+        if test():
+            return
+    raise AssertionError("never")

@@ -141,3 +141,43 @@ def test_a_hosted_match_whose_table_died_opens_again_with_its_code(env):
         assert resume_hosted(store, str(handle.path)) is None
     finally:
         _end(env / "d")
+
+
+def _serving(data: Path) -> list[int]:
+    """The table processes serving ``data`` (found by their command lines)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"unoduo_tui.net.serve" in argv and str(data).encode() in argv:
+            found.append(int(proc.name))
+    return found
+
+
+def test_a_table_nobody_joins_ends_after_its_idle_minutes_and_resumes_with_its_code(env):
+    done, code = _host("--name", "Ann", "--idle", "0.005")  # 0.3 s with nobody there
+    assert code, done.stderr
+    match_id = next((env / "d" / "tables").glob("*.json")).stem
+    pids = _serving(env / "d")
+    assert len(pids) == 1
+    pidfd = os.pidfd_open(pids[0])
+    try:
+        assert select.select([pidfd], [], [], WAIT)[0], "the idle table is still running"
+    finally:
+        os.close(pidfd)
+    assert not (Path(os.environ["UNODUO_SOCKET_DIR"]) / f"{code.split('-')[0]}.sock").exists()
+    assert TableFile(env / "d", match_id).load()["code"] == code  # kept for a resume
+    again, code2 = _host("--resume", match_id)
+    try:
+        assert again.returncode == 0 and code2 == code, again.stderr
+    finally:
+        _end(env / "d")
+
+
+@pytest.mark.parametrize("minutes", ["-1", "nan", "99999"])
+def test_host_refuses_an_idle_time_that_is_not_a_sensible_number_of_minutes(env, minutes,
+                                                                            capsys):
+    assert main(["host", "--detach", "--idle", minutes]) == 2
+    assert "--idle" in capsys.readouterr().err

@@ -10,8 +10,10 @@ Client → authority:
   seat back; ``delay``: a watcher sees the table this many decisions late (≤
   :data:`MAX_DELAY`).
 - ``act {text}`` — the client's seat makes a decision (``"play R5 uno"``).
-- ``hold {on}`` — a player lets the bots go on after a round's end (or asks them to
-  wait); ignored until every human seat has been taken.
+- ``hold {on}`` — a player asks the bots to wait (a round's end on its screen) or
+  lets them go on; they go on once no connected player holds them (any human seat
+  holds, not only the host's: nobody's round-over is cut short); ignored until every
+  human seat has been taken.
 - ``chat {text}`` — one line, ≤ :data:`CHAT_CHARS` printable characters, at most
   :data:`CHAT_BURST` lines per :data:`CHAT_WINDOW` seconds.
 
@@ -104,12 +106,15 @@ class Authority:
 
     ``tokens`` / ``names``: seats already given out (a restarted table); ``on_seats``:
     called with (tokens, names) whenever a seat is given out (the table file);
-    ``clock``: monotonic seconds (tests)."""
+    ``clock``: monotonic seconds (tests); ``idle``: seconds with no client connected
+    after which the table ends by itself (``finished``, ``idled_out``; None: never) —
+    its match is on file, ``unoduo resume ID`` brings it back."""
 
     def __init__(self, table: Any, code: str, *, tokens: dict[int, str] | None = None,
                  names: dict[int, str] | None = None,
                  on_seats: Callable[[dict, dict], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 idle: float | None = None) -> None:
         self.table = table
         self.code = code
         self.tokens: dict[int, str] = dict(tokens or {})
@@ -120,7 +125,11 @@ class Authority:
         self.fails: dict[str, tuple[int, float]] = {}  # key -> (wrong codes, locked until)
         self.humans = tuple(s for s in range(table.seats) if not table.is_bot(s))
         self.joined: set[int] = set()  # human seats a player took since the start
+        self.holding: set[int] = set()  # seats whose player asked the bots to wait
         self.finished = asyncio.Event()
+        self.idle = idle
+        self.idled_out = False
+        self._idle_timer: asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._servers: list[asyncio.base_events.Server] = []
         self._last: TableUpdate | None = None
@@ -137,6 +146,7 @@ class Authority:
         self.table.hold(not self._all_seated())  # the bots wait for every player
         self._last = self.table.subscribe(self._on_update)  # held: nothing moves yet
         self._public.append((self._last.seq, self._public_view()))
+        self._arm_idle()  # nobody has come yet
         if unix_path is not None:
             server = await asyncio.start_unix_server(self._serve, path=unix_path,
                                                      limit=1 << 16)
@@ -155,6 +165,8 @@ class Authority:
         return None
 
     async def close(self) -> None:
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
         for server in self._servers:
             server.close()
         for client in list(self.clients):
@@ -166,6 +178,25 @@ class Authority:
         self.table.unsubscribe(self._on_update)
         self.table.close()
         self.finished.set()
+
+    def _hold_or_release(self) -> None:
+        """The bots wait while a connected player holds them."""
+        seated = {c.seat for c in self.clients if c.seat is not None}
+        self.table.hold(bool(self.holding & seated))
+
+    def _arm_idle(self) -> None:
+        """Nobody connected: the table ends after ``idle`` seconds unless one comes."""
+        if self.idle is None or self.clients or self._loop is None or self.finished.is_set():
+            return
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+        self._idle_timer = self._loop.call_later(self.idle, self._idle_out)
+
+    def _idle_out(self) -> None:
+        self._idle_timer = None
+        if not self.clients:
+            self.idled_out = True
+            self.finished.set()
 
     def _all_seated(self) -> bool:
         """Every human seat's player has come (since this authority started)."""
@@ -276,6 +307,11 @@ class Authority:
             client.writer.transport.abort()
         if was_member:
             self._presence()
+            self._arm_idle()
+            if client.seat in self.holding and not any(
+                    c.seat == client.seat for c in self.clients):
+                self.holding.discard(client.seat)  # a dropped player holds nobody up
+                self._hold_or_release()
             if self._last is not None and self._last.over and not any(
                     c.seat is not None for c in self.clients):
                 self.finished.set()
@@ -370,6 +406,9 @@ class Authority:
             self._refuse(client, "want is play or watch")
             return False
         self.clients.add(client)
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+            self._idle_timer = None
         self._presence()
         self._send_update(client)
         if self._all_seated():
@@ -411,7 +450,8 @@ class Authority:
             if client.seat is None or not isinstance(on, bool):
                 self._refuse(client, "only a player can hold the bots")
             elif self._all_seated():
-                self.table.hold(on)
+                (self.holding.add if on else self.holding.discard)(client.seat)
+                self._hold_or_release()
         elif kind == "chat":
             self._chat(client, message.get("text"))
         else:

@@ -53,6 +53,9 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     host.add_argument("--listen", metavar="127.0.0.1:PORT",
                       help="also listen on loopback TCP (reach it with ssh -L)")
     host.add_argument("--resume", metavar="ID", help="reopen a hosted match whose table ended")
+    host.add_argument("--idle", type=float, metavar="MINUTES",
+                      help="end the table after this many minutes with nobody connected "
+                           "(default 30; 0: never); unoduo resume ID brings it back")
     host.add_argument("--detach", action="store_true",
                       help="print the code and leave the table running, without a screen")
     for name, what in (("join", "take a seat at a table"), ("watch", "watch a table")):
@@ -98,7 +101,8 @@ def host_plan(preset: str, seats: int | None, vs: str | None, name: str | None) 
 
 
 def start_authority(data_dir: Any, *what: str, listen: str | None = None,
-                    socket_dir: str | None = None, bot_pause: float | None = None) -> dict:
+                    socket_dir: str | None = None, bot_pause: float | None = None,
+                    idle: float | None = None) -> dict:
     """Start the table's process in a session of its own; its first line (``code``,
     ``match``, ``seat``, ``token``, ``port``).  ``RuntimeError`` when it could not."""
     argv = [sys.executable, "-m", "unoduo_tui.net.serve", "--data-dir", str(data_dir), *what]
@@ -108,6 +112,8 @@ def start_authority(data_dir: Any, *what: str, listen: str | None = None,
         argv += ["--socket-dir", str(socket_dir)]
     if bot_pause is not None:
         argv += ["--bot-pause", str(bot_pause)]
+    if idle is not None:
+        argv += ["--idle", str(idle)]
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     assert proc.stdout is not None
@@ -146,10 +152,12 @@ def _host(args: argparse.Namespace) -> int:
         what: tuple[str, ...] = ("--resume", args.resume)
     else:
         what = ("--plan", plan_to_json(host_plan(args.preset, args.seats, args.vs, args.name)))
+    if args.idle is not None and not 0 <= args.idle <= 7 * 24 * 60:
+        raise UsageError("--idle is a number of minutes from 0 (never) to a week")
     if not args.detach:
         _need_terminal()  # before the table starts: a bad terminal is a usage error
     return _run_host(store, what, listen=args.listen, detach=args.detach,
-                     name=args.name or "")
+                     name=args.name or "", idle=args.idle)
 
 
 def resume_hosted(store: Any, path: str) -> int | None:
@@ -172,9 +180,9 @@ def _need_terminal() -> None:
 
 
 def _run_host(store: Any, what: tuple[str, ...], *, listen: str | None, detach: bool,
-              name: str) -> int:
+              name: str, idle: float | None = None) -> int:
     try:
-        info = start_authority(store.data_dir, *what, listen=listen)
+        info = start_authority(store.data_dir, *what, listen=listen, idle=idle)
     except RuntimeError as exc:
         print(f"unoduo: cannot open the table: {clip(exc, 300)}", file=sys.stderr)
         return EXIT_FAIL

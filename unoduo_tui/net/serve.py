@@ -36,6 +36,8 @@ __all__ = ["main", "plan_to_json", "plan_from_json", "parse_listen"]
 
 #: new codes tried before giving up on a free socket name
 CODE_TRIES = 20
+#: minutes with no client connected before a table ends by itself (``--idle``)
+IDLE_MINUTES = 30.0
 
 
 def plan_to_json(plan: MatchPlan) -> str:
@@ -113,7 +115,8 @@ async def _run(args: argparse.Namespace, out) -> int:
     assert code is not None and path is not None
     authority = Authority(table, code, tokens=kept["tokens"] if kept else None,
                           names=kept["names"] if kept else None,
-                          on_seats=lambda tokens, names: record.save(code, tokens, names))
+                          on_seats=lambda tokens, names: record.save(code, tokens, names),
+                          idle=args.idle * 60 if args.idle > 0 else None)
     host_seat = next((s for s in authority.humans), None)
     if host_seat is not None and host_seat not in authority.tokens:
         authority.tokens[host_seat] = new_token()  # the host's own seat, named by --name
@@ -155,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--socket-dir")
     parser.add_argument("--listen")
     parser.add_argument("--bot-pause", type=float, default=0.6)
+    parser.add_argument("--idle", type=float, default=IDLE_MINUTES,
+                        help="minutes with nobody connected before the table ends (0: never)")
     what = parser.add_mutually_exclusive_group(required=True)
     what.add_argument("--plan")
     what.add_argument("--resume")
