@@ -4,7 +4,10 @@ A server process holds ``--tables`` authorities on one event loop (each a
 :class:`LocalTable` of two human seats, unsaved, on its own Unix socket); this
 process runs two scripted :class:`RemoteTable` clients per table, each playing a
 random legal action as soon as its view says it may, at full speed, for
-``--seconds``.  Printed: decisions made, p50/p99 round-trip from a client's action
+``--seconds``.  ``--client-procs N`` spreads the clients over N processes of their
+own (threads in each): with all of them as threads of one process their GIL is part
+of the round trip, so comparing the two separates the clients' time from the
+authority's.  Printed: decisions made, p50/p99 round-trip from a client's action
 to the update that shows it, the server's memory per table (RSS growth over an
 empty server, divided by the tables), and a local table's memory measured the same
 way in this process.  Target (the issue): p99 ≤ 50 ms.  A benchmark, not a test.
@@ -129,15 +132,54 @@ def _local_table_kib(tables: int, decisions: int) -> tuple[float, float]:
     return start, after
 
 
+def _run_players(tables: list, first_seed: int, seconds: float) -> list[float]:
+    """Two players a table (``tables``: [code, path] pairs) as threads, for ``seconds``."""
+    times: list[float] = []
+    stop = threading.Event()
+    threads = [threading.Thread(target=_player, args=(code, path, seconds, times, stop,
+                                                      first_seed + i * 2 + k), daemon=True)
+               for i, (code, path) in enumerate(tables) for k in range(2)]
+    for t in threads:
+        t.start()
+    stop.wait(seconds)
+    stop.set()
+    for t in threads:
+        t.join(60)
+    return times
+
+
+def _players_in_processes(tables: list, procs: int, seconds: float) -> list[float]:
+    """The same, the tables dealt round to ``procs`` client processes."""
+    shares = [tables[i::procs] for i in range(procs)]
+    children = [subprocess.Popen([sys.executable, "-m", "unoduo_tui.net.bench", "--play",
+                                  json.dumps({"tables": share, "seed": i * 1000,
+                                              "seconds": seconds})],
+                                 stdout=subprocess.PIPE, text=True)
+                for i, share in enumerate(shares) if share]
+    times: list[float] = []
+    for child in children:
+        out, _ = child.communicate(timeout=seconds + 120)
+        times += json.loads(out)["times"]
+    return times
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m unoduo_tui.net.bench")
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--client-procs", type=int, default=0,
+                        help="run the clients in this many processes (0: threads here)")
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--play", help=argparse.SUPPRESS)
     parser.add_argument("--folder", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve is not None:
         serve(args.serve, args.folder)
+        return 0
+    if args.play is not None:
+        job = json.loads(args.play)
+        print(json.dumps({"times": _run_players(job["tables"], job["seed"],
+                                                job["seconds"])}))
         return 0
     folder = tempfile.mkdtemp(prefix="udb", dir="/tmp")
     server = subprocess.Popen([sys.executable, "-m", "unoduo_tui.net.bench", "--serve",
@@ -145,18 +187,11 @@ def main(argv: list[str] | None = None) -> int:
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert server.stdout is not None and server.stdin is not None
     ready = json.loads(server.stdout.readline())
-    times: list[float] = []
-    stop = threading.Event()
-    threads = [threading.Thread(target=_player, args=(code, path, args.seconds, times, stop,
-                                                      i * 2 + k), daemon=True)
-               for i, (code, path) in enumerate(ready["tables"]) for k in range(2)]
     started = time.perf_counter()
-    for t in threads:
-        t.start()
-    stop.wait(args.seconds)
-    stop.set()
-    for t in threads:
-        t.join(60)
+    if args.client_procs > 0:
+        times = _players_in_processes(ready["tables"], args.client_procs, args.seconds)
+    else:
+        times = _run_players(ready["tables"], 0, args.seconds)
     elapsed = time.perf_counter() - started
     server.stdin.close()
     after = json.loads(server.stdout.readline())
@@ -167,7 +202,9 @@ def main(argv: list[str] | None = None) -> int:
         print("no decisions were made")
         return 1
     p50, p99 = times[n // 2] * 1000, times[min(n - 1, int(n * 0.99))] * 1000
-    print(f"{args.tables} tables, {2 * args.tables} clients, {elapsed:.1f} s: "
+    where = (f"in {args.client_procs} processes" if args.client_procs > 0
+             else "as threads of one process")
+    print(f"{args.tables} tables, {2 * args.tables} clients {where}, {elapsed:.1f} s: "
           f"{n} decisions ({n / elapsed:.0f}/s)")
     print(f"round trip action -> its update: p50 {p50:.1f} ms, p99 {p99:.1f} ms "
           f"(target p99 <= 50 ms)")
