@@ -277,6 +277,20 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         v._events = None
         return v
 
+    def public_view(self, seen: SeatEvents | None = None) -> PlayerView:
+        """What a spectator may know (#15): a view of seat ``None`` — no hand, no legal
+        actions, no drawn card, every private event redacted as for a seat that holds
+        none of the cards.  ``seen``: a ``SeatEvents(-1)`` the caller keeps for this
+        match, so each call redacts only the new events (else all, afresh)."""
+        v = self.view(self._to_act if self._to_act is not None else 0)
+        v.seat, v.hand, v.legal_actions, v.drawn = None, (), (), None
+        public = SeatEvents(-1) if seen is None else seen  # a seat no event is private to
+        if public.seat != -1:
+            raise ValueError("a public view's events are those of seat -1")
+        v._chunks, v._tail, v.event_count = public.snapshot(self._events)
+        v._events = None
+        return v
+
     def describe(self, event: Event, names: Sequence[str], viewer: int | None = None) -> str:
         return describe(event, names, viewer)
 

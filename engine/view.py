@@ -93,7 +93,7 @@ class PlayerView:
                  "over", "winner", "legal_actions", "exposed", "rules", "drawn", "dump_colour",
                  "rounds", "dealer", "direction", "event_count", "_chunks", "_tail", "_events")
 
-    seat: int
+    seat: int | None  #: None: a spectator's public view (Match.public_view)
     match_id: str
     hand: "tuple[Card, ...]"
     hand_sizes: tuple[int, ...]
@@ -151,8 +151,10 @@ class PlayerView:
 
     @property
     def next_seat(self) -> int:
-        """The seat that plays after this one in the direction of play."""
-        return (self.seat + self.direction) % len(self.hand_sizes)
+        """The seat that plays after this one in the direction of play (a spectator's
+        view, seat ``None``: after the seat to act)."""
+        seat = self.seat if self.seat is not None else (self.to_act or 0)
+        return (seat + self.direction) % len(self.hand_sizes)
 
     @property
     def opponent_hand_size(self) -> int:
@@ -161,8 +163,10 @@ class PlayerView:
 
     # -- plain data --------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
-        """This view as plain data: cards and actions as their text, events as lists."""
+    def to_dict(self, since: int = 0) -> dict[str, Any]:
+        """This view as plain data: cards and actions as their text, events as lists
+        (``since``: only the events after the first ``since``, for a reader that has
+        those — see :meth:`from_dict`'s ``earlier``)."""
         return {
             "seat": self.seat, "match_id": self.match_id,
             "hand": [c.text for c in self.hand], "hand_sizes": list(self.hand_sizes),
@@ -175,12 +179,15 @@ class PlayerView:
             "dump_colour": self.dump_colour,
             "rounds": [[w, list(points)] for w, points in self.rounds],
             "dealer": self.dealer, "direction": self.direction,
-            "events": [e.to_data() for e in self.events],
+            "events": [e.to_data() for e in (self.events_from(since) if since
+                                             else self.events)],
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "PlayerView":
-        """Inverse of :meth:`to_dict`; malformed data raises ``ValueError``."""
+    def from_dict(cls, data: dict[str, Any], earlier: "tuple[Event, ...]" = ()
+                  ) -> "PlayerView":
+        """Inverse of :meth:`to_dict`; malformed data raises ``ValueError``.
+        ``earlier``: the events before the ones ``data`` lists (``to_dict(since)``)."""
         if not isinstance(data, dict):
             raise ValueError("a view must be a mapping")
         missing = sorted(set(_FIELDS) - set(data))
@@ -188,7 +195,7 @@ class PlayerView:
             raise ValueError(f"view data lacks {', '.join(missing)}")
         try:
             self = object.__new__(cls)
-            self.seat = _int(data["seat"])
+            self.seat = _seat(data["seat"])  # None: a spectator's public view
             self.match_id = str(data["match_id"])
             self.hand = tuple(Card.parse(c) for c in data["hand"])
             self.hand_sizes = tuple(_int(n) for n in data["hand_sizes"])
@@ -215,7 +222,7 @@ class PlayerView:
             self.direction = _int(data["direction"])
             if self.direction not in (1, -1):
                 raise ValueError(f"malformed view data: direction {self.direction!r}")
-            self._tail = tuple(Event.from_data(e) for e in data["events"])
+            self._tail = tuple(earlier) + tuple(Event.from_data(e) for e in data["events"])
         except (TypeError, KeyError, IndexError) as exc:
             raise ValueError(f"malformed view data: {exc}") from None
         self._chunks = ()

@@ -123,6 +123,11 @@ def _interactive(args: argparse.Namespace) -> int:
     problem = _terminal_problem()
     if problem:
         raise UsageError(problem)
+    if args.command == "resume" and match is not None:  # a hosted match: its table (#15)
+        from .net.commands import resume_hosted
+        hosted = resume_hosted(store, match)
+        if hosted is not None:
+            return hosted
     try:
         from .app import run_app
     except ImportError as exc:  # pragma: no cover - the app ships with the package
@@ -435,6 +440,8 @@ _COMMANDS = {
     "verify": _verify, "export": _export, "simulate": _simulate, "rules": _rules,
     "transcript": _transcript, "replay": _interactive, "delete": _delete,
 }
+from .net.commands import COMMANDS as _NET_COMMANDS  # noqa: E402 - host / join / watch (#15)
+_COMMANDS.update(_NET_COMMANDS)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -203,4 +203,6 @@ def build_parser() -> argparse.ArgumentParser:
                         help="do not ask (needed when not at a terminal)")
 
     sub.add_parser("rules", parents=[common], help="print the rule book")
+    from .net.commands import add_parsers as net_parsers  # host / join / watch (#15)
+    net_parsers(sub, common)
     return parser

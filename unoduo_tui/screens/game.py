@@ -42,6 +42,10 @@ class GameScreen(GameKeys, Screen[None]):
         dock: top; height: auto; padding: 0 1; display: none;
         background: $error; color: $text; text-style: bold;
     }
+    GameScreen #table-banner {
+        dock: top; height: 1; padding: 0 1; background: $primary; color: $text;
+        text-style: bold;
+    }
     """
 
     BINDINGS = [
@@ -84,7 +88,10 @@ class GameScreen(GameKeys, Screen[None]):
         #: the seats played at this keyboard; more than one is hot-seat
         self.mine = tuple(table.mine)
         self.hot_seat = len(self.mine) > 1
-        self.viewer: int | None = None if self.hot_seat else self.mine[0]
+        #: no seat here: a watcher at a shared table sees the public view (seat None)
+        self.spectator = not self.mine
+        self._first = self.mine[0] if self.mine else None  # the view for public facts
+        self.viewer: int | None = None if self.hot_seat or self.spectator else self.mine[0]
         self.latest: TableUpdate | None = None  # the last update taken
         self.uno_armed = False
         self.thinking = False
@@ -102,6 +109,9 @@ class GameScreen(GameKeys, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="save-banner", markup=False)
+        banner = getattr(self.table, "banner", None)  # a shared table's join code
+        if banner:
+            yield Static(printable(banner), id="table-banner", markup=False)
         yield Seats(id="seats")
         yield from table_row(GameLog(id="log"))
         yield Hand(id="hand")
@@ -110,16 +120,17 @@ class GameScreen(GameKeys, Screen[None]):
 
     def on_mount(self) -> None:
         names = self.names
+        say_you = not self.spectator  # a watcher is nobody at the table: every seat named
         for widget in (self.query_one(Discard), self.query_one(GameLog),
                        self.query_one(ScoreSheet)):
-            widget.name_seats(names)
+            widget.name_seats(names, say_you=say_you)
         # hot-seat: the end of the match is told by name to those at the keyboard
-        self.query_one(StatusLine).name_seats(names, say_you=not self.hot_seat)
+        self.query_one(StatusLine).name_seats(names, say_you=say_you and not self.hot_seat)
         for note in self.table.notes:
             self.notify(note, title="Save file", severity="warning", timeout=8)
         self._app = self.app  # for the listener, which may run in the bots' thread
         self.latest = self.table.subscribe(self._told)
-        self._announced = self.latest.views[self.mine[0]].event_count
+        self._announced = self.latest.views[self._first].event_count
         self.refresh_table()  # the first frame shows the table, not empty widgets
         self.call_after_refresh(self._catch_up)
 
@@ -156,14 +167,15 @@ class GameScreen(GameKeys, Screen[None]):
     # -- the flow ----------------------------------------------------------------
 
     def my_view(self) -> PlayerView | None:
-        if self.viewer is None or self.latest is None:
+        """The viewer's view (a watcher's: the public one, ``seat=None``)."""
+        if self.latest is None or (self.viewer is None and not self.spectator):
             return None
         return self.latest.views.get(self.viewer)
 
     def _any_view(self) -> PlayerView:
         """The viewer's view, or (nobody uncovered yet) the first seat's: for public facts."""
         assert self.latest is not None
-        return self.my_view() or self.latest.views[self.mine[0]]
+        return self.my_view() or self.latest.views[self._first]
 
     def refresh_table(self) -> None:
         """Give every widget the viewer's view (nothing at all before a hand-off)."""
@@ -172,7 +184,7 @@ class GameScreen(GameKeys, Screen[None]):
             return
         seats = self.query_one(Seats)
         seats.name_seats(self.names, [opponent_label(k) if k.startswith("bot:") else ""
-                                      for k in self.kinds])
+                                      for k in self.kinds], say_you=not self.spectator)
         hand = self.hand
         for widget in (seats, self.query_one(Discard), self.query_one(ScoreSheet), hand):
             widget.view = view
@@ -317,8 +329,9 @@ class GameScreen(GameKeys, Screen[None]):
         return f"Hint: {article(percent)} {percent}% chance that {self.names[by]} is guilty."
 
     def do(self, action: Action | str) -> None:
-        """Send the viewer's decision to the table; its update moves the screen on."""
-        if self.viewer is None:
+        """Send the viewer's decision to the table; its update moves the screen on (a
+        watcher's is refused there, with the reason shown)."""
+        if self.viewer is None and not self.spectator:
             return
         try:
             self.table.act(self.viewer, str(action))
@@ -351,7 +364,8 @@ class GameScreen(GameKeys, Screen[None]):
         from ..dialogs import MatchOver
 
         self._waiting = True
-        self.app.push_screen(MatchOver(self._any_view(), self.names, self.hot_seat),
+        self.app.push_screen(MatchOver(self._any_view(), self.names,
+                                       self.hot_seat or self.spectator),
                              self._after_match)
 
     def _after_match(self, choice: str | None) -> None:

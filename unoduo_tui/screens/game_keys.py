@@ -43,6 +43,8 @@ class GameKeys:
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("help", "leave"):
             return True
+        if self.spectator:
+            return False  # a watcher's keys only leave, help and (the app's) chat
         legal = self._legal()
         if action in ("undo", "redo"):
             if not self.table.practice or self.latest is None:

@@ -1,4 +1,5 @@
-"""The main menu: Resume (first, when a match is unfinished), New match, Saved
+"""The main menu: Resume (first, when a match is unfinished), New match, Host / Join /
+Watch a table (shared between terminals: :mod:`unoduo_tui.net.menu_forms`), Saved
 matches, Replays, Rules, Help, Quit."""
 
 from __future__ import annotations
@@ -80,6 +81,9 @@ class MenuScreen(Screen[None]):
             options.append(Option(SummaryPrompt("Resume   ", unfinished), id="resume"))
         options += [
             Option("New match", id="new"),
+            Option("Host a table…", id="host"),
+            Option("Join a table…", id="join"),
+            Option("Watch a table…", id="watch"),
             Option("Saved matches…", id="saved"),
             Option("Replays…", id="replays"),
             Option("Rules", id="rules"),
@@ -103,6 +107,9 @@ class MenuScreen(Screen[None]):
         elif what == "new":
             from .new_match import NewMatchScreen
             app.push_screen(NewMatchScreen())
+        elif what in ("host", "join", "watch"):  # a table shared between terminals
+            from ..net.menu_forms import open_from_menu
+            open_from_menu(app, what)
         elif what == "saved":
             from .saved import SavedScreen
             app.push_screen(SavedScreen())

@@ -121,6 +121,9 @@ class Hand(CardCanvas):
         title = Text()
         if view is None:
             return Group(title)
+        if view.seat is None:  # a watcher's public view: no hand is ever shown
+            title.append("Watching · every hand hidden", "bold")
+            return Group(title)
         playable = self._playable_now()
         mine = bool(playable)
         whose = f"{self.owner}'s hand" if self.owner else "Your hand"

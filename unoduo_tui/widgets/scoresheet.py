@@ -98,7 +98,8 @@ def sheet_lines(view: PlayerView | None, names: tuple[str, ...], say_you: bool =
 def _two(view: PlayerView, names: tuple[str, ...], say_you: bool, width: int,
          height: int) -> list[Text]:
     """Two seats: a column each, yours first; a bar each towards the target."""
-    me, opp = view.seat, (view.seat + 1) % 2
+    me = 0 if view.seat is None else view.seat  # a watcher's: seat 0 first
+    opp = (me + 1) % 2
     short = short_names(names[me], names[opp], _NAME_W)
     head = Text(f"{'Rd':>2} ", "bold")
     head.append(f"{short[0]:>{_NAME_W}}", "bold underline" if say_you else "bold")
@@ -135,7 +136,8 @@ def _many(view: PlayerView, all_names: tuple[str, ...], say_you: bool) -> list[T
     """Three or more seats: the rule, who leads, then a row per seat — its name,
     its total and its points per round, newest first (``*``: went out)."""
     n = len(view.scores)
-    order = [(view.seat + i) % n for i in range(n)]
+    first = 0 if view.seat is None else view.seat  # a watcher's: seat 0 first
+    order = [(first + i) % n for i in range(n)]
     names = distinct_names(all_names[:n], _ROW_NAME_W)  # "Norm…1", "Norm…2"
     rounds = view.rounds
     total_w = max(3, *(len(str(t)) for t in view.scores))

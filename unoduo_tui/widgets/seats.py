@@ -39,7 +39,8 @@ AHEAD = "→"  # the arrow between cells: play goes this way
 def play_order(view: PlayerView) -> tuple[int, ...]:
     """Every seat in the order play goes, starting from the viewer."""
     n = len(view.hand_sizes)
-    return tuple((view.seat + i * view.direction) % n for i in range(n))
+    first = 0 if view.seat is None else view.seat  # a watcher's: from seat 0
+    return tuple((first + i * view.direction) % n for i in range(n))
 
 
 def _layout(seats: int, width: int) -> tuple[int, int]:
@@ -146,7 +147,7 @@ class Seats(SeatNames, CardCanvas):
         if count == 1 and view.phase != "draft":
             text.append("  ")
             text.append(" UNO! ", "bold reverse")
-        if view.exposed == seat and view.to_act == view.seat:
+        if view.exposed == seat and view.seat is not None and view.to_act == view.seat:
             text.append(" catch! (x)", "bold")
         if seat in self.away:
             text.append("  away", "bold")
@@ -175,7 +176,7 @@ class Seats(SeatNames, CardCanvas):
             tail.append((" D", "bold"))
         if not me:
             tail.append((f" {count}", "bold"))
-        if view.exposed == seat and view.to_act == view.seat and not me:
+        if view.exposed == seat and view.seat is not None and view.to_act == view.seat and not me:
             tail.append((" catch!", "bold"))  # one card, no UNO! said: in its place
         elif count == 1 and view.phase != "draft" and not me:
             tail += [(" ", ""), ("UNO!", "bold reverse")]

@@ -39,6 +39,9 @@ def status_text(view: PlayerView, names: tuple[str, ...], armed: bool = False,
         return "Match over: " + ("you win!" if view.winner == view.seat and say_you
                                  else f"{names[view.winner]} wins.")
     seat, actor = view.seat, view.to_act
+    if seat is None:  # a watcher's public view: nobody here plays
+        who = names[actor] if actor is not None else "nobody"
+        return f"Watching · {who} to play" + (" (thinking…)" if thinking else "")
     if actor != seat or not view.legal_actions:
         who = names[actor] if actor is not None else "Nobody"
         if view.phase == "draft":

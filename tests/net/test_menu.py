@@ -1,0 +1,129 @@
+"""#15: "Host a table", "Join a table" and "Watch a table" from the menu — the same
+path as ``unoduo host`` / ``join`` / ``watch``; the host's screen shows the code."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
+
+import pytest  # noqa: E402
+from textual.widgets import Input, OptionList, Static  # noqa: E402
+
+from tests.tui.conftest import SIZE, game, screen_text  # noqa: E402
+from unoduo_tui.app import UnoDuoApp  # noqa: E402
+from unoduo_tui.net.codes import socket_path  # noqa: E402
+from unoduo_tui.net.menu_forms import HostForm, JoinForm  # noqa: E402
+from unoduo_tui.net.remote import RemoteTable  # noqa: E402
+from unoduo_tui.store import Store  # noqa: E402
+
+from .helpers import Served, plan  # noqa: E402
+from .test_cli import _end  # noqa: E402
+
+
+@pytest.fixture
+def env(monkeypatch):
+    root = Path(tempfile.mkdtemp(prefix="udm", dir="/tmp"))
+    (root / "s").mkdir(mode=0o700)
+    monkeypatch.setenv("UNODUO_SOCKET_DIR", str(root / "s"))
+    monkeypatch.setenv("UNODUO_DATA_DIR", str(root / "d"))
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
+
+
+async def _until(pilot, test, what: str, timeout: float = 30.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not test():
+        if loop.time() > deadline:
+            raise AssertionError(f"no {what} within {timeout} s")
+        await pilot.pause(0.02)
+
+
+async def _pick(pilot, app, option: str) -> None:
+    """Highlight the menu's ``option`` and press Enter on it."""
+    await _until(pilot, lambda: app.screen.query(OptionList), "the menu")
+    await pilot.pause()  # the menu fills itself again as it comes back
+    menu = app.screen.query_one(OptionList)
+    menu.focus()
+    menu.highlighted = menu.get_option_index(option)
+    await pilot.press("enter")
+    await _until(pilot, lambda: isinstance(app.screen, (HostForm, JoinForm)), "the form")
+
+
+async def test_host_a_table_from_the_menu_opens_the_host_s_seat_and_shows_the_code(env):
+    app = UnoDuoApp(Store(env / "d"), "menu", theme="textual-dark")
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await _pick(pilot, app, "host")
+            assert isinstance(app.screen, HostForm)
+            app.screen.query_one("#name", Input).focus()
+            await pilot.press("A", "n", "n", "enter")
+            await _until(pilot, lambda: game(app) is not None, "the host's table")
+            g = game(app)
+            table = g.table
+            assert isinstance(table, RemoteTable) and table.seat == 0
+            code = table.code
+            banner = g.query_one("#table-banner", Static)
+            assert code in str(banner.render()) and f"unoduo join {code}" in str(banner.render())
+            await pilot.pause()
+            assert f"Join code: {code}" in screen_text(app)
+            # a second terminal joins with that code, as `unoduo join` would
+            bob = RemoteTable.connect(code, name="Bob")
+            try:
+                assert bob.seat == 1 and bob.names[0] == "Ann"
+                await _until(pilot, lambda: g.query_one("Seats").away == frozenset(),
+                             "Bob at the table")
+            finally:
+                bob.close()
+    finally:
+        _end(env / "d")
+
+
+async def test_a_host_form_that_cannot_make_a_table_says_why_and_stays_on_the_menu(env):
+    app = UnoDuoApp(Store(env / "d"), "menu", theme="textual-dark")
+    async with app.run_test(size=SIZE) as pilot:
+        menu = app.screen
+        await _pick(pilot, app, "host")
+        app.screen.query_one("#vs", Input).value = "grandmaster"
+        app.screen.query_one("#name", Input).focus()
+        await pilot.press("enter")
+        await _until(pilot, lambda: app.screen is menu, "the menu again")
+        assert any("not a bot level" in n.message for n in app._notifications)
+        assert not list((env / "d").glob("tables/*.json"))  # no table was started
+
+
+async def test_join_and_watch_a_table_from_the_menu(env):
+    served = Served(plan(seed=47))
+    try:
+        (env / "s").chmod(0o700)
+        os.symlink(served.path, socket_path(served.code, env / "s"))
+        host = served.client(name="Ann")
+        app = UnoDuoApp(Store(env / "d"), "menu", theme="textual-dark")
+        async with app.run_test(size=SIZE) as pilot:
+            await _pick(pilot, app, "join")
+            assert isinstance(app.screen, JoinForm)
+            await pilot.press(*served.code, "enter", "B", "o", "b", "enter")
+            await _until(pilot, lambda: game(app) is not None, "the joiner's table")
+            g = game(app)
+            assert g.table.seat == 1 and g.mine == (1,)
+            host.wait(lambda u: host.table.names[1] == "Bob", "Bob's arrival, by name")
+            assert not g.query("#table-banner")  # only the host reads out the code
+            app.leave_game()
+            await _until(pilot, lambda: game(app) is None, "the menu")
+            # a wrong code: one toast, the menu stays
+            await _pick(pilot, app, "watch")
+            await pilot.press(*"tide-wolf-99", "enter")
+            await _until(pilot, lambda: any("no table" in n.message
+                                            for n in app._notifications), "the toast")
+            assert game(app) is None
+            await _pick(pilot, app, "watch")
+            await pilot.press(*served.code, "enter")
+            await _until(pilot, lambda: game(app) is not None, "the watcher's table")
+            assert game(app).spectator
+    finally:
+        served.stop()

@@ -1,0 +1,479 @@
+"""The authority: one process per hosted table, owning its :class:`LocalTable` (the
+match, the save file with its lock, the bots) and serving clients over a socket.
+
+Every message is a frame of :mod:`.frames` (``{"v": PROTOCOL, "t": type, ...}``).
+
+Client → authority:
+
+- ``hello {code, name?, want: "play"|"watch", token?, delay?}`` — the first message,
+  within :data:`HELLO_SECONDS`.  ``token``: the one ``welcome`` gave, to take the same
+  seat back; ``delay``: a watcher sees the table this many decisions late (≤
+  :data:`MAX_DELAY`).
+- ``act {text}`` — the client's seat makes a decision (``"play R5 uno"``).
+- ``hold {on}`` — a player asks the bots to wait (a round's end on its screen) or
+  lets them go on; they go on once no connected player holds them (any human seat
+  holds, not only the host's: nobody's round-over is cut short); ignored until every
+  human seat has been taken.
+- ``chat {text}`` — one line, ≤ :data:`CHAT_CHARS` printable characters, at most
+  :data:`CHAT_BURST` lines per :data:`CHAT_WINDOW` seconds.
+
+Authority → client:
+
+- ``welcome {seat, token, names, kinds, seats, practice: false}`` (``seat`` None and
+  no token for a watcher), then ``presence`` and ``update``;
+- ``update {u, from}``: a :meth:`TableUpdate.to_dict` holding only this client's
+  seat's view (a watcher: no view, and ``public``: :meth:`Match.public_view`, ``delay``
+  decisions late).  A view's ``events`` list only the events after the first
+  ``from`` (the client has those already): bytes per update do not grow with the log.
+- ``presence {connected: [seat…], watchers, names}``; ``chat {seat, name, text}``;
+  ``refused {reason}`` (the match is unchanged).
+
+A malformed or oversized frame, another protocol version, a first message that is
+not a hello, or a client that does not read its updates (:data:`QUEUE_FRAMES` frames
+waiting) drops that client only.  A wrong code is refused, and from the third wrong
+code on the Unix user (TCP: every TCP client together) is locked out for 30, 60, 120 …
+3,600 seconds (see :mod:`.codes`).
+
+An update goes out only once its decision is in the save file, so a killed authority
+loses at most the decision in flight (``unoduo host --resume`` / ``unoduo resume``
+brings the table back with the same code and seat tokens).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import os
+import socket
+import struct
+import time
+from collections import deque
+from dataclasses import replace
+from typing import Any, Callable
+
+from engine.view import SeatEvents
+
+from ..table import Refused, TableUpdate
+from ..text import player_name, printable
+from .codes import MAX_DELAY, new_token
+from .frames import BadFrame, FrameReader, encode
+
+__all__ = ["Authority", "HELLO_SECONDS", "MAX_DELAY", "CHAT_CHARS", "QUEUE_FRAMES"]
+
+HELLO_SECONDS = 10.0
+CHAT_CHARS = 200
+CHAT_BURST, CHAT_WINDOW = 5, 10.0
+QUEUE_FRAMES = 256
+SEND_SECONDS = 20.0
+ACT_CHARS = 100
+#: wrong codes a Unix user may send before the lock-out starts
+FREE_TRIES = 3
+LOCKOUT_FIRST, LOCKOUT_MAX = 30.0, 3600.0  # seconds
+
+
+class _Client:
+    __slots__ = ("seat", "name", "delay", "queue", "writer", "sent", "chats", "closed",
+                 "key", "public_at")
+
+    def __init__(self, writer: asyncio.StreamWriter, key: str) -> None:
+        self.writer = writer
+        self.key = key
+        self.seat: int | None = None
+        self.name = ""
+        self.delay = 0
+        self.queue: asyncio.Queue = asyncio.Queue(QUEUE_FRAMES)
+        self.sent = 0  # events of its view it has already
+        self.chats: deque[float] = deque()
+        self.closed = False
+        self.public_at = -1  # seq of the last public view sent (a watcher)
+
+
+def _peer_key(writer: asyncio.StreamWriter) -> str:
+    """Who is connecting, for the lock-out: the Unix user, or "tcp"."""
+    sock = writer.get_extra_info("socket")
+    if sock is not None and sock.family == socket.AF_UNIX:
+        try:
+            creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
+                                    struct.calcsize("3i"))
+            return f"uid:{struct.unpack('3i', creds)[1]}"
+        except OSError:
+            return "unix"
+    return "tcp"
+
+
+class Authority:
+    """Serves one :class:`~unoduo_tui.table.local.LocalTable` (see the module doc).
+
+    ``tokens`` / ``names``: seats already given out (a restarted table); ``on_seats``:
+    called with (tokens, names) whenever a seat is given out (the table file);
+    ``clock``: monotonic seconds (tests); ``idle``: seconds with no client connected
+    after which the table ends by itself (``finished``, ``idled_out``; None: never) —
+    its match is on file, ``unoduo resume ID`` brings it back."""
+
+    def __init__(self, table: Any, code: str, *, tokens: dict[int, str] | None = None,
+                 names: dict[int, str] | None = None,
+                 on_seats: Callable[[dict, dict], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 idle: float | None = None) -> None:
+        self.table = table
+        self.code = code
+        self.tokens: dict[int, str] = dict(tokens or {})
+        self.names: dict[int, str] = dict(names or {})
+        self.on_seats = on_seats
+        self.clock = clock
+        self.clients: set[_Client] = set()
+        self.fails: dict[str, tuple[int, float]] = {}  # key -> (wrong codes, locked until)
+        self.humans = tuple(s for s in range(table.seats) if not table.is_bot(s))
+        self.joined: set[int] = set()  # human seats a player took since the start
+        self.holding: set[int] = set()  # seats whose player asked the bots to wait
+        self.finished = asyncio.Event()
+        self.idle = idle
+        self.idled_out = False
+        self._idle_timer: asyncio.TimerHandle | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._servers: list[asyncio.base_events.Server] = []
+        self._last: TableUpdate | None = None
+        self._seen_by: tuple[Any, SeatEvents] | None = None  # the public events so far
+        self._tasks: dict[asyncio.Task, _Client] = {}  # each connection
+        self._public: deque[tuple[int, Any]] = deque(maxlen=MAX_DELAY + 1)
+
+    # -- running -----------------------------------------------------------------------
+
+    async def start(self, unix_path: str | None = None, tcp: tuple[str, int] | None = None
+                    ) -> None:
+        """Subscribe to the table and listen (``tcp`` port 0: any free port)."""
+        self._loop = asyncio.get_running_loop()
+        self.table.hold(not self._all_seated())  # the bots wait for every player
+        self._last = self.table.subscribe(self._on_update)  # held: nothing moves yet
+        self._public.append((self._last.seq, self._public_view()))
+        self._arm_idle()  # nobody has come yet
+        if unix_path is not None:
+            server = await asyncio.start_unix_server(self._serve, path=unix_path,
+                                                     limit=1 << 16)
+            os.chmod(unix_path, 0o666)  # anyone may connect; only the code lets them in
+            self._servers.append(server)
+        if tcp is not None:
+            self._servers.append(await asyncio.start_server(self._serve, tcp[0], tcp[1],
+                                                            limit=1 << 16))
+
+    @property
+    def tcp_port(self) -> int | None:
+        for server in self._servers:
+            for sock in server.sockets:
+                if sock.family in (socket.AF_INET, socket.AF_INET6):
+                    return sock.getsockname()[1]
+        return None
+
+    async def close(self) -> None:
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+        for server in self._servers:
+            server.close()
+        for client in list(self.clients):
+            self._drop(client)
+        for client in list(self._tasks.values()):
+            client.writer.transport.abort()  # its reader sees the end
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=SEND_SECONDS)
+        self.table.unsubscribe(self._on_update)
+        self.table.close()
+        self.finished.set()
+
+    def _hold_or_release(self) -> None:
+        """The bots wait while a connected player holds them."""
+        seated = {c.seat for c in self.clients if c.seat is not None}
+        self.table.hold(bool(self.holding & seated))
+
+    def _arm_idle(self) -> None:
+        """Nobody connected: the table ends after ``idle`` seconds unless one comes."""
+        if self.idle is None or self.clients or self._loop is None or self.finished.is_set():
+            return
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+        self._idle_timer = self._loop.call_later(self.idle, self._idle_out)
+
+    def _idle_out(self) -> None:
+        self._idle_timer = None
+        if not self.clients:
+            self.idled_out = True
+            self.finished.set()
+
+    def _all_seated(self) -> bool:
+        """Every human seat's player has come (since this authority started)."""
+        return all(s in self.joined for s in self.humans)
+
+    # -- updates from the table (any thread, under the table's lock) -------------------
+
+    def _on_update(self, update: TableUpdate) -> None:
+        # a watcher's view changes with a decision only (``delay`` counts decisions)
+        public = None if update.cause == "thinking" else self._public_view()
+        assert self._loop is not None
+        self._loop.call_soon_threadsafe(self._broadcast, update, public)
+
+    def _public_view(self) -> Any:
+        """The match's public view, its events redacted once (a copy per match)."""
+        match = self.table.match
+        if self._seen_by is None or self._seen_by[0] is not match:
+            self._seen_by = (match, SeatEvents(-1))
+        return match.public_view(self._seen_by[1])
+
+    def _broadcast(self, update: TableUpdate, public: Any) -> None:
+        # The table tells its listeners first and saves after, under its lock: taking
+        # the lock here waits for that save, so no client is told of a decision that is
+        # not on disk yet (a killed authority loses at most the decision in flight).
+        with self.table._lock:
+            pass
+        self._last = update
+        if public is not None:
+            self._public.append((update.seq, public))
+        for client in list(self.clients):
+            self._send_update(client)
+        if update.over and not any(c.seat is not None for c in self.clients):
+            self.finished.set()
+
+    def _send_update(self, client: _Client) -> None:
+        update = self._last
+        assert update is not None
+        if client.seat is None:
+            seq, public = self._public[max(0, len(self._public) - 1 - client.delay)]
+            if seq <= client.public_at:
+                return
+            client.public_at = seq
+            data = replace(update, seq=seq, views={}, to_act=public.to_act, over=public.over,
+                           thinking=None, can_undo=False, can_redo=False, undos=0,
+                           save_error=None, refused=None).to_dict()
+            start = min(client.sent, public.event_count)
+            view = public.to_dict(since=start)
+            client.sent = public.event_count
+            self._put(client, {"t": "update", "u": data, "public": view, "from": start})
+            return
+        view = update.views.get(client.seat)
+        if view is None:
+            return
+        data = replace(update, views={}, can_undo=False, can_redo=False, undos=0).to_dict()
+        start = min(client.sent, view.event_count)
+        raw = view.to_dict(since=start)
+        client.sent = view.event_count
+        data["views"] = [[client.seat, raw]]
+        self._put(client, {"t": "update", "u": data, "from": start})
+
+    def _presence(self) -> None:
+        message = {"t": "presence",
+                   "connected": sorted({c.seat for c in self.clients if c.seat is not None}),
+                   "watchers": sum(1 for c in self.clients if c.seat is None),
+                   "names": self._names()}
+        for client in list(self.clients):
+            self._put(client, message)
+
+    def _names(self) -> list[str]:
+        return [self.names.get(s, self.table.names[s]) for s in range(self.table.seats)]
+
+    # -- sending -----------------------------------------------------------------------
+
+    def _put(self, client: _Client, message: dict) -> None:
+        if client.closed:
+            return
+        try:
+            client.queue.put_nowait(encode(message))
+        except asyncio.QueueFull:  # a client that does not read: drop it, not the table
+            self._drop(client)
+
+    async def _writer(self, client: _Client) -> None:
+        try:
+            while True:
+                frame = await client.queue.get()
+                if frame is None:
+                    break
+                client.writer.write(frame)
+                if client.writer.transport.get_write_buffer_size():
+                    # only a client behind on reading is waited for: a wait_for per
+                    # frame was ~8% of a loaded authority's time (net.bench, cProfile)
+                    await asyncio.wait_for(client.writer.drain(), SEND_SECONDS)
+        except (OSError, asyncio.TimeoutError, ConnectionError):
+            pass
+        finally:
+            self._drop(client)
+            try:
+                client.writer.close()
+            except Exception:  # the transport may be gone already
+                pass
+
+    def _drop(self, client: _Client) -> None:
+        if client.closed:
+            return
+        client.closed = True
+        was_member = client in self.clients
+        self.clients.discard(client)
+        try:
+            client.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            client.writer.transport.abort()
+        if was_member:
+            self._presence()
+            self._arm_idle()
+            if client.seat in self.holding and not any(
+                    c.seat == client.seat for c in self.clients):
+                self.holding.discard(client.seat)  # a dropped player holds nobody up
+                self._hold_or_release()
+            if self._last is not None and self._last.over and not any(
+                    c.seat is not None for c in self.clients):
+                self.finished.set()
+
+    # -- one connection ----------------------------------------------------------------
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+                     ) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        client = _Client(writer, _peer_key(writer))
+        self._tasks[task] = client
+        task.add_done_callback(lambda t: self._tasks.pop(t, None))
+        sender = asyncio.ensure_future(self._writer(client))
+        frames = FrameReader()
+        pending: deque[dict] = deque()
+        try:
+            hello = await asyncio.wait_for(self._next(reader, frames, pending), HELLO_SECONDS)
+            if hello is None or hello.get("t") != "hello":
+                return
+            if not self._welcome(client, hello):
+                return
+            while not client.closed:
+                message = await self._next(reader, frames, pending)
+                if message is None:
+                    return
+                await self._handle(client, message)
+        except (BadFrame, asyncio.TimeoutError, OSError, ConnectionError):
+            return
+        finally:
+            self._drop(client)  # the writer sends what is queued (a refusal) first
+            try:
+                await asyncio.wait([sender], timeout=SEND_SECONDS)
+            finally:
+                sender.cancel()
+
+    async def _next(self, reader: asyncio.StreamReader, frames: FrameReader,
+                    pending: deque) -> dict | None:
+        while not pending:
+            data = await reader.read(1 << 16)
+            if not data:
+                return None
+            pending.extend(frames.feed(data))
+        return pending.popleft()
+
+    def _refuse(self, client: _Client, reason: str) -> None:
+        self._put(client, {"t": "refused", "reason": reason})
+
+    def _welcome(self, client: _Client, hello: dict) -> bool:
+        """Check the code and give a seat; False: refused (the connection ends)."""
+        now = self.clock()
+        fails, until = self.fails.get(client.key, (0, 0.0))
+        if now < until:
+            self._refuse(client, f"too many wrong codes: try again in {until - now:.0f} s")
+            return False
+        code = hello.get("code")
+        if not isinstance(code, str) or not hmac.compare_digest(
+                code.encode("utf-8", "replace"), self.code.encode()):
+            fails += 1
+            wait = (min(LOCKOUT_MAX, LOCKOUT_FIRST * 2.0 ** (fails - FREE_TRIES))
+                    if fails >= FREE_TRIES else 0.0)
+            self.fails[client.key] = (fails, now + wait)
+            self._refuse(client, "wrong code")
+            return False
+        self.fails.pop(client.key, None)
+        want = hello.get("want")
+        if want == "watch":
+            delay = hello.get("delay", 0)
+            if not isinstance(delay, int) or isinstance(delay, bool) or not 0 <= delay <= MAX_DELAY:
+                self._refuse(client, f"a delay is a whole number of moves, 0–{MAX_DELAY}")
+                return False
+            client.delay = delay
+            self._put(client, {"t": "welcome", "seat": None, "token": None, **self._about()})
+        elif want == "play":
+            seat = self._seat_for(hello.get("token"))
+            if seat is None:
+                self._refuse(client, "every seat is taken (you can watch)")
+                return False
+            for other in [c for c in self.clients if c.seat == seat]:
+                self._refuse(other, "your seat was taken up by a new connection")
+                self._drop(other)
+            client.seat = seat
+            self.joined.add(seat)
+            name = hello.get("name")
+            if isinstance(name, str) and name.strip():
+                self.names[seat] = player_name(name)
+            token = self.tokens[seat]
+            if self.on_seats is not None:
+                self.on_seats(dict(self.tokens), dict(self.names))
+            self._put(client, {"t": "welcome", "seat": seat, "token": token, **self._about()})
+        else:
+            self._refuse(client, "want is play or watch")
+            return False
+        self.clients.add(client)
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+            self._idle_timer = None
+        self._presence()
+        self._send_update(client)
+        if self._all_seated():
+            self.table.hold(False)
+        return True
+
+    def _about(self) -> dict:
+        t = self.table
+        return {"names": self._names(), "kinds": list(t.kinds), "seats": t.seats,
+                "practice": False}
+
+    def _seat_for(self, token: object) -> int | None:
+        """The seat ``token`` holds, else a human seat never given out (None: full)."""
+        if isinstance(token, str):
+            for seat, mine in self.tokens.items():
+                if hmac.compare_digest(mine.encode(), token.encode("utf-8", "replace")):
+                    return seat
+        for seat in self.humans:
+            if seat not in self.tokens:
+                self.tokens[seat] = new_token()
+                return seat
+        return None
+
+    async def _handle(self, client: _Client, message: dict) -> None:
+        kind = message["t"]
+        if kind == "act":
+            text = message.get("text")
+            if client.seat is None:
+                self._refuse(client, "a watcher cannot play")
+            elif not isinstance(text, str) or len(text) > ACT_CHARS:
+                self._refuse(client, "an action is a short text, like 'play R5'")
+            else:
+                try:
+                    await asyncio.to_thread(self.table.act, client.seat, text)
+                except Refused as exc:
+                    self._refuse(client, exc.reason)
+        elif kind == "hold":
+            on = message.get("on")
+            if client.seat is None or not isinstance(on, bool):
+                self._refuse(client, "only a player can hold the bots")
+            elif self._all_seated():
+                (self.holding.add if on else self.holding.discard)(client.seat)
+                self._hold_or_release()
+        elif kind == "chat":
+            self._chat(client, message.get("text"))
+        else:
+            self._refuse(client, f"unknown message {printable(kind)[:20]!r}")
+
+    def _chat(self, client: _Client, text: object) -> None:
+        if not isinstance(text, str):
+            self._refuse(client, "chat is text")
+            return
+        line = " ".join(printable(text).split())[:CHAT_CHARS]
+        if not line:
+            return
+        now = self.clock()
+        while client.chats and now - client.chats[0] > CHAT_WINDOW:
+            client.chats.popleft()
+        if len(client.chats) >= CHAT_BURST:
+            self._refuse(client, "slow down: too many chat lines")
+            return
+        client.chats.append(now)
+        name = self._names()[client.seat] if client.seat is not None else "a watcher"
+        for other in list(self.clients):
+            self._put(other, {"t": "chat", "seat": client.seat, "name": name, "text": line})

@@ -1,0 +1,52 @@
+"""The one-line chat at a shared table (#15): ``/`` opens a line at the bottom, Enter
+sends it (≤ :data:`CHAT_CHARS` characters), Escape closes it without sending.  Lines
+from the others arrive as toasts (:func:`.commands.remote_app`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import ModalScreen
+from textual.widgets import Input
+
+from ..table import Refused
+from .authority import CHAT_CHARS
+
+__all__ = ["ChatLine", "chat_binding"]
+
+
+def chat_binding() -> Binding:
+    return Binding("slash", "chat", "Chat", id="net.chat")
+
+
+class ChatLine(ModalScreen[None]):
+    """A line to type a chat message in; sent to ``table`` on Enter."""
+
+    DEFAULT_CSS = """
+    ChatLine { align: center bottom; background: $background 0%; }
+    ChatLine > Input { width: 100%; margin: 0 0 1 0; }
+    """
+    BINDINGS = [Binding("escape", "close", "Close", id="net.chat.close")]
+
+    def __init__(self, table: Any) -> None:
+        super().__init__()
+        self.table = table
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="say something (Enter sends, Escape closes)",
+                    max_length=CHAT_CHARS, id="chat-line")
+
+    def on_input_submitted(self, message: Input.Submitted) -> None:
+        message.stop()
+        text = message.value.strip()
+        if text:
+            try:
+                self.table.chat(text)
+            except Refused as exc:
+                self.notify(exc.reason, severity="warning")
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

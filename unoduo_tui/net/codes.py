@@ -1,0 +1,159 @@
+"""Join codes, where a table's socket lives, and what a restarted authority takes back.
+
+**The code** (``tide-wolf-17``): two words from :data:`WORDS` (264) and a number
+00–99.  The first word names the table's socket (it is visible to every local user
+in ``ls``); the second word and the number are the secret: 264 × 100 = 26,400
+possibilities, and the authority locks a Unix user (by the socket's peer
+credentials; TCP clients share one bucket) out for 30, 60, 120 … up to 3,600 s after
+every wrong code from the third on — guessing through the socket takes years.
+
+**The socket** is ``<socket dir>/<first word>.sock``, mode 0666 (connecting needs
+write permission, and anyone holding the code may join).  The socket dir is
+``$UNODUO_SOCKET_DIR``, else ``/tmp/unoduo-tables``: created 1777 (sticky, like
+``/tmp``: no user can remove or replace another's socket); an existing one is used
+only if it is a real directory (not a symlink), sticky, and owned by root or by us
+(an attacker's directory could swap sockets to collect codes).  Two tables never
+share a first word: the host binds the name first and picks another code when it is
+taken.
+
+**The table file** ``<data dir>/tables/<match id>.json`` (0600, beside the saves in
+the host's 0700 data dir) keeps the code and the seat tokens, so ``unoduo host
+--resume ID`` (or ``unoduo resume ID`` for a hosted match) takes the same code and
+tokens back after the authority died.  A joiner keeps its token in its own data dir
+(``joined/<first word>.json``) so ``unoduo join CODE`` gets the same seat back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import stat
+from pathlib import Path
+from typing import Any
+
+from ..files import private_dir, read_regular, replace_private
+
+__all__ = ["MAX_DELAY", "WORDS", "new_code", "parse_code", "socket_dir", "socket_path", "TableFile",
+           "load_token", "save_token", "new_token"]
+
+WORDS = tuple("""
+able acid acorn amber anchor apple arch arrow ash aspen atlas aunt autumn axis badge
+bag bake bamboo banjo barn basil bay beach bean bear bee bell berry birch bird bison
+blade bloom boat bolt bone book boot bramble brass bread brick bridge brook broom
+bunny cabin cable cactus cake camel candle canoe canyon cape card cargo carrot castle
+cedar chalk charm cherry chess chime cider cinder clay cliff cloud clover coast cobalt
+cocoa comet coral cotton cove crane creek crow crown cube cup daisy dawn deer delta
+desert dew dingo dock dove dragon drum dune dust eagle earth echo elm ember emu fable
+falcon fern ferry fig finch fjord flame flint flute fog forest fox frost garden gecko
+gem ginger glade glass glen goat gold goose grain grape grove gull harbor hare hawk
+hazel heath hedge heron hill honey horn husky ice iris island ivy jade jam jay jewel
+kale kayak kelp kettle kite koala lake lamp lark lava leaf lemon lily lime linen lion
+llama lotus lynx maple marsh meadow melon mesa mint mist moon moose moss moth mule
+nest newt nova oak oasis ocean olive onyx orbit orca otter owl palm panda paper peach
+pearl pebble pepper pine plum pond poppy prism quail quartz quill rabbit rain raven
+reed reef ridge river robin rock rose ruby sage salt sand seal shell shore silk silver
+sky slate sloth snow sparrow spruce star stone storm stream sun swan thorn thyme tide
+tiger timber toad topaz trail tulip tundra valley vine violet walnut wave whale wheat
+willow wind wolf wren yak yarrow zebra zinc
+""".split())
+
+_CODE = re.compile(r"([a-z]+)-([a-z]+)-([0-9]{2})")
+
+#: the most decisions a watcher may ask to see the table late by
+MAX_DELAY = 50
+
+#: where sockets live unless $UNODUO_SOCKET_DIR says otherwise
+DEFAULT_SOCKET_DIR = "/tmp/unoduo-tables"
+
+
+def new_code() -> str:
+    """A fresh join code (``secrets``: unpredictable)."""
+    return (f"{secrets.choice(WORDS)}-{secrets.choice(WORDS)}-"
+            f"{secrets.randbelow(100):02d}")
+
+
+def parse_code(text: object) -> str:
+    """A code as typed (case and spaces forgiven), or ``ValueError`` saying why not."""
+    code = str(text).strip().lower().replace(" ", "-")
+    match = _CODE.fullmatch(code)
+    if not match or match.group(1) not in WORDS or match.group(2) not in WORDS:
+        raise ValueError(f"{str(text)[:40]!r} is not a join code (two words and a number, "
+                         "like tide-wolf-17)")
+    return code
+
+
+def socket_dir(explicit: str | os.PathLike | None = None) -> Path:
+    """The shared socket dir, made 1777 if missing; ``ValueError`` when the one there is
+    not safe to use (see the module doc)."""
+    path = Path(explicit or os.environ.get("UNODUO_SOCKET_DIR") or DEFAULT_SOCKET_DIR)
+    try:
+        os.mkdir(path, 0o1777)
+        os.chmod(path, 0o1777)  # the umask took bits off
+    except FileExistsError:
+        pass
+    info = os.lstat(path)
+    if not stat.S_ISDIR(info.st_mode):
+        raise ValueError(f"{path} is not a folder (a symlink?): tables cannot use it")
+    if info.st_uid not in (0, os.getuid()):
+        raise ValueError(f"{path} belongs to another user: tables cannot trust it "
+                         "(set UNODUO_SOCKET_DIR to a folder of your own)")
+    if info.st_uid != os.getuid() and not info.st_mode & stat.S_ISVTX:
+        raise ValueError(f"{path} is not sticky: tables cannot trust it")
+    return path
+
+
+def socket_path(code: str, folder: str | os.PathLike | None = None) -> Path:
+    """Where the table with ``code`` listens (named by the code's first word only)."""
+    return socket_dir(folder) / f"{code.split('-', 1)[0]}.sock"
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class TableFile:
+    """A hosted match's code and seat tokens, 0600 in the host's data dir."""
+
+    def __init__(self, data_dir: Path, match_id: str) -> None:
+        self.path = Path(data_dir) / "tables" / f"{match_id}.json"
+
+    def load(self) -> dict[str, Any] | None:
+        """``{"code": str, "tokens": {seat: token}, "names": {seat: name}}`` or None."""
+        try:
+            raw = json.loads(read_regular(self.path, 1 << 16))
+            code = parse_code(raw["code"])
+            tokens = {int(s): str(t) for s, t in dict(raw["tokens"]).items()}
+            names = {int(s): str(n) for s, n in dict(raw.get("names", {})).items()}
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        return {"code": code, "tokens": tokens, "names": names}
+
+    def save(self, code: str, tokens: dict[int, str], names: dict[int, str]) -> None:
+        private_dir(self.path.parent)
+        data = {"code": code, "tokens": {str(s): t for s, t in tokens.items()},
+                "names": {str(s): n for s, n in names.items()}}
+        replace_private(self.path, json.dumps(data).encode())
+
+
+def _joined(data_dir: Path, code: str) -> Path:
+    return Path(data_dir) / "joined" / f"{code.split('-', 1)[0]}.json"
+
+
+def load_token(data_dir: Path, code: str) -> str | None:
+    """The token this user got when it last joined the table with ``code``."""
+    try:
+        raw = json.loads(read_regular(_joined(data_dir, code), 1 << 12))
+        if raw.get("code") == code and isinstance(raw.get("token"), str):
+            return raw["token"]
+    except (OSError, ValueError, AttributeError):
+        pass
+    return None
+
+
+def save_token(data_dir: Path, code: str, token: str) -> None:
+    path = _joined(data_dir, code)
+    private_dir(Path(data_dir))
+    private_dir(path.parent)
+    replace_private(path, json.dumps({"code": code, "token": token}).encode())

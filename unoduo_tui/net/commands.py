@@ -1,0 +1,354 @@
+"""``unoduo host`` / ``join`` / ``watch``: play each other from two terminals (#15).
+
+- ``unoduo host [--preset P] [--seats N] [--vs LEVEL,…] [--name NAME] [--listen ADDR]``
+  starts the table's authority as a process of its own (its own session: closing the
+  host's terminal does not end the table), prints the join code, then opens the
+  host's screen as a client.  ``--vs`` gives the other seats in order (a bot level or
+  ``human``; default: every other seat human).  ``--detach``: print the code and leave
+  the table running (no screen).  ``--resume ID``: reopen a hosted match whose
+  authority died, with its code and seat tokens.
+- ``unoduo join CODE [--name NAME]`` takes a free seat, or the seat this Unix user had
+  (its token is kept in the data dir); ``unoduo watch CODE [--delay N]`` watches.
+
+The socket, the code and the tokens are described in :mod:`.codes`; the messages in
+:mod:`.authority`.  Reaching a ``--listen 127.0.0.1:PORT`` table from another machine:
+``ssh -L PORT:127.0.0.1:PORT host``, then ``unoduo join CODE --connect 127.0.0.1:PORT``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import select
+import subprocess
+import sys
+import threading
+import time
+from typing import Any
+
+from ..cli_args import EXIT_FAIL, EXIT_OK, UsageError, clip
+from ..text import player_name, printable
+from .codes import MAX_DELAY, load_token, parse_code, save_token
+
+# light at import (``unoduo --help`` builds these parsers): the engine, the table and
+# the app are imported by the commands themselves
+
+__all__ = ["add_parsers", "COMMANDS", "host_plan", "start_authority", "remote_app",
+           "run_remote", "resume_hosted", "connect", "host_banner", "wire"]
+
+#: seconds to wait for the authority's first line
+START_SECONDS = 30.0
+
+
+def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
+    """The ``host`` / ``join`` / ``watch`` sub-commands (called by ``build_parser``)."""
+    host = sub.add_parser("host", parents=[common],
+                          help="open a table others join from their terminals")
+    host.add_argument("--preset", choices=("duo", "classic"), default="duo")
+    host.add_argument("--seats", type=int, help="players (classic: 2–10; duo: 2)")
+    host.add_argument("--vs", metavar="LEVEL,…",
+                      help="the other seats in order: a bot level or 'human' (default: human)")
+    host.add_argument("--name", help="your name")
+    host.add_argument("--listen", metavar="127.0.0.1:PORT",
+                      help="also listen on loopback TCP (reach it with ssh -L)")
+    host.add_argument("--resume", metavar="ID", help="reopen a hosted match whose table ended")
+    host.add_argument("--idle", type=float, metavar="MINUTES",
+                      help="end the table after this many minutes with nobody connected "
+                           "(default 30; 0: never); unoduo resume ID brings it back")
+    host.add_argument("--detach", action="store_true",
+                      help="print the code and leave the table running, without a screen")
+    for name, what in (("join", "take a seat at a table"), ("watch", "watch a table")):
+        p = sub.add_parser(name, parents=[common], help=what)
+        p.add_argument("code", metavar="CODE", help="the join code, like tide-wolf-17")
+        p.add_argument("--connect", metavar="127.0.0.1:PORT",
+                       help="reach the table over TCP (an ssh -L tunnel) instead of its socket")
+        if name == "join":
+            p.add_argument("--name", help="your name")
+        else:
+            p.add_argument("--delay", type=int, default=0,
+                           help=f"see the table this many moves late (0–{MAX_DELAY})")
+
+
+def host_plan(preset: str, seats: int | None, vs: str | None, name: str | None) -> Any:
+    """The hosted match (a :class:`MatchPlan`): the host in seat 0, then ``vs``
+    (comma-separated) in order."""
+    from engine import Rules
+
+    from ..plan import HUMAN, MatchPlan, bot_levels, opponent_label
+
+    others = [v.strip() for v in vs.split(",")] if vs else []
+    count = seats or (len(others) + 1 if others else 2)
+    if len(others) == 1 and count > 2:
+        others = others * (count - 1)
+    others += [HUMAN] * (count - 1 - len(others))
+    if len(others) != count - 1:
+        raise UsageError(f"--vs names {len(others)} seats, but the table has {count - 1} "
+                         "besides yours")
+    kinds = [HUMAN]
+    for level in others:
+        if level != HUMAN and level not in bot_levels():
+            raise UsageError(f"{clip(level, 40)!r} is not a bot level or 'human' (one of "
+                             f"{', '.join((*bot_levels(), HUMAN))})")
+        kinds.append(HUMAN if level == HUMAN else f"bot:{level}")
+    names = [player_name(name, "Host")]
+    for seat, kind in enumerate(kinds[1:], 1):
+        names.append(f"Player {seat + 1}" if kind == HUMAN else opponent_label(kind))
+    try:
+        return MatchPlan(tuple(names), tuple(kinds), Rules(preset=preset, seats=count))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def start_authority(data_dir: Any, *what: str, listen: str | None = None,
+                    socket_dir: str | None = None, bot_pause: float | None = None,
+                    idle: float | None = None) -> dict:
+    """Start the table's process in a session of its own; its first line (``code``,
+    ``match``, ``seat``, ``token``, ``port``).  ``RuntimeError`` when it could not."""
+    argv = [sys.executable, "-m", "unoduo_tui.net.serve", "--data-dir", str(data_dir), *what]
+    if listen:
+        argv += ["--listen", listen]
+    if socket_dir:
+        argv += ["--socket-dir", str(socket_dir)]
+    if bot_pause is not None:
+        argv += ["--bot-pause", str(bot_pause)]
+    if idle is not None:
+        argv += ["--idle", str(idle)]
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + START_SECONDS
+    line = b""
+    while not line.endswith(b"\n"):
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([proc.stdout], [], [], left)[0]:
+            proc.kill()
+            raise RuntimeError("the table did not start in time")
+        chunk = os.read(proc.stdout.fileno(), 4096)
+        if not chunk:
+            break
+        line += chunk
+    proc.stdout.close()
+    try:
+        info = json.loads(line or b"{}")
+    except ValueError:
+        info = {}
+    if "code" not in info:
+        raise RuntimeError(info.get("error") or "the table did not start")
+    return info
+
+
+def _host(args: argparse.Namespace) -> int:
+    from ..cli import _store
+    from .serve import parse_listen, plan_to_json
+
+    store = _store(args)
+    if args.listen:
+        try:
+            parse_listen(args.listen)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    if args.resume:
+        what: tuple[str, ...] = ("--resume", args.resume)
+    else:
+        what = ("--plan", plan_to_json(host_plan(args.preset, args.seats, args.vs, args.name)))
+    if args.idle is not None and not 0 <= args.idle <= 7 * 24 * 60:
+        raise UsageError("--idle is a number of minutes from 0 (never) to a week")
+    if not args.detach:
+        _need_terminal()  # before the table starts: a bad terminal is a usage error
+    return _run_host(store, what, listen=args.listen, detach=args.detach,
+                     name=args.name or "", idle=args.idle)
+
+
+def resume_hosted(store: Any, path: str) -> int | None:
+    """``unoduo resume ID`` of a match that was hosted (it has a table file): its table
+    again, with its code and seat tokens, and the host's screen (None: not hosted)."""
+    from .codes import TableFile
+
+    match_id = os.path.basename(str(path)).removesuffix(".unoduo")
+    if TableFile(store.data_dir, match_id).load() is None:
+        return None
+    return _run_host(store, ("--resume", str(path)), listen=None, detach=False, name="")
+
+
+def _need_terminal() -> None:
+    from ..cli import _terminal_problem
+
+    problem = _terminal_problem()
+    if problem:
+        raise UsageError(problem)
+
+
+def _run_host(store: Any, what: tuple[str, ...], *, listen: str | None, detach: bool,
+              name: str, idle: float | None = None) -> int:
+    try:
+        info = start_authority(store.data_dir, *what, listen=listen, idle=idle)
+    except RuntimeError as exc:
+        print(f"unoduo: cannot open the table: {clip(exc, 300)}", file=sys.stderr)
+        return EXIT_FAIL
+    code = info["code"]
+    print(f"Table open. Join code: {code}")
+    print(f"  others join with:  unoduo join {code}")
+    print(f"  or watch with:     unoduo watch {code}")
+    if info.get("port"):
+        print(f"  over TCP: 127.0.0.1:{info['port']} (from elsewhere: ssh -L "
+              f"{info['port']}:127.0.0.1:{info['port']} THIS-HOST, then "
+              f"unoduo join {code} --connect 127.0.0.1:{info['port']})")
+    print(f"  the match is saved as {info['match']}; if the table ends, "
+          f"unoduo host --resume {info['match']}")
+    sys.stdout.flush()
+    if detach or info.get("seat") is None:
+        return EXIT_OK
+    save_token(store.data_dir, code, info["token"])
+    return _open(store, code, want="play", name=name, token=info["token"],
+                 banner=host_banner(code))
+
+
+def host_banner(code: str) -> str:
+    """The line at the top of the host's screen: the code, to read out."""
+    return f"Join code: {code}  ·  others type: unoduo join {code}"
+
+
+def _join(args: argparse.Namespace, want: str) -> int:
+    from ..cli import _store
+
+    try:
+        code = parse_code(args.code)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    store = _store(args)
+    delay = getattr(args, "delay", 0)
+    if not 0 <= delay <= MAX_DELAY:
+        raise UsageError(f"--delay is a number of moves from 0 to {MAX_DELAY}")
+    tcp = None
+    if args.connect:
+        from .serve import parse_listen
+
+        try:
+            tcp = parse_listen(args.connect)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    token = load_token(store.data_dir, code) if want == "play" else None
+    return _open(store, code, want=want, name=getattr(args, "name", "") or "", token=token,
+                 delay=delay, tcp=tcp)
+
+
+def _open(store: Any, code: str, *, want: str, name: str, token: str | None,
+          delay: int = 0, tcp: tuple[str, int] | None = None, banner: str | None = None
+          ) -> int:
+    from ..table import Refused
+
+    _need_terminal()
+    try:
+        table = connect(store, code, want=want, name=name, token=token, delay=delay, tcp=tcp)
+    except Refused as exc:
+        print(f"unoduo: the table refused: {clip(exc.reason, 200)}", file=sys.stderr)
+        return EXIT_FAIL
+    except (ConnectionError, OSError, ValueError) as exc:
+        print(f"unoduo: {clip(exc, 300)}", file=sys.stderr)
+        return EXIT_FAIL
+    table.banner = banner
+    return run_remote(store, table)
+
+
+def connect(store: Any, code: str, *, want: str, name: str = "", token: str | None = None,
+            delay: int = 0, tcp: tuple[str, int] | None = None) -> Any:
+    """A :class:`RemoteTable` at ``code`` (the CLI's and the menu's one way in); a
+    player's seat token is kept in the data dir for a rejoin.  Raises ``Refused``,
+    ``ConnectionError``/``OSError`` (no table there) or ``ValueError`` (a bad code)."""
+    from .remote import RemoteTable
+
+    table = RemoteTable.connect(code, name=name, want=want, token=token, delay=delay, tcp=tcp)
+    if want == "play" and table.token:
+        try:
+            save_token(store.data_dir, code, table.token)
+        except OSError:
+            pass  # a rejoin then takes a new seat if one is free; the game goes on
+    return table
+
+
+def run_remote(store: Any, table: Any) -> int:
+    """The full-screen app at ``table`` (a :class:`RemoteTable`) until the player leaves."""
+    app = remote_app(store, table, handle_signals=True)
+    try:
+        result = app.run()
+    finally:
+        if app.signal_exit is not None:
+            app.signal_exit.stopped()
+        table.close()
+    return result if isinstance(result, int) else EXIT_OK
+
+
+def remote_app(store: Any, table: Any, **options: Any) -> Any:
+    """The app showing ``table``: seats whose player is not connected are marked away
+    (the :class:`Seats` widget), and who comes and goes, and chat lines, are toasts."""
+    app = _remote_app_class()(store, "menu", table=table, **options)
+    wire(app, table)
+    return app
+
+
+def wire(app: Any, table: Any) -> None:
+    """Who comes and goes, and chat lines, as toasts on ``app``; seats whose player
+    is not connected marked away."""
+    now = table.presence
+    known: dict[str, Any] = {"connected": set(now.connected) if now is not None else None}
+    humans = {s for s, kind in enumerate(table.kinds) if not kind.startswith("bot:")}
+
+    def presence(p) -> None:
+        _in_app(app, lambda: _mark_away(app, frozenset(humans - set(p.connected))))
+        before, known["connected"] = known["connected"], set(p.connected)
+        if before is None:
+            return
+        for seat in sorted(before - set(p.connected)):
+            _in_app(app, lambda s=seat: app.notify(
+                f"{printable(p.names[s])} disconnected — waiting"[:240]))
+        for seat in sorted(set(p.connected) - before):
+            _in_app(app, lambda s=seat: app.notify(
+                f"{printable(p.names[s])} is at the table"[:240]))
+
+    table.on_presence = presence
+    table.on_chat = lambda seat, name, text: _in_app(
+        app, lambda: app.notify(f"{printable(name)}: {printable(text)}"[:240]))
+
+
+def _remote_app_class() -> Any:
+    """The app with one key more: ``/`` to chat (:mod:`.chat`)."""
+    from ..app import UnoDuoApp
+    from .chat import ChatLine, chat_binding
+
+    from .. import app as app_module
+
+    class RemoteApp(UnoDuoApp):
+        CSS_PATH = os.path.join(os.path.dirname(app_module.__file__), "app.tcss")
+        BINDINGS = [*UnoDuoApp.BINDINGS, chat_binding()]
+
+        def action_chat(self) -> None:
+            if not isinstance(self.screen, ChatLine):
+                self.push_screen(ChatLine(self.start_table))
+
+    return RemoteApp
+
+
+def _mark_away(app: Any, away: frozenset) -> None:
+    from ..screens.game import GameScreen
+    from ..widgets import Seats
+
+    for screen in app.screen_stack:
+        if isinstance(screen, GameScreen):
+            for seats in screen.query(Seats):
+                seats.away = away
+
+
+def _in_app(app: Any, fn: Any) -> None:
+    """Run ``fn`` on the app's thread (from the table's reader thread, or on it)."""
+    try:
+        if threading.get_ident() == getattr(app, "_thread_id", None):
+            fn()
+        else:
+            app.call_from_thread(fn)
+    except Exception:  # the app is not running (yet, or any more)
+        pass
+
+
+COMMANDS = {"host": _host, "join": lambda a: _join(a, "play"),
+            "watch": lambda a: _join(a, "watch")}

@@ -1,0 +1,299 @@
+"""The remote table: a :class:`~unoduo_tui.table.Table` whose match is in an authority
+process, reached over its socket (:mod:`.authority` documents the messages).
+
+:meth:`RemoteTable.connect` says hello and waits for the welcome and the first update
+(a wrong code, a full table… raise :class:`~unoduo_tui.table.Refused`; no table there
+raises :class:`ConnectionError`).  A reader thread then turns each ``update`` into a
+:class:`TableUpdate` and calls the listeners, as the local table does from its bots'
+thread.  :meth:`act` refuses at once what it can tell from the view (not this client's
+seat, not its turn, not a legal action now); anything else the authority refuses
+comes back as an update with ``cause="refused"``.  There is no practice undo or hint
+at a shared table.  ``presence`` (who is connected) and ``chat`` lines go to the
+``on_presence`` / ``on_chat`` callbacks.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable
+
+from engine import Action, PlayerView
+from engine import bots as engine_bots
+
+from ..table import Listener, Refused, ShownHand, TableUpdate
+from .codes import parse_code, socket_path
+from .frames import BadFrame, FrameReader, encode
+
+__all__ = ["RemoteTable", "Presence"]
+
+#: seconds to wait for the authority's welcome
+CONNECT_SECONDS = 10.0
+
+
+class Presence:
+    """Who is at the table: ``connected`` seats, ``watchers``, the seats' ``names``."""
+
+    __slots__ = ("connected", "watchers", "names")
+
+    def __init__(self, connected: tuple[int, ...], watchers: int, names: tuple[str, ...]):
+        self.connected, self.watchers, self.names = connected, watchers, names
+
+
+class RemoteTable:
+    """A seat (or a watcher's place) at a table served by an authority."""
+
+    def __init__(self, sock: socket.socket, code: str, *, name: str = "", want: str = "play",
+                 token: str | None = None, delay: int = 0) -> None:
+        self._sock = sock
+        self._frames = FrameReader()
+        self._pending: list[dict] = []
+        self._lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self._events: tuple = ()  # the events of this client's view so far
+        self._told = 0  # updates told (their seq: the authority's is ``remote_seq``)
+        self.remote_seq = -1  # the authority's seq of the last update it sent
+        self.on_presence: Callable[[Presence], None] | None = None
+        self.on_chat: Callable[[int | None, str, str], None] | None = None
+        self.notes: tuple[str, ...] = ()
+        self.public: PlayerView | None = None  # a watcher's view
+        self.closed_reason: str | None = None
+        self.presence: Presence | None = None
+        self.code = code
+        #: a line the screen shows at the top: the join code, on the host's screen
+        self.banner: str | None = None
+        hello: dict[str, Any] = {"t": "hello", "code": code, "name": name, "want": want}
+        if token:
+            hello["token"] = token
+        if want == "watch":
+            hello["delay"] = delay
+        sock.settimeout(CONNECT_SECONDS)
+        try:
+            sock.sendall(encode(hello))
+            welcome = self._receive()
+            if welcome["t"] == "refused":
+                raise Refused(str(welcome.get("reason", "refused")))
+            if welcome["t"] != "welcome":
+                raise ConnectionError("the table answered with something else")
+            self.seat: int | None = welcome["seat"]
+            self.token: str | None = welcome["token"]
+            self.names = tuple(map(str, welcome["names"]))
+            self.kinds = tuple(map(str, welcome["kinds"]))
+            self._seats = int(welcome["seats"])
+            self._update: TableUpdate | None = None
+            while self._update is None:
+                self._dispatch(self._receive())
+        except (socket.timeout, OSError, BadFrame, KeyError, TypeError, ValueError) as exc:
+            sock.close()
+            if isinstance(exc, Refused):
+                raise
+            raise ConnectionError(f"the table did not answer properly: {exc}") from None
+        sock.settimeout(None)
+        self._reader = threading.Thread(target=self._read, daemon=True, name="unoduo-remote")
+        self._reader.start()
+
+    @classmethod
+    def connect(cls, code: str, *, name: str = "", want: str = "play", token: str | None = None,
+                delay: int = 0, socket_dir: str | Path | None = None,
+                tcp: tuple[str, int] | None = None) -> "RemoteTable":
+        """Join (``want="play"``) or watch the table with ``code``."""
+        code = parse_code(code)
+        if tcp is not None:
+            sock = socket.create_connection(tcp, timeout=CONNECT_SECONDS)
+        else:
+            path = socket_path(code, socket_dir)
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.settimeout(CONNECT_SECONDS)
+            try:
+                sock.connect(str(path))
+            except OSError:
+                sock.close()
+                raise ConnectionError(f"no table with the code {code} is open here") from None
+        return cls(sock, code, name=name, want=want, token=token, delay=delay)
+
+    # -- the wire ----------------------------------------------------------------------
+
+    def _receive(self) -> dict:
+        while not self._pending:
+            data = self._sock.recv(1 << 16)
+            if not data:
+                raise ConnectionError("the table closed the connection")
+            self._pending.extend(self._frames.feed(data))
+        return self._pending.pop(0)
+
+    def _send(self, message: dict) -> None:
+        try:
+            self._sock.sendall(encode(message))
+        except OSError:
+            raise Refused("the connection to the table is lost") from None
+
+    def _read(self) -> None:
+        try:
+            while True:
+                self._dispatch(self._receive())
+        except (OSError, BadFrame, ValueError, KeyError, TypeError) as exc:
+            reason = self.closed_reason or str(exc) or "the connection to the table is lost"
+        with self._lock:
+            self.closed_reason = reason
+            if self._update is not None:
+                self._tell(replace(self._update, cause="closed",
+                                   refused=f"disconnected from the table: {reason}"))
+
+    def _dispatch(self, message: dict) -> None:
+        kind = message["t"]
+        if kind == "update":
+            self._take(message)
+        elif kind == "refused":
+            with self._lock:
+                if self._update is not None:
+                    self._tell(replace(self._update, cause="refused",
+                                       refused=str(message.get("reason"))))
+        elif kind == "presence":
+            self.presence = Presence(tuple(message["connected"]), int(message["watchers"]),
+                                     tuple(map(str, message["names"])))
+            self.names = self.presence.names
+            if self.on_presence is not None:
+                self.on_presence(self.presence)
+        elif kind == "chat" and self.on_chat is not None:
+            self.on_chat(message.get("seat"), str(message.get("name")), str(message.get("text")))
+
+    def _take(self, message: dict) -> None:
+        """An update: the events it lists follow the ``from`` the client has already."""
+        data, start = message["u"], message["from"]
+        raw = message.get("public") if self.seat is None else (data["views"][0][1]
+                                                               if data["views"] else None)
+        view = None
+        if raw is not None:
+            if not isinstance(start, int) or not 0 <= start <= len(self._events):
+                raise ValueError("an update skipped events")
+            view = PlayerView.from_dict(raw, earlier=self._events[:start])
+            self._events = view.events
+        update = TableUpdate.from_dict({**data, "views": []})
+        self.remote_seq = update.seq
+        if view is not None:
+            update = replace(update, views={self.seat: view})
+        with self._lock:
+            if view is not None and self.seat is None:
+                self.public = view
+            self._tell(update)
+
+    def _tell(self, update: TableUpdate) -> None:
+        """To the listeners, numbered here: a refusal or the connection's end is a new
+        update too (a screen drops one no newer than the last it took)."""
+        self._told += 1
+        update = replace(update, seq=self._told)
+        self._update = update
+        for listener in list(self._listeners):
+            listener(update)
+
+    # -- the Table interface -----------------------------------------------------------
+
+    @property
+    def seats(self) -> int:
+        return self._seats
+
+    @property
+    def mine(self) -> tuple[int, ...]:
+        """This client's seat; none for a watcher, whose public view (``seat=None``: no
+        hand, no legal actions) is filed under ``None`` in each update's ``views``."""
+        return () if self.seat is None else (self.seat,)
+
+    @property
+    def practice(self) -> bool:
+        return False
+
+    @property
+    def saved(self) -> bool:
+        """The authority saves every decision (its save errors come in updates)."""
+        return self._update is not None and self._update.save_error is None
+
+    @property
+    def save_ref(self) -> str | None:
+        return None  # the save file is the host's
+
+    def view(self, seat: int) -> PlayerView:
+        with self._lock:
+            assert self._update is not None
+            if seat not in self._update.views:
+                raise Refused("that seat's hand is not yours to see")
+            return self._update.views[seat]
+
+    def subscribe(self, listener: Listener) -> TableUpdate:
+        """Also tells ``on_presence`` who is here again (a screen just opened)."""
+        with self._lock:
+            self._listeners.append(listener)
+            assert self._update is not None
+            now = self._update
+        if self.on_presence is not None and self.presence is not None:
+            self.on_presence(self.presence)
+        return now
+
+    def unsubscribe(self, listener: Listener) -> None:
+        with self._lock:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+    def act(self, seat: int, text: str) -> None:
+        with self._lock:
+            if self.closed_reason is not None:
+                raise Refused(self.closed_reason)
+            if self.seat is None:
+                raise Refused("you are watching: a watcher cannot play")
+            if seat not in self.mine:
+                raise Refused("you can only play for your own seat")
+            view = self.view(seat)
+            if view.to_act != seat:
+                raise Refused(f"it is not {self.names[seat]}'s turn")
+            try:
+                action = Action.parse(text)
+            except ValueError as exc:
+                raise Refused(str(exc)) from None
+            if action not in view.legal_actions:
+                raise Refused(f"{text!r} is not a legal action now")
+        self._send({"t": "act", "text": str(action)})
+
+    def hold(self, on: bool) -> None:
+        if self.seat is not None and self.closed_reason is None:
+            self._send({"t": "hold", "on": bool(on)})
+
+    def chat(self, text: str) -> None:
+        self._send({"t": "chat", "text": str(text)})
+
+    def undo(self) -> bool:
+        return False
+
+    def redo(self) -> bool:
+        return False
+
+    def hint(self, seat: int) -> str:
+        raise Refused("no hints at a shared table")
+
+    def guilt_estimate(self, seat: int) -> float | None:
+        estimate = getattr(engine_bots, "wd4_guilty_probability", None)
+        if estimate is None or seat != self.seat:
+            return None
+        try:
+            return float(estimate(self.view(seat)))
+        except Exception:  # the hint is optional; never let it break the prompt
+            return None
+
+    def challenged_hand(self, seat: int, since: int = 0) -> ShownHand | None:
+        if seat != self.seat:
+            return None
+        shown = None
+        for e in self.view(seat).events_from(since):
+            if e.kind == "reveal" and e.private == seat and e.cards:
+                shown = (e.seat, tuple(e.cards))
+        return shown
+
+    def close(self) -> None:
+        with self._lock:
+            self.closed_reason = self.closed_reason or "closed"
+            self._listeners.clear()
+        try:
+            self._sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self._sock.close()

@@ -1,0 +1,177 @@
+"""The authority's process: ``python -m unoduo_tui.net.serve``.
+
+``unoduo host`` starts it in a session of its own (closing the host's terminal does
+not end the table) and reads the one JSON line it prints on stdout —
+``{"code", "match", "socket", "seat", "token", "port"}`` or ``{"error"}`` — then
+connects to it as the host's client.  The process ends when the match is over and no
+player is connected, or on SIGTERM / SIGINT (the save file is closed, its lock and
+the socket released).
+
+``--plan JSON`` starts a new match (:meth:`MatchPlan` as JSON: names, kinds, rules,
+seed); ``--resume ID`` reopens a saved one and takes back its code and seat tokens
+from its table file (:mod:`.codes`), or makes a new code when it has none.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine import Rules
+
+from ..plan import MatchPlan
+from ..store import Store
+from ..table.local import LocalTable
+from .authority import Authority
+from .codes import TableFile, new_code, new_token, socket_dir
+
+__all__ = ["main", "plan_to_json", "plan_from_json", "parse_listen"]
+
+#: new codes tried before giving up on a free socket name
+CODE_TRIES = 20
+#: minutes with no client connected before a table ends by itself (``--idle``)
+IDLE_MINUTES = 30.0
+
+
+def plan_to_json(plan: MatchPlan) -> str:
+    return json.dumps({"names": list(plan.names), "kinds": list(plan.kinds),
+                       "rules": plan.rules.to_dict(), "seed": plan.seed})
+
+
+def plan_from_json(text: str) -> MatchPlan:
+    raw = json.loads(text)
+    return MatchPlan(tuple(raw["names"]), tuple(raw["kinds"]), Rules.from_dict(raw["rules"]),
+                     raw.get("seed"))
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``127.0.0.1:PORT`` (loopback only: reach it from elsewhere with ``ssh -L``)."""
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        raise ValueError(f"--listen takes a loopback address (127.0.0.1:PORT), not {text!r}; "
+                         "players elsewhere reach it through ssh -L")
+    if not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"--listen: {port!r} is not a port number")
+    return host, int(port)
+
+
+def _live(path: Path) -> bool:
+    """Someone listens on the socket at ``path``."""
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(str(path))
+        return True
+    except OSError:
+        return False
+    finally:
+        probe.close()
+
+
+def _claim(folder: Path, code: str) -> Path | None:
+    """The socket path for ``code``, freed of a dead table's socket of ours (None: a
+    live table or another user holds the name)."""
+    path = folder / f"{code.split('-', 1)[0]}.sock"
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return path
+    if info.st_uid != os.getuid() or _live(path):
+        return None
+    path.unlink()
+    return path
+
+
+async def _run(args: argparse.Namespace, out) -> int:
+    store = Store(args.data_dir)
+    if args.resume:
+        table = LocalTable.resume(store, args.resume, bot_pause=args.bot_pause)
+    else:
+        table = LocalTable.start(store, plan_from_json(args.plan), bot_pause=args.bot_pause)
+    match_id = Path(table.handle.path).stem if table.handle is not None else "unsaved"
+    record = TableFile(store.data_dir, match_id)
+    kept = record.load() if args.resume else None
+    folder = socket_dir(args.socket_dir)
+    code, path = None, None
+    if kept is not None:
+        code, path = kept["code"], _claim(folder, kept["code"])
+        if path is None:
+            raise ValueError(f"the socket for {code} is in use: is the table running already?")
+    else:
+        for _ in range(CODE_TRIES):
+            code = new_code()
+            path = _claim(folder, code)
+            if path is not None:
+                break
+        else:
+            raise ValueError(f"no free table name in {folder}")
+    assert code is not None and path is not None
+    authority = Authority(table, code, tokens=kept["tokens"] if kept else None,
+                          names=kept["names"] if kept else None,
+                          on_seats=lambda tokens, names: record.save(code, tokens, names),
+                          idle=args.idle * 60 if args.idle > 0 else None)
+    host_seat = next((s for s in authority.humans), None)
+    if host_seat is not None and host_seat not in authority.tokens:
+        authority.tokens[host_seat] = new_token()  # the host's own seat, named by --name
+    host_token = authority.tokens.get(host_seat) if host_seat is not None else None
+    record.save(code, authority.tokens, authority.names)
+    tcp = parse_listen(args.listen) if args.listen else None
+    await authority.start(str(path), tcp)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        loop.add_signal_handler(sig, authority.finished.set)
+    out.write(json.dumps({"code": code, "match": match_id, "socket": str(path),
+                          "seat": host_seat, "token": host_token,
+                          "port": authority.tcp_port}) + "\n")
+    out.flush()
+    _quiet()  # the host's CLI has read its line and gone: nothing more goes there
+    try:
+        await authority.finished.wait()
+    finally:
+        await authority.close()
+        try:
+            if os.lstat(path).st_uid == os.getuid():
+                path.unlink()
+        except OSError:
+            pass
+    return 0
+
+
+def _quiet() -> None:
+    """stdout and stderr to /dev/null (a closed pipe must not end the table)."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    for fd in (1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m unoduo_tui.net.serve")
+    parser.add_argument("--data-dir")
+    parser.add_argument("--socket-dir")
+    parser.add_argument("--listen")
+    parser.add_argument("--bot-pause", type=float, default=0.6)
+    parser.add_argument("--idle", type=float, default=IDLE_MINUTES,
+                        help="minutes with nobody connected before the table ends (0: never)")
+    what = parser.add_mutually_exclusive_group(required=True)
+    what.add_argument("--plan")
+    what.add_argument("--resume")
+    args = parser.parse_args(argv)
+    out = sys.stdout
+    try:
+        return asyncio.run(_run(args, out))
+    except Exception as exc:  # told to the host's CLI, which prints it
+        out.write(json.dumps({"error": str(exc) or type(exc).__name__}) + "\n")
+        out.flush()
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
