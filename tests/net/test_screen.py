@@ -202,3 +202,24 @@ async def test_a_watcher_sees_the_table_as_a_spectator_never_as_a_seat():
     finally:
         served.stop()
 
+
+
+async def test_the_host_s_screen_names_a_joiner_as_they_named_themselves():
+    """Bob joins as "Bob": the host's seats line and score sheet say Bob, not the
+    plan's "Player 2" (seen by hand in tmux)."""
+    from unoduo_tui.widgets import ScoreSheet
+
+    served = Served(plan(seed=43))
+    try:
+        host = served.client(name="Ann")
+        app = remote_app(None, host.table, theme="textual-dark")
+        async with app.run_test(size=SIZE) as pilot:
+            g = game(app)
+            await _until(pilot, lambda: g.latest is not None, "the first update")
+            served.client(name="Bob")
+            await _until(pilot, lambda: g.names[1] == "Bob", "Bob's name at the host's table")
+            await pilot.pause()
+            assert "Bob" in str(g.query_one(Seats).render())
+            assert any("Bob" in line.plain for line in g.query_one(ScoreSheet).lines())
+    finally:
+        served.stop()

@@ -295,7 +295,7 @@ def wire(app: Any, table: Any) -> None:
     humans = {s for s, kind in enumerate(table.kinds) if not kind.startswith("bot:")}
 
     def presence(p) -> None:
-        _in_app(app, lambda: _mark_away(app, frozenset(humans - set(p.connected))))
+        _in_app(app, lambda: _mark_away(app, frozenset(humans - set(p.connected)), p.names))
         before, known["connected"] = known["connected"], set(p.connected)
         if before is None:
             return
@@ -329,7 +329,9 @@ def _remote_app_class() -> Any:
     return RemoteApp
 
 
-def _mark_away(app: Any, away: frozenset) -> None:
+def _mark_away(app: Any, away: frozenset, names: tuple[str, ...]) -> None:
+    """Seats whose player is not connected marked away; the seats named as the table
+    now names them (a joiner's own name once they sit down)."""
     from ..screens.game import GameScreen
     from ..widgets import Seats
 
@@ -337,6 +339,7 @@ def _mark_away(app: Any, away: frozenset) -> None:
         if isinstance(screen, GameScreen):
             for seats in screen.query(Seats):
                 seats.away = away
+            screen.rename_seats(names)
 
 
 def _in_app(app: Any, fn: Any) -> None:

@@ -119,13 +119,7 @@ class GameScreen(GameKeys, Screen[None]):
         yield Footer(compact=True)  # every key valid now fits 80 columns (UNO, catch, hint…)
 
     def on_mount(self) -> None:
-        names = self.names
-        say_you = not self.spectator  # a watcher is nobody at the table: every seat named
-        for widget in (self.query_one(Discard), self.query_one(GameLog),
-                       self.query_one(ScoreSheet)):
-            widget.name_seats(names, say_you=say_you)
-        # hot-seat: the end of the match is told by name to those at the keyboard
-        self.query_one(StatusLine).name_seats(names, say_you=say_you and not self.hot_seat)
+        self._name_widgets()
         for note in self.table.notes:
             self.notify(note, title="Save file", severity="warning", timeout=8)
         self._app = self.app  # for the listener, which may run in the bots' thread
@@ -176,6 +170,24 @@ class GameScreen(GameKeys, Screen[None]):
         """The viewer's view, or (nobody uncovered yet) the first seat's: for public facts."""
         assert self.latest is not None
         return self.my_view() or self.latest.views[self._first]
+
+    def _name_widgets(self) -> None:
+        names = self.names
+        say_you = not self.spectator  # a watcher is nobody at the table: every seat named
+        for widget in (self.query_one(Discard), self.query_one(GameLog),
+                       self.query_one(ScoreSheet)):
+            widget.name_seats(names, say_you=say_you)
+        # hot-seat: the end of the match is told by name to those at the keyboard
+        self.query_one(StatusLine).name_seats(names, say_you=say_you and not self.hot_seat)
+
+    def rename_seats(self, names: Iterable[str]) -> None:
+        """The seats' names changed: a player took a hosted table's seat under theirs."""
+        new = tuple(printable(n) for n in names)
+        if new == self.names or len(new) != len(self.names):
+            return
+        self.names = new
+        self._name_widgets()
+        self.refresh_table()
 
     def refresh_table(self) -> None:
         """Give every widget the viewer's view (nothing at all before a hand-off)."""
