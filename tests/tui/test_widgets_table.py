@@ -281,3 +281,19 @@ async def test_card_backs_never_misstate_a_count():
         assert found, chain
         for count, backs in found:
             assert len(backs) // 2 == min(int(count), 5), (count, backs, chain)
+
+
+async def test_a_watcher_of_two_seats_sees_both_seats_counts():
+    """A spectator's view has no seat of its own: the two-seat strip (the other seat)
+    showed only seat 1; the watcher must see both seats and their counts."""
+    m = Match.new(Rules(), seed=5)
+    while m.phase == "draft":
+        m.apply(m.legal_actions()[0])
+    view = m.public_view()
+    app = TableApp(view, ("Ann", "Bob"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        chain = " ".join(_seat_rows(app, 2))
+    for seat, name in enumerate(("Ann", "Bob")):
+        assert re.search(rf"{name}\b.*?\b{view.hand_sizes[seat]}\b", chain), chain
+    assert "You" not in chain

@@ -106,8 +106,8 @@ class Seats(SeatNames, CardCanvas):
     def render(self) -> Text | Group:
         view = self.view
         width = max(1, self.size.width)
-        if view is None or len(view.hand_sizes) <= 2:
-            return self._line(view, width)
+        if view is None or (len(view.hand_sizes) <= 2 and view.seat is not None):
+            return self._line(view, width)  # a watcher sees both seats in the chain
         order = play_order(view)
         cols, cell = _layout(len(order), width)
         rows: list[Text] = []
@@ -119,7 +119,7 @@ class Seats(SeatNames, CardCanvas):
 
     def get_content_height(self, container, viewport, width: int) -> int:
         view = self.view
-        if view is None or len(view.hand_sizes) <= 2:
+        if view is None or (len(view.hand_sizes) <= 2 and view.seat is not None):
             return 1
         n = len(view.hand_sizes)
         cols, _ = _layout(n, width)
