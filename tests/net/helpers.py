@@ -211,3 +211,13 @@ def hidden_faces(m: Match, seat: int | None) -> set[Card]:
             seen.update(c for hand in e.data[0] for c in hand)
     others = set().union(*(set(m.hand(s)) for s in range(m.seats) if s != seat))
     return others - seen
+
+
+async def until(pilot, test, what: str, timeout: float = 30.0) -> None:
+    """Let the app run until ``test()`` holds (``timeout``: a safety net, not a wait)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not test():
+        if loop.time() > deadline:
+            raise AssertionError(f"no {what} within {timeout} s")
+        await pilot.pause(0.01)

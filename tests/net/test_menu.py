@@ -21,7 +21,7 @@ from unoduo_tui.net.menu_forms import HostForm, JoinForm  # noqa: E402
 from unoduo_tui.net.remote import RemoteTable  # noqa: E402
 from unoduo_tui.store import Store  # noqa: E402
 
-from .helpers import Served, plan  # noqa: E402
+from .helpers import Served, plan, until  # noqa: E402
 from .test_cli import _end  # noqa: E402
 
 
@@ -35,24 +35,15 @@ def env(monkeypatch):
     shutil.rmtree(root, ignore_errors=True)
 
 
-async def _until(pilot, test, what: str, timeout: float = 30.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not test():
-        if loop.time() > deadline:
-            raise AssertionError(f"no {what} within {timeout} s")
-        await pilot.pause(0.02)
-
-
 async def _pick(pilot, app, option: str) -> None:
     """Highlight the menu's ``option`` and press Enter on it."""
-    await _until(pilot, lambda: app.screen.query(OptionList), "the menu")
+    await until(pilot, lambda: app.screen.query(OptionList), "the menu")
     await pilot.pause()  # the menu fills itself again as it comes back
     menu = app.screen.query_one(OptionList)
     menu.focus()
     menu.highlighted = menu.get_option_index(option)
     await pilot.press("enter")
-    await _until(pilot, lambda: isinstance(app.screen, (HostForm, JoinForm)), "the form")
+    await until(pilot, lambda: isinstance(app.screen, (HostForm, JoinForm)), "the form")
 
 
 async def test_host_a_table_from_the_menu_opens_the_host_s_seat_and_shows_the_code(env):
@@ -63,7 +54,7 @@ async def test_host_a_table_from_the_menu_opens_the_host_s_seat_and_shows_the_co
             assert isinstance(app.screen, HostForm)
             app.screen.query_one("#name", Input).focus()
             await pilot.press("A", "n", "n", "enter")
-            await _until(pilot, lambda: game(app) is not None, "the host's table")
+            await until(pilot, lambda: game(app) is not None, "the host's table")
             g = game(app)
             table = g.table
             assert isinstance(table, RemoteTable) and table.seat == 0
@@ -76,7 +67,7 @@ async def test_host_a_table_from_the_menu_opens_the_host_s_seat_and_shows_the_co
             bob = RemoteTable.connect(code, name="Bob")
             try:
                 assert bob.seat == 1 and bob.names[0] == "Ann"
-                await _until(pilot, lambda: g.query_one("Seats").away == frozenset(),
+                await until(pilot, lambda: g.query_one("Seats").away == frozenset(),
                              "Bob at the table")
             finally:
                 bob.close()
@@ -92,7 +83,7 @@ async def test_a_host_form_that_cannot_make_a_table_says_why_and_stays_on_the_me
         app.screen.query_one("#vs", Input).value = "grandmaster"
         app.screen.query_one("#name", Input).focus()
         await pilot.press("enter")
-        await _until(pilot, lambda: app.screen is menu, "the menu again")
+        await until(pilot, lambda: app.screen is menu, "the menu again")
         assert any("not a bot level" in n.message for n in app._notifications)
         assert not list((env / "d").glob("tables/*.json"))  # no table was started
 
@@ -108,22 +99,22 @@ async def test_join_and_watch_a_table_from_the_menu(env):
             await _pick(pilot, app, "join")
             assert isinstance(app.screen, JoinForm)
             await pilot.press(*served.code, "enter", "B", "o", "b", "enter")
-            await _until(pilot, lambda: game(app) is not None, "the joiner's table")
+            await until(pilot, lambda: game(app) is not None, "the joiner's table")
             g = game(app)
             assert g.table.seat == 1 and g.mine == (1,)
             host.wait(lambda u: host.table.names[1] == "Bob", "Bob's arrival, by name")
             assert not g.query("#table-banner")  # only the host reads out the code
             app.leave_game()
-            await _until(pilot, lambda: game(app) is None, "the menu")
+            await until(pilot, lambda: game(app) is None, "the menu")
             # a wrong code: one toast, the menu stays
             await _pick(pilot, app, "watch")
             await pilot.press(*"tide-wolf-99", "enter")
-            await _until(pilot, lambda: any("no table" in n.message
+            await until(pilot, lambda: any("no table" in n.message
                                             for n in app._notifications), "the toast")
             assert game(app) is None
             await _pick(pilot, app, "watch")
             await pilot.press(*served.code, "enter")
-            await _until(pilot, lambda: game(app) is not None, "the watcher's table")
+            await until(pilot, lambda: game(app) is not None, "the watcher's table")
             assert game(app).spectator
     finally:
         served.stop()

@@ -16,22 +16,12 @@ from unoduo_tui.widgets import Seats  # noqa: E402
 from tests.tui.conftest import screen_text  # noqa: E402
 from unoduo_tui.widgets import Hand, StatusLine  # noqa: E402
 
-from .helpers import Served, card_strings, hidden_faces, play_out, plan  # noqa: E402
+from .helpers import Served, card_strings, hidden_faces, play_out, plan, until  # noqa: E402
 
 
 def _toasts(app) -> str:
     """Every toast the app has shown (still up or not)."""
     return "\n".join(n.message for n in app._notifications)
-
-
-async def _until(pilot, test, what: str, timeout: float = 30.0) -> None:
-    """Let the app run until ``test()`` holds (``timeout``: a safety net)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not test():
-        if loop.time() > deadline:
-            raise AssertionError(f"no {what} within {timeout} s")
-        await pilot.pause(0.01)
 
 
 async def test_the_game_screen_plays_over_the_socket_and_shows_only_its_seat():
@@ -45,7 +35,7 @@ async def test_the_game_screen_plays_over_the_socket_and_shows_only_its_seat():
         rng = Rng(5, 1)
         async with app.run_test(size=SIZE) as pilot:
             g = game(app)
-            await _until(pilot, lambda: g.latest is not None, "the first update")
+            await until(pilot, lambda: g.latest is not None, "the first update")
             assert g.mine == (0,) and not g.table.practice
             made = 0
             while made < 40 and not served.state()[2]:
@@ -54,18 +44,18 @@ async def test_the_game_screen_plays_over_the_socket_and_shows_only_its_seat():
                     u = bob.wait(lambda u: u.views[1].event_count == count)
                     legal = u.views[1].legal_actions
                     bob.table.act(1, str(legal[rng.below(len(legal))]))
-                    await _until(pilot, lambda: served.state()[1] > count, "Bob's move")
+                    await until(pilot, lambda: served.state()[1] > count, "Bob's move")
                 else:
-                    await _until(pilot, lambda: g.latest.views[0].event_count == count
+                    await until(pilot, lambda: g.latest.views[0].event_count == count
                                  and g.my_view().legal_actions, "Ann's turn on screen")
                     if app.screen is not g:  # a round's end: its dialog first
                         await pilot.press("enter")
                         continue
                     legal = g.my_view().legal_actions
                     g.do(legal[rng.below(len(legal))])
-                    await _until(pilot, lambda: served.state()[1] > count, "Ann's move")
+                    await until(pilot, lambda: served.state()[1] > count, "Ann's move")
                 made += 1
-            await _until(pilot, lambda: g.latest.views[0].event_count == served.state()[1],
+            await until(pilot, lambda: g.latest.views[0].event_count == served.state()[1],
                          "the last update")
             # the screen shows seat 0's hand as the authority has it, and no other
             assert sorted(c.text for c in g.hand.cards) == sorted(
@@ -75,9 +65,9 @@ async def test_the_game_screen_plays_over_the_socket_and_shows_only_its_seat():
             bob.table.close()
             seats = g.query_one(Seats)
             assert seats.away == frozenset()
-            await _until(pilot, lambda: "Bob disconnected — waiting" in _toasts(app),
+            await until(pilot, lambda: "Bob disconnected — waiting" in _toasts(app),
                          "the drop's toast")
-            await _until(pilot, lambda: seats.away == {1}, "Bob's seat marked away")
+            await until(pilot, lambda: seats.away == {1}, "Bob's seat marked away")
     finally:
         served.stop()
 
@@ -89,12 +79,12 @@ async def test_a_seat_nobody_has_taken_yet_shows_away_on_the_host_s_screen():
         app = remote_app(None, host.table, theme="textual-dark")
         async with app.run_test(size=SIZE) as pilot:
             g = game(app)
-            await _until(pilot, lambda: g.latest is not None, "the first update")
+            await until(pilot, lambda: g.latest is not None, "the first update")
             seats = g.query_one(Seats)
-            await _until(pilot, lambda: seats.away == {1}, "the empty seat marked away")
+            await until(pilot, lambda: seats.away == {1}, "the empty seat marked away")
             served.client(name="Bob")
-            await _until(pilot, lambda: seats.away == frozenset(), "Bob's arrival")
-            await _until(pilot, lambda: "Bob is at the table" in _toasts(app), "the toast")
+            await until(pilot, lambda: seats.away == frozenset(), "Bob's arrival")
+            await until(pilot, lambda: "Bob is at the table" in _toasts(app), "the toast")
     finally:
         served.stop()
 
@@ -107,21 +97,21 @@ async def test_a_watcher_s_screen_has_no_hand_and_cannot_play():
         app = remote_app(None, w.table, theme="textual-dark")
         async with app.run_test(size=SIZE) as pilot:
             g = game(app)
-            await _until(pilot, lambda: g.latest is not None, "the first update")
+            await until(pilot, lambda: g.latest is not None, "the first update")
             assert g.my_view().hand == () and g.my_view().legal_actions == ()
             assert len(g.hand.cards) == 0
             before = served.table.match.log_length
             g.do("draw")
-            await _until(pilot, lambda: "watcher cannot play" in _toasts(app),
+            await until(pilot, lambda: "watcher cannot play" in _toasts(app),
                          "the refusal")
             assert served.table.match.log_length == before
             # the authority's own refusals reach the screen too (past the table's checks)
             w.table._send({"t": "act", "text": "draw"})
-            await _until(pilot, lambda: _toasts(app).count("watcher cannot play") == 2,
+            await until(pilot, lambda: _toasts(app).count("watcher cannot play") == 2,
                          "the authority's refusal")
             # and the end of the connection
             served.stop()
-            await _until(pilot, lambda: "disconnected from the table" in _toasts(app),
+            await until(pilot, lambda: "disconnected from the table" in _toasts(app),
                          "the connection's end")
     finally:
         served.stop()
@@ -134,17 +124,17 @@ async def test_slash_opens_a_chat_line_that_the_others_receive():
         app = remote_app(None, ann.table, theme="textual-dark")
         async with app.run_test(size=SIZE) as pilot:
             g = game(app)
-            await _until(pilot, lambda: g.latest is not None, "the first update")
+            await until(pilot, lambda: g.latest is not None, "the first update")
             await pilot.press("slash")
-            await _until(pilot, lambda: app.screen is not g, "the chat line")
+            await until(pilot, lambda: app.screen is not g, "the chat line")
             await pilot.press("g", "g", "enter")
-            await _until(pilot, lambda: app.screen is g, "the line closed")
+            await until(pilot, lambda: app.screen is g, "the line closed")
             bob.wait(lambda u: bob.chats, "Ann's line")
             assert bob.chats[0] == (0, "Ann", "gg")
             bob.table.chat("nice one")
-            await _until(pilot, lambda: "Bob: nice one" in _toasts(app), "Bob's line")
+            await until(pilot, lambda: "Bob: nice one" in _toasts(app), "Bob's line")
             await pilot.press("slash", "x", "escape")  # closed without sending
-            await _until(pilot, lambda: app.screen is g, "the line closed")
+            await until(pilot, lambda: app.screen is g, "the line closed")
             ann.table.chat("last")  # a line after it: the escaped one would be before
             bob.wait(lambda u: bob.chats[-1] == (0, "Ann", "last"), "the last line")
             assert [c for c in bob.chats if c[0] == 0] == [(0, "Ann", "gg"), (0, "Ann", "last")]
@@ -163,7 +153,7 @@ async def test_a_watcher_sees_the_table_as_a_spectator_never_as_a_seat():
         app = remote_app(None, w.table, theme="textual-dark")
         async with app.run_test(size=SIZE) as pilot:
             g = game(app)
-            await _until(pilot, lambda: g.latest is not None, "the first update")
+            await until(pilot, lambda: g.latest is not None, "the first update")
             assert g.spectator and g.viewer is None and g.mine == ()
             assert g.my_view().seat is None
             players = asyncio.get_running_loop().run_in_executor(
@@ -191,7 +181,7 @@ async def test_a_watcher_sees_the_table_as_a_spectator_never_as_a_seat():
                 looks += 1
                 await pilot.pause(0.05)
             assert await players > 0 and looks > 0
-            await _until(pilot, lambda: g.my_view().event_count == served.state()[1],
+            await until(pilot, lambda: g.my_view().event_count == served.state()[1],
                          "the watcher's last update")
             text = await look()
             assert g.check_action("leave", ()) and g.check_action("help", ())
@@ -201,7 +191,6 @@ async def test_a_watcher_sees_the_table_as_a_spectator_never_as_a_seat():
                 g.query_one(Hand).view.hand == ()
     finally:
         served.stop()
-
 
 
 async def test_the_host_s_screen_names_a_joiner_as_they_named_themselves():
@@ -215,9 +204,9 @@ async def test_the_host_s_screen_names_a_joiner_as_they_named_themselves():
         app = remote_app(None, host.table, theme="textual-dark")
         async with app.run_test(size=SIZE) as pilot:
             g = game(app)
-            await _until(pilot, lambda: g.latest is not None, "the first update")
+            await until(pilot, lambda: g.latest is not None, "the first update")
             served.client(name="Bob")
-            await _until(pilot, lambda: g.names[1] == "Bob", "Bob's name at the host's table")
+            await until(pilot, lambda: g.names[1] == "Bob", "Bob's name at the host's table")
             await pilot.pause()
             assert "Bob" in str(g.query_one(Seats).render())
             assert any("Bob" in line.plain for line in g.query_one(ScoreSheet).lines())

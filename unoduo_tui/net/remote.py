@@ -23,7 +23,7 @@ from typing import Any, Callable
 from engine import Action, PlayerView
 from engine import bots as engine_bots
 
-from ..table import Listener, Refused, ShownHand, TableUpdate
+from ..table import Listener, Refused, ShownHand, TableUpdate, shown_hand
 from .codes import parse_code, socket_path
 from .frames import BadFrame, FrameReader, encode
 
@@ -282,11 +282,7 @@ class RemoteTable:
     def challenged_hand(self, seat: int, since: int = 0) -> ShownHand | None:
         if seat != self.seat:
             return None
-        shown = None
-        for e in self.view(seat).events_from(since):
-            if e.kind == "reveal" and e.private == seat and e.cards:
-                shown = (e.seat, tuple(e.cards))
-        return shown
+        return shown_hand(self.view(seat), since)
 
     def close(self) -> None:
         with self._lock:

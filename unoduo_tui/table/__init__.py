@@ -34,7 +34,7 @@ from typing import Any, Callable, Literal, Mapping, Protocol, get_args, runtime_
 
 from engine import Card, Event, PlayerView
 
-__all__ = ["Cause", "Listener", "Refused", "Table", "TableUpdate", "ShownHand"]
+__all__ = ["Cause", "Listener", "Refused", "Table", "TableUpdate", "ShownHand", "shown_hand"]
 
 #: why an update was sent
 Cause = Literal["start", "move", "undo", "redo", "thinking", "save", "refused", "closed"]
@@ -186,6 +186,17 @@ class Table(Protocol):
         events after the first ``since`` (``None``: none)."""
 
     def close(self) -> None: ...
+
+
+def shown_hand(view: PlayerView, since: int = 0) -> ShownHand | None:
+    """The hand ``view``'s seat was shown by its challenge (A6 / C8) among the events
+    after the first ``since``: the last such, or ``None``.  A view holds it only for the
+    challenger, so every table answers :meth:`Table.challenged_hand` with this."""
+    shown = None
+    for e in view.events_from(since):
+        if e.kind == "reveal" and e.private == view.seat and e.cards:
+            shown = (e.seat, tuple(e.cards))
+    return shown
 
 
 def _int(value: object) -> int:

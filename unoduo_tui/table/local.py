@@ -21,7 +21,7 @@ from engine import bots as engine_bots
 from engine.replay import ReplayCursor
 
 from ..plan import MatchPlan
-from . import Cause, Listener, Refused, ShownHand, TableUpdate
+from . import Cause, Listener, Refused, ShownHand, TableUpdate, shown_hand
 
 __all__ = ["LocalTable", "HINT_MS"]
 
@@ -424,11 +424,7 @@ class LocalTable:
     def challenged_hand(self, seat: int, since: int = 0) -> ShownHand | None:
         """The hand ``seat``'s challenge made the W+4's player show it (A6 / C8) among
         the events after the first ``since``; the last such, or ``None``."""
-        shown = None
-        for e in self.view(seat).events_from(since):
-            if e.kind == "reveal" and e.private == seat and e.cards:
-                shown = (e.seat, tuple(e.cards))
-        return shown
+        return shown_hand(self.view(seat), since)
 
     def close(self) -> None:
         """Stop the bots, close the save file (its lock released)."""
