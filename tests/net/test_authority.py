@@ -8,11 +8,10 @@ import socket
 
 import pytest
 
-from unoduo_tui.net.frames import FrameReader, encode
+from unoduo_tui.net.frames import encode
 from unoduo_tui.table import Refused
 
-from .helpers import (WAIT, Served, card_strings, hidden_faces, plan, play_out, raw_hello,
-                      read_one)
+from .helpers import WAIT, Served, card_strings, hidden_faces, plan, play_out, raw_hello
 
 
 @pytest.fixture
@@ -173,7 +172,7 @@ def test_presence_shows_a_dropped_player_and_chat_reaches_everyone(served_factor
 
 def test_chat_is_rate_limited(served_factory):
     served = served_factory(plan(seed=12), clock=lambda: 5.0)
-    a, b = served.client(), served.client()
+    a, _b = served.client(), served.client()  # both seats taken
     for i in range(6):
         a.table.chat(f"line {i}")
     assert "slow down" in a.wait(lambda u: u.cause == "refused").refused

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import os
 import select
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -22,15 +19,6 @@ from unoduo_tui.cli_args import UsageError
 
 from .helpers import WAIT
 
-
-@pytest.fixture
-def env(monkeypatch):
-    root = Path(tempfile.mkdtemp(prefix="udc", dir="/tmp"))
-    (root / "s").mkdir(mode=0o700)
-    monkeypatch.setenv("UNODUO_SOCKET_DIR", str(root / "s"))
-    monkeypatch.setenv("UNODUO_DATA_DIR", str(root / "d"))
-    yield root
-    shutil.rmtree(root, ignore_errors=True)
 
 
 def _host(*args: str) -> tuple[subprocess.CompletedProcess, str | None]:

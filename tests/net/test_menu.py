@@ -3,15 +3,10 @@ path as ``unoduo host`` / ``join`` / ``watch``; the host's screen shows the code
 
 from __future__ import annotations
 
-import asyncio
 import os
-import shutil
-import tempfile
-from pathlib import Path
 
 os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
 
-import pytest  # noqa: E402
 from textual.widgets import Input, OptionList, Static  # noqa: E402
 
 from tests.tui.conftest import SIZE, game, screen_text  # noqa: E402
@@ -24,15 +19,6 @@ from unoduo_tui.store import Store  # noqa: E402
 from .helpers import Served, plan, until  # noqa: E402
 from .test_cli import _end  # noqa: E402
 
-
-@pytest.fixture
-def env(monkeypatch):
-    root = Path(tempfile.mkdtemp(prefix="udm", dir="/tmp"))
-    (root / "s").mkdir(mode=0o700)
-    monkeypatch.setenv("UNODUO_SOCKET_DIR", str(root / "s"))
-    monkeypatch.setenv("UNODUO_DATA_DIR", str(root / "d"))
-    yield root
-    shutil.rmtree(root, ignore_errors=True)
 
 
 async def _pick(pilot, app, option: str) -> None:
