@@ -442,6 +442,8 @@ _COMMANDS = {
 }
 from .net.commands import COMMANDS as _NET_COMMANDS  # noqa: E402 - host / join / watch (#15)
 _COMMANDS.update(_NET_COMMANDS)
+from .net.lobby_cli import run as _lobby  # noqa: E402 - the lobby (#16)
+_COMMANDS["lobby"] = _lobby
 
 
 if __name__ == "__main__":  # pragma: no cover

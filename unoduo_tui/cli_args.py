@@ -205,4 +205,6 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("rules", parents=[common], help="print the rule book")
     from .net.commands import add_parsers as net_parsers  # host / join / watch (#15)
     net_parsers(sub, common)
+    from .net.lobby_cli import add_parser as lobby_parser  # the lobby (#16)
+    lobby_parser(sub, common, _name)
     return parser
