@@ -282,8 +282,10 @@ def cancel_quick(store: Any, folder: Path, seat: QuickSeat) -> bool:
         path = folder / "tables" / f"{seat.code.split('-', 1)[0]}.json"
         path.unlink(missing_ok=True)
     if seat.match:
+        data = Path(store.data_dir)
         for gone in (lambda: store.delete(seat.match),
-                     lambda: (Path(store.data_dir) / "tables" / f"{seat.match}.json").unlink()):
+                     lambda: (data / "tables" / f"{seat.match}.json").unlink(),
+                     lambda: (data / "joined" / f"{seat.code.split('-', 1)[0]}.json").unlink()):
             try:
                 gone()
             except Exception:  # noqa: BLE001 - a leftover save is harmless
