@@ -139,16 +139,19 @@ async def test_o_opens_a_listed_table_and_a_second_lobby_joins_it_from_its_list(
 
 
 async def test_a_table_that_vanished_since_it_was_listed_is_a_toast_and_leaves_the_list(env):
-    _listing(env, "tide")  # listed by a live pid, but nothing listens on its socket
-    app = _app(env, "bob")
-    async with app.run_test(size=SIZE) as pilot:
-        await _lobby(pilot, app)
-        await until(pilot, lambda: "join:tide-wolf-17" in _ids(app), "the listed table")
-        (env / "l" / "tables" / "tide.json").unlink()
-        await pilot.press("j")
-        await until(pilot, lambda: any("closed" in n.message for n in app._notifications),
-                    "the toast")
-        assert game(app) is None and "join:tide-wolf-17" not in _ids(app)
+    for gone_first in (True, False):  # its listing removed as it ended, or left behind
+        listed = _listing(env, "tide")  # by a live pid; nothing listens on its socket
+        app = _app(env, "bob")
+        async with app.run_test(size=SIZE) as pilot:
+            await _lobby(pilot, app)
+            await until(pilot, lambda: "join:tide-wolf-17" in _ids(app), "the listed table")
+            if gone_first:
+                listed.unlink()
+            await pilot.press("j")
+            await until(pilot, lambda: any("closed" in n.message
+                                            for n in app._notifications), "the toast")
+            assert game(app) is None and "join:tide-wolf-17" not in _ids(app)
+            assert not listed.exists()
 
 
 # -- the listing is untrusted -----------------------------------------------------------
@@ -173,6 +176,9 @@ async def test_stale_and_junk_listings_are_ignored_and_removed_and_names_are_cle
 
 def test_quick_match_pairs_two_players_who_press_it_at_the_same_moment(env):
     (env / "l").mkdir(mode=0o700)
+    # a quick table whose player has gone (nobody connected): nobody is sent there
+    _listing(env, "tide", preset="duo", seats=2, names=["Gone"], open=1, quick=True,
+             connected=0)
     seats: dict[str, object] = {}
     go = threading.Barrier(2)
 
@@ -187,15 +193,16 @@ def test_quick_match_pairs_two_players_who_press_it_at_the_same_moment(env):
         for t in threads:
             t.join(60)
         ann, bob = seats["ann"], seats["bob"]
-        assert ann.code == bob.code and {ann.hosting, bob.hosting} == {True, False}
+        assert ann.code == bob.code != "tide-wolf-17"
+        assert {ann.hosting, bob.hosting} == {True, False}
         assert {ann.table.seat, bob.table.seat} == {0, 1}
-        [listed] = read_listings(env / "l")
-        assert listed.quick and listed.open == 0
+        [listed] = [t for t in read_listings(env / "l") if t.code == ann.code]
+        assert listed.quick and listed.open == 0 and listed.connected == 2
         # a third player finds no seat free and waits at a table of their own
         cy = quick_match(Store(env / "cy"), env / "l", "Cy")
         assert cy.hosting and cy.code != ann.code
         assert cancel_quick(Store(env / "cy"), env / "l", cy)
-        assert [t.code for t in read_listings(env / "l")] == [ann.code]
+        assert [t.code for t in read_listings(env / "l")] == ["tide-wolf-17", ann.code]
         assert not list((env / "cy" / "matches").glob("*.unoduo"))  # nothing kept
         assert not list((env / "cy").glob("*/*.json"))  # no table file, no seat token
     finally:

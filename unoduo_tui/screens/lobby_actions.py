@@ -31,13 +31,16 @@ def _problems() -> tuple[type[BaseException], ...]:
     return (Refused, UsageError, RuntimeError, ConnectionError, OSError, ValueError)
 
 
-def _say(lobby: Any, exc: BaseException) -> None:
+def _say(lobby: Any, exc: BaseException, code: str | None = None) -> None:
+    from ..net.lobby import forget_if_gone
     from ..table import Refused
 
     if isinstance(exc, Refused):
         message = f"The table refused: {exc.reason}"
     elif isinstance(exc, ConnectionError):
         message = "That table has closed."
+        if code is not None:
+            forget_if_gone(lobby.place.folder, code)
     else:
         message = str(exc) or type(exc).__name__
     lobby.notify(message[:300], severity="error")
@@ -101,7 +104,7 @@ def sit(lobby: Any, code: str, want: str) -> None:
         token = load_token(store.data_dir, code) if want == "play" else None
         table = commands.connect(store, code, want=want, name=lobby.place.name, token=token)
     except _problems() as exc:
-        _say(lobby, exc)
+        _say(lobby, exc, code)
         return
     _show(lobby, table)
 
