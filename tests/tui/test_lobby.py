@@ -25,3 +25,6 @@ async def test_the_lobby_scene_shows_resume_first_then_the_listed_tables(tmp_pat
             "Open a table…", "Join Ann's table — classic, 4 seats, 2 open",
             "Watch Ann's table — classic, 4 seats, 2 open",
             "Watch Bo's table — UNO Duo, 2 seats, full", "Saved matches…"]
+        palette = [c.title for c in app.screen.palette_commands()]
+        assert palette == ["Lobby: Resume", "Lobby: Quick match", "Lobby: Vs bots",
+                           "Lobby: Open", "Lobby: Join", "Lobby: Watch", "Lobby: Quit"]

@@ -20,10 +20,11 @@ is a toast, and the list refreshes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
@@ -179,7 +180,8 @@ class LobbyScreen(Screen[None]):
         menu.add_options(options)
         ids = [o.id for o in options]
         menu.highlighted = ids.index(was) if was in ids else 0
-        menu.focus()
+        if self.app.screen is self:  # not from under a dialog
+            menu.focus()
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -192,6 +194,14 @@ class LobbyScreen(Screen[None]):
             if what == "watch" and not self.tables:
                 return None
         return True
+
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        """A command for every key valid now (the footer's declarations)."""
+        for binding in self.BINDINGS:
+            what = binding.action[len("pick('"):-len("')")]
+            if self.check_action("pick", (what,)):
+                yield SystemCommand(f"Lobby: {binding.description}", f"({binding.key})",
+                                    partial(self.action_pick, what))
 
     # -- choosing ----------------------------------------------------------------------
 
