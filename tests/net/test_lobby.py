@@ -19,7 +19,7 @@ from tests.tui.conftest import SIZE, game, screen_text  # noqa: E402
 from unoduo_tui.net import commands  # noqa: E402
 from unoduo_tui.net.lobby import (LISTING_VERSION, cancel_quick, quick_match,  # noqa: E402
                                   read_listings)
-from unoduo_tui.net.lobby_cli import lobby_app  # noqa: E402
+from unoduo_tui.net.lobby_cli import identity_name, lobby_app  # noqa: E402
 from unoduo_tui.net.menu_forms import HostForm  # noqa: E402
 from unoduo_tui.net.remote import RemoteTable  # noqa: E402
 from unoduo_tui.net.serve import plan_to_json  # noqa: E402
@@ -383,3 +383,21 @@ def test_a_killed_connection_reconnects_with_the_same_key_and_r_puts_it_back_in_
             lobby.kill(signal.SIGKILL)
         host.close()
         _end(env / "ann")
+
+
+async def test_a_new_name_with_escapes_is_cleaned_shown_and_kept_in_identity_json(env):
+    (env / "ann").mkdir()
+    (env / "ann" / "identity.json").write_text(json.dumps({"name": "Ann", "key": "k"}))
+    app = _app(env, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await _lobby(pilot, app)
+        menu = app.screen.query_one(OptionList)
+        menu.highlighted = _ids(app).index("rename")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.screen.query("#rename"), "the name")
+        app.screen.query_one("#rename").value = "\x1b[31mAnnie\x07  B"
+        await pilot.press("enter")
+        await until(pilot, lambda: "Signed in as Annie B" in screen_text(app), "the new name")
+    kept = json.loads((env / "ann" / "identity.json").read_text())
+    assert kept == {"name": "Annie B", "key": "k"}
+    assert identity_name(env / "ann") == "Annie B"
