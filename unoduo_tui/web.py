@@ -160,9 +160,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"unoduo web: warning: {clip(args.host, 60)} is reachable from other machines; "
               "anyone who can reach it can play as you, with your saved matches",
               file=sys.stderr, flush=True)
-    server = _server_class(Server)(tab_command(store.data_dir, app), host=args.host,
-                                   port=args.port, title="unoduo", templates_path=TEMPLATES)
-    server.address = where
+    server = _server_class(Server)(tab_command(store.data_dir, app), address=where,
+                                   host=args.host, port=args.port, title="unoduo",
+                                   templates_path=TEMPLATES)
     try:
         server.serve()
     except OSError as exc:  # taken between the check and the bind
@@ -173,10 +173,30 @@ def run(args: argparse.Namespace) -> int:
 
 def _server_class(base: type) -> type:
     """textual-serve's ``Server`` printing one line at start and warnings only (its
-    logo, and aiohttp's line per request, would bury the address)."""
+    logo, and aiohttp's line per request, would bury the address), and ending every
+    open tab at shutdown: aiohttp would wait for the browsers to close them (until a
+    heartbeat goes unanswered, ~25 s), so Ctrl+C seemed to hang."""
 
     class Server(base):  # type: ignore[misc, valid-type]
-        address = ""
+        def __init__(self, command: str, *, address: str, **options: Any) -> None:
+            super().__init__(command, **options)
+            self.address = address  # the URL to print
+            self.tabs: set = set()  # the tasks serving the open tabs' websockets
+
+        async def handle_websocket(self, request: Any) -> Any:
+            import asyncio
+
+            tab = asyncio.current_task()
+            self.tabs.add(tab)
+            try:
+                return await super().handle_websocket(request)
+            finally:
+                self.tabs.discard(tab)
+
+        async def on_shutdown(self, app: Any) -> None:
+            # a cancelled tab tells its app to quit, waits for it and closes the socket
+            for tab in list(self.tabs):
+                tab.cancel()
 
         def initialize_logging(self) -> None:
             import logging

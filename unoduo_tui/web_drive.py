@@ -143,7 +143,6 @@ def browser(width: int = 1280, height: int = 800) -> Iterator[Any]:
     options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
     try:
-        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": _HOOK})
         yield driver
     finally:
         driver.quit()
@@ -177,6 +176,8 @@ def wait_for(driver: Any, what: str | Callable[[str], bool], timeout: float = TI
 def open_app(driver: Any, url: str, shows: str, timeout: float = TIMEOUT) -> str:
     """Load the page and wait for the app to draw ``shows``; the keyboard then goes to
     the terminal."""
+    # per tab: Chromium runs it in the tab that asked (before that page's own scripts)
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": _HOOK})
     driver.get(url)
     text = wait_for(driver, shows, timeout)
     driver.execute_script("window.__unoduoTerminal.focus()")

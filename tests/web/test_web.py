@@ -168,3 +168,35 @@ def test_a_tab_plays_over_the_websocket_and_ends_when_closed(tmp_path):
         # the tab is closed: its app ends, the match saved
         until(lambda: not tab_processes(tmp_path), "the tab's app to end")
     assert list((tmp_path / "matches").glob("*")), "the tab's match was not saved"
+
+
+#: a safety net below textual-serve's 15 s websocket heartbeat: a server that waits for
+#: its open tabs at shutdown drops them only when a heartbeat goes unanswered
+SHUTDOWN_NET = 12.0
+
+
+async def _tab_through_ctrl_c(url: str, process: subprocess.Popen) -> None:
+    import aiohttp
+
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(url.replace("http", "ws") + "ws?width=100&height=30") as ws:
+            seen = b""
+            while b"New match" not in seen:
+                message = await asyncio.wait_for(ws.receive(), TIMEOUT)
+                assert message.type == aiohttp.WSMsgType.BINARY, message
+                seen += message.data
+            process.send_signal(signal.SIGINT)
+            while True:  # the tab stays open: the server closes it
+                message = await asyncio.wait_for(ws.receive(), SHUTDOWN_NET)
+                if message.type != aiohttp.WSMsgType.BINARY:
+                    break
+            assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+
+
+def test_ctrl_c_with_a_tab_open_closes_the_tab_and_ends_its_app(tmp_path):
+    with serve(tmp_path) as (url, process):
+        asyncio.run(_tab_through_ctrl_c(url, process))
+        out, err = process.communicate(timeout=TIMEOUT)
+    assert process.returncode == 0 and "Traceback" not in err, err
+    assert out.endswith("unoduo web: stopped\n")
+    until(lambda: not tab_processes(tmp_path), "the tab's app to end")
