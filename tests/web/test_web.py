@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import urllib.request
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -98,6 +99,10 @@ def test_the_page_fetches_nothing_from_the_internet(tmp_path):
         page = fetch(url)
         assert 'id="terminal"' in page and "static/js/textual.js" in page
         assert outside(page) == [], "the page names an address outside this machine"
+        # its assets and websocket by the address the browser used, not the one listened
+        # on (0.0.0.0 in textual-serve's own page, which no browser can reach)
+        assert re.findall(r"""(?:(?:src|href)=["']|url\(["']?)(?:[a-z]+:)?//""", page) == []
+        assert "location.host" in page and "data-session-websocket-url" not in page
         assert "@font-face" in page and "static/fonts/RobotoMono" in page
         sheets = re.findall(r'<link[^>]+href="([^"]+\.css)"', page)
         assert sheets, "the page links no stylesheet"
@@ -140,31 +145,53 @@ def test_a_host_others_can_reach_gets_a_warning(tmp_path):
     assert process.returncode == 0
 
 
-async def _tab(url: str, data_dir: Path) -> bytes:
-    """A tab without a browser: textual-serve's websocket, as textual.js speaks it."""
-    import aiohttp
+class Tab:
+    """A tab without a browser: textual-serve's websocket, spoken as textual.js does;
+    ``seen``: every byte of screen output so far."""
 
-    seen = b""
+    def __init__(self, ws) -> None:
+        self.ws, self.seen = ws, b""
 
-    async def until(text: bytes) -> None:
-        nonlocal seen
-        while text not in seen:
-            message = await asyncio.wait_for(ws.receive(), TIMEOUT)
-            assert message.type == aiohttp.WSMsgType.BINARY, message
-            seen += message.data
+    @classmethod
+    @asynccontextmanager
+    async def open(cls, url: str):
+        import aiohttp
 
-    async with aiohttp.ClientSession() as session:
-        async with session.ws_connect(url.replace("http", "ws") + "ws?width=100&height=30") as ws:
-            await until(b"Draft 1/14")
-            assert len(tab_processes(data_dir)) == 1
-            await ws.send_json(["stdin", "k"])
-            await until(b"You keep the card")
-    return seen
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(url.replace("http", "ws") + "ws?width=100&height=30",
+                                          autoclose=False) as ws:
+                yield cls(ws)
+
+    async def until(self, text: bytes, timeout: float = TIMEOUT) -> None:
+        """Read the screen's output until ``text`` is in it (it ends: AssertionError)."""
+        import aiohttp
+
+        while text not in self.seen:
+            message = await asyncio.wait_for(self.ws.receive(), timeout)
+            assert message.type == aiohttp.WSMsgType.BINARY, (message, self.seen[-500:])
+            self.seen += message.data
+
+    async def closed(self, timeout: float) -> bool:
+        """Whether the server closes the socket (the screen's output read until then)."""
+        import aiohttp
+
+        while True:
+            message = await asyncio.wait_for(self.ws.receive(), timeout)
+            if message.type != aiohttp.WSMsgType.BINARY:
+                return message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+
+
+async def _keep_a_card(url: str, data_dir: Path) -> None:
+    async with Tab.open(url) as tab:
+        await tab.until(b"Draft 1/14")
+        assert len(tab_processes(data_dir)) == 1
+        await tab.ws.send_json(["stdin", "k"])
+        await tab.until(b"You keep the card")
 
 
 def test_a_tab_plays_over_the_websocket_and_ends_when_closed(tmp_path):
     with serve(tmp_path, ["play", "--vs", "normal", "--seed", "7"]) as (url, _):
-        asyncio.run(_tab(url, tmp_path))
+        asyncio.run(_keep_a_card(url, tmp_path))
         # the tab is closed: its app ends, the match saved
         until(lambda: not tab_processes(tmp_path), "the tab's app to end")
     assert list((tmp_path / "matches").glob("*")), "the tab's match was not saved"
@@ -176,21 +203,10 @@ SHUTDOWN_NET = 12.0
 
 
 async def _tab_through_ctrl_c(url: str, process: subprocess.Popen) -> None:
-    import aiohttp
-
-    async with aiohttp.ClientSession() as session:
-        async with session.ws_connect(url.replace("http", "ws") + "ws?width=100&height=30") as ws:
-            seen = b""
-            while b"New match" not in seen:
-                message = await asyncio.wait_for(ws.receive(), TIMEOUT)
-                assert message.type == aiohttp.WSMsgType.BINARY, message
-                seen += message.data
-            process.send_signal(signal.SIGINT)
-            while True:  # the tab stays open: the server closes it
-                message = await asyncio.wait_for(ws.receive(), SHUTDOWN_NET)
-                if message.type != aiohttp.WSMsgType.BINARY:
-                    break
-            assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    async with Tab.open(url) as tab:
+        await tab.until(b"New match")
+        process.send_signal(signal.SIGINT)
+        assert await tab.closed(SHUTDOWN_NET)  # the tab stays open: the server closes it
 
 
 def test_ctrl_c_with_a_tab_open_closes_the_tab_and_ends_its_app(tmp_path):
