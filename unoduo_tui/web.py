@@ -40,6 +40,8 @@ DEFAULT_PORT, DEFAULT_HOST = 8000, "127.0.0.1"
 TEMPLATES = Path(__file__).with_name("web_templates")
 #: what a tab may start with besides the menu (the interactive commands)
 APP_COMMANDS = ("play", "resume", "replay")
+#: web's options, which go before the tab's command
+WEB_OPTIONS = ("--port", "--host", "--data-dir")
 
 
 def _port(text: str) -> int:
@@ -134,6 +136,10 @@ def _checked_app(app: Sequence[str], data_dir: Path) -> list[str]:
     if app[0] not in APP_COMMANDS:
         raise UsageError(f"a tab starts with the menu or one of {', '.join(APP_COMMANDS)}, "
                          f"not {clip(app[0], 40)!r}")
+    mine = [a for a in app if a.split("=", 1)[0] in WEB_OPTIONS]
+    if mine:
+        raise UsageError(f"{clip(mine[0].split('=', 1)[0], 20)} is web's own option: give it "
+                         f"before {clip(app[0], 20)}")
     args = build_parser().parse_args(["--data-dir", str(data_dir), *app])  # exits 2 if bad
     store = cli._store(args)
     if args.command == "play":

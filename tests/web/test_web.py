@@ -54,6 +54,8 @@ def outside(text: str, kind: str = "html") -> list[str]:
     (["play", "--vs", "nobody"], "unknown opponent 'nobody'"),
     (["replay", "nope"], "no saved match 'nope'"),
     (["--host", "nosuch.invalid"], "cannot listen on nosuch.invalid"),
+    (["play", "--port", "9000"], "--port is web's own option: give it before play"),
+    (["replay", "x", "--data-dir=/tmp"], "--data-dir is web's own option: give it before"),
 ])
 def test_a_bad_argument_is_one_line_and_status_2(tmp_path, args, says):
     done = unoduo("--data-dir", str(tmp_path), "web", "--port", str(free_port()), *args)
