@@ -101,7 +101,13 @@ def _writable_dir(path: Path, what: str) -> None:
 
 # -- interactive ---------------------------------------------------------------------
 
+#: the driver textual-serve gives each browser tab's app (``unoduo web``): no tty, no TERM
+WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
+
+
 def _terminal_problem() -> str | None:
+    if os.environ.get("TEXTUAL_DRIVER") == WEB_DRIVER:
+        return None  # a browser tab: textual-serve's pipes are its terminal
     term = os.environ.get("TERM", "")
     if term in ("", "dumb", "unknown"):
         return (f"unoduo needs a full-screen terminal, and TERM={term or '(unset)'} is not "
@@ -444,6 +450,8 @@ from .net.commands import COMMANDS as _NET_COMMANDS  # noqa: E402 - host / join 
 _COMMANDS.update(_NET_COMMANDS)
 from .net.lobby_cli import run as _lobby  # noqa: E402 - the lobby (#16)
 _COMMANDS["lobby"] = _lobby
+from .web import run as _web  # noqa: E402 - unoduo web (#16)
+_COMMANDS["web"] = _web
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -207,4 +207,6 @@ def build_parser() -> argparse.ArgumentParser:
     net_parsers(sub, common)
     from .net.lobby_cli import add_parser as lobby_parser  # the lobby (#16)
     lobby_parser(sub, common, _name)
+    from .web import add_parser as web_parser  # unoduo web (#16)
+    web_parser(sub, common)
     return parser

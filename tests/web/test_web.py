@@ -1,0 +1,220 @@
+"""``unoduo web`` without a browser (#16): its arguments, the port, the page it serves
+(nothing from the internet), a tab's app over the websocket, Ctrl+C."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import socket
+import subprocess
+import sys
+import urllib.request
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+
+from unoduo_tui import web
+from unoduo_tui.cli import WEB_DRIVER, _terminal_problem
+from unoduo_tui.web_drive import TIMEOUT, free_port, serve, tab_processes, until, wait_port
+
+#: an http(s) address (or a scheme-relative one, //host/…) in a page or a stylesheet
+URL = re.compile(r"""(?:https?:)?//[^\s"'()<>`]+""")
+#: in a script, only http(s) addresses: ``//`` starts its comments
+LOCAL = re.compile(r"^(?:https?:)?//(?:127\.0\.0\.1|localhost|\[::1\])(?::\d+)?(?:/|$)")
+
+
+def unoduo(*args: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "unoduo_tui.cli", *args],
+                          capture_output=True, text=True, timeout=TIMEOUT, **kw)
+
+
+def fetch(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=TIMEOUT) as response:
+        return response.read().decode("utf-8", "replace")
+
+
+SCRIPT_URL = re.compile(r"""https?://[^\s"'()<>`]+""")
+
+
+def outside(text: str, kind: str = "html") -> list[str]:
+    """The addresses in ``text`` (``kind``: html, css or js) that leave this machine;
+    a stylesheet's comments load nothing."""
+    if kind == "css":
+        text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    found = (SCRIPT_URL if kind == "js" else URL).findall(text)
+    return [u for u in found if not LOCAL.match(u)]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--port", "0"], "not a port"),
+    (["--port", "http"], "not a port"),
+    (["bogus"], "a tab starts with the menu or one of play, resume, replay"),
+    (["play", "--vs", "nobody"], "unknown opponent 'nobody'"),
+    (["replay", "nope"], "no saved match 'nope'"),
+    (["--host", "nosuch.invalid"], "cannot listen on nosuch.invalid"),
+    (["play", "--port", "9000"], "--port is web's own option: give it before play"),
+    (["replay", "x", "--data-dir=/tmp"], "--data-dir is web's own option: give it before"),
+])
+def test_a_bad_argument_is_one_line_and_status_2(tmp_path, args, says):
+    done = unoduo("--data-dir", str(tmp_path), "web", "--port", str(free_port()), *args)
+    assert done.returncode == 2
+    assert says in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert done.stdout == ""
+
+
+def test_a_port_in_use_is_one_line_and_status_2(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = unoduo("--data-dir", str(tmp_path), "web", "--port", str(port))
+    assert done.returncode == 2
+    assert done.stderr == (f"unoduo: port {port} on 127.0.0.1 is in use: stop what uses it "
+                           "or give another --port\n")
+
+
+def test_loopback_hosts_are_told_apart_from_others():
+    assert web.is_loopback("127.0.0.1") and web.is_loopback("::1")
+    assert web.is_loopback("localhost")
+    assert not web.is_loopback("0.0.0.0") and not web.is_loopback("192.0.2.7")
+    assert not web.is_loopback("nosuch.invalid")
+
+
+def test_each_tab_runs_the_cli_with_the_data_dir_and_the_command(tmp_path):
+    command = web.tab_command(tmp_path / "my data", ["play", "--vs", "hard"])
+    assert command == (f"{sys.executable} -m unoduo_tui.cli --data-dir "
+                       f"'{tmp_path / 'my data'}' play --vs hard")
+
+
+def test_a_tab_is_not_refused_for_want_of_a_terminal(monkeypatch):
+    # textual-serve gives the app pipes, no tty and maybe no TERM: its driver is the web
+    monkeypatch.setenv("TERM", "dumb")
+    assert _terminal_problem() is not None
+    monkeypatch.setenv("TEXTUAL_DRIVER", WEB_DRIVER)
+    assert _terminal_problem() is None
+
+
+def test_the_page_fetches_nothing_from_the_internet(tmp_path):
+    with serve(tmp_path) as (url, _):
+        page = fetch(url)
+        assert 'id="terminal"' in page and "static/js/textual.js" in page
+        assert outside(page) == [], "the page names an address outside this machine"
+        # its assets and websocket by the address the browser used, not the one listened
+        # on (0.0.0.0 in textual-serve's own page, which no browser can reach)
+        assert re.findall(r"""(?:(?:src|href)=["']|url\(["']?)(?:[a-z]+:)?//""", page) == []
+        assert "location.host" in page and "data-session-websocket-url" not in page
+        assert "@font-face" in page and "static/fonts/RobotoMono" in page
+        sheets = re.findall(r'<link[^>]+href="([^"]+\.css)"', page)
+        assert sheets, "the page links no stylesheet"
+        for sheet in sheets:
+            assert outside(fetch(url + sheet), "css") == [], sheet
+        assert outside(fetch(url + "static/js/textual.js"), "js") == []
+
+
+def test_the_stock_template_would_fetch_a_font_from_google():
+    # the check above can fail: textual-serve's own page loads Roboto Mono from Google
+    import textual_serve
+
+    stock = Path(textual_serve.__file__).with_name("templates") / "app_index.html"
+    assert any("fonts.googleapis.com" in u for u in outside(stock.read_text()))
+
+
+def test_ctrl_c_stops_the_server_cleanly(tmp_path):
+    with serve(tmp_path) as (url, process):
+        pass
+    out, err = process.communicate(timeout=TIMEOUT)
+    assert process.returncode == 0, err
+    assert out.splitlines() == [f"unoduo web: serving on {url} (Ctrl+C to stop)",
+                                "unoduo web: stopped"]
+    assert "Traceback" not in err
+
+
+def test_a_host_others_can_reach_gets_a_warning(tmp_path):
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "unoduo_tui.cli", "--data-dir", str(tmp_path), "web",
+         "--host", "0.0.0.0", "--port", str(port)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_port(port, process)
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=TIMEOUT)
+    assert err == ("unoduo web: warning: 0.0.0.0 is reachable from other machines; anyone "
+                   "who can reach it can play as you, with your saved matches\n")
+    assert process.returncode == 0
+
+
+class Tab:
+    """A tab without a browser: textual-serve's websocket, spoken as textual.js does;
+    ``seen``: every byte of screen output so far."""
+
+    def __init__(self, ws) -> None:
+        self.ws, self.seen = ws, b""
+
+    @classmethod
+    @asynccontextmanager
+    async def open(cls, url: str):
+        import aiohttp
+
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(url.replace("http", "ws") + "ws?width=100&height=30",
+                                          autoclose=False) as ws:
+                yield cls(ws)
+
+    async def until(self, text: bytes, timeout: float = TIMEOUT) -> None:
+        """Read the screen's output until ``text`` is in it (it ends: AssertionError)."""
+        import aiohttp
+
+        while text not in self.seen:
+            message = await asyncio.wait_for(self.ws.receive(), timeout)
+            assert message.type == aiohttp.WSMsgType.BINARY, (message, self.seen[-500:])
+            self.seen += message.data
+
+    async def closed(self, timeout: float) -> bool:
+        """Whether the server closes the socket (the screen's output read until then)."""
+        import aiohttp
+
+        while True:
+            message = await asyncio.wait_for(self.ws.receive(), timeout)
+            if message.type != aiohttp.WSMsgType.BINARY:
+                return message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+
+
+async def _keep_a_card(url: str, data_dir: Path) -> None:
+    async with Tab.open(url) as tab:
+        await tab.until(b"Draft 1/14")
+        assert len(tab_processes(data_dir)) == 1
+        await tab.ws.send_json(["stdin", "k"])
+        await tab.until(b"You keep the card")
+
+
+def test_a_tab_plays_over_the_websocket_and_ends_when_closed(tmp_path):
+    with serve(tmp_path, ["play", "--vs", "normal", "--seed", "7"]) as (url, _):
+        asyncio.run(_keep_a_card(url, tmp_path))
+        # the tab is closed: its app ends, the match saved
+        until(lambda: not tab_processes(tmp_path), "the tab's app to end")
+    assert list((tmp_path / "matches").glob("*")), "the tab's match was not saved"
+
+
+#: a safety net below textual-serve's 15 s websocket heartbeat: a server that waits for
+#: its open tabs at shutdown drops them only when a heartbeat goes unanswered
+SHUTDOWN_NET = 12.0
+
+
+async def _tab_through_ctrl_c(url: str, process: subprocess.Popen) -> None:
+    async with Tab.open(url) as tab:
+        await tab.until(b"New match")
+        process.send_signal(signal.SIGINT)
+        assert await tab.closed(SHUTDOWN_NET)  # the tab stays open: the server closes it
+
+
+def test_ctrl_c_with_a_tab_open_closes_the_tab_and_ends_its_app(tmp_path):
+    with serve(tmp_path) as (url, process):
+        asyncio.run(_tab_through_ctrl_c(url, process))
+        out, err = process.communicate(timeout=TIMEOUT)
+    assert process.returncode == 0 and "Traceback" not in err, err
+    assert out.endswith("unoduo web: stopped\n")
+    until(lambda: not tab_processes(tmp_path), "the tab's app to end")
