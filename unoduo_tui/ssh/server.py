@@ -111,7 +111,10 @@ class GameServer:
         self.child_command = list(child_command) if child_command else None
         self.log = log or (lambda line: None)
         self.clients: set[Client] = set()
+        #: each key's sessions (admitted, not yet closed)
         self.sessions: dict[str, set[GameSession]] = {}
+        #: every session whose child has not been reaped yet
+        self.running: set[GameSession] = set()
         self.host_key: asyncssh.SSHKey | None = None
         self._acceptor: asyncssh.SSHAcceptor | None = None
 
@@ -143,7 +146,7 @@ class GameServer:
         and wait until every child is reaped."""
         if self._acceptor is not None:
             self._acceptor.close()
-        live = [s for sessions in self.sessions.values() for s in sessions]
+        live = list(self.running)
         for session in live:
             session.leave("the server is stopping; your match is saved")
         if live:
@@ -253,6 +256,7 @@ class Client(asyncssh.SSHServer):
             return (f"already {len(sessions)} connections with this key: close one to "
                     "open another")
         sessions.add(session)
+        self.server.running.add(session)
         return None
 
     def session_closed(self, session: GameSession) -> None:

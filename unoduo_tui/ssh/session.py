@@ -162,6 +162,7 @@ class GameSession(asyncssh.SSHServerSession):
             os.close(master)
             os.close(slave)
             self._refuse(f"the game could not start ({exc.__class__.__name__})")
+            self._reaped()
             return
         os.close(slave)
         os.set_blocking(master, False)
@@ -175,10 +176,14 @@ class GameSession(asyncssh.SSHServerSession):
         status = await self.proc.wait()
         self._drain_output()
         self._close_master()
-        self.exited.set()
+        self._reaped()
         if not self._closing and self._chan is not None:
             self._closing = True
             self._chan.exit(exit_status(status))
+
+    def _reaped(self) -> None:
+        self.exited.set()
+        self.client.server.running.discard(self)
 
     def _colorterm(self) -> str | None:
         assert self._chan is not None
