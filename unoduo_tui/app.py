@@ -79,7 +79,7 @@ class UnoDuoApp(SafePalettes, App[int]):
                  resume: str | None = None, replay: Any = None, spoiler_free: bool = False,
                  bot_pause: float = 0.6, think_ms: int | None = None, theme: str | None = None,
                  table: Table | None = None, plan: MatchPlan | None = None,
-                 handle_signals: bool = False) -> None:
+                 handle_signals: bool = False, lobby: Any = None) -> None:
         #: the remembered choices as the app starts (theme; `unoduo play`'s rules)
         self.start_settings = Settings.load(store)
         wanted = theme or self.start_settings.theme or _default_theme()
@@ -95,6 +95,9 @@ class UnoDuoApp(SafePalettes, App[int]):
         self.think_ms = think_ms
         #: a table to open at once (tests, screenshots), or a new match to start
         self.start_table = table
+        #: ``unoduo lobby``'s player and lobby dir (:class:`~.screens.lobby.LobbyPlace`):
+        #: the lobby is then the first screen and the one leaving a table goes back to
+        self.lobby = lobby
         #: SIGHUP / SIGTERM / SIGINT end the app even when it is busy (``unoduo`` only)
         self.signal_exit = SignalExit(self._exit_on_signal) if handle_signals else None
         self.too_small = False
@@ -143,10 +146,16 @@ class UnoDuoApp(SafePalettes, App[int]):
             self._start_problem = problem
             screen = None
         if screen is None:
-            from .screens.menu import MenuScreen
-
-            screen = MenuScreen()
+            screen = self._home()()
         return screen
+
+    def _home(self) -> type[Screen]:
+        """The screen under every table: the lobby (``unoduo lobby``) or the menu."""
+        if self.lobby is not None:
+            from .screens.lobby import LobbyScreen
+            return LobbyScreen
+        from .screens.menu import MenuScreen
+        return MenuScreen
 
     def _first_screen(self) -> Screen | None:
         if self.start_table is not None:
@@ -322,16 +331,15 @@ class UnoDuoApp(SafePalettes, App[int]):
             self.push_screen(NewMatchScreen())
 
     def _back_to_menu(self) -> None:
-        """Close everything over the menu; the table or replay ``unoduo`` started on
-        (the first screen, nothing under it) is replaced by the menu."""
-        from .screens.menu import MenuScreen
-
-        while len(self.screen_stack) > 1 and not isinstance(self.screen, MenuScreen):
+        """Close everything over the menu (or lobby); the table or replay ``unoduo``
+        started on (the first screen, nothing under it) is replaced by it."""
+        home = self._home()
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, home):
             self.pop_screen()
-        if not isinstance(self.screen, MenuScreen):
+        if not isinstance(self.screen, home):
             # the first screen was never pushed: give it the callback switch drops
             give_result_callback(self.screen)
-            self.switch_screen(MenuScreen())
+            self.switch_screen(home())
 
     # -- the terminal size -----------------------------------------------------------
 

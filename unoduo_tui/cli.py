@@ -445,6 +445,8 @@ from .net.commands import COMMANDS as _NET_COMMANDS  # noqa: E402 - host / join 
 _COMMANDS.update(_NET_COMMANDS)
 from .ssh.command import serve as _serve  # noqa: E402 - unoduo serve (#16)
 _COMMANDS["serve"] = _serve
+from .net.lobby_cli import run as _lobby  # noqa: E402 - the lobby (#16)
+_COMMANDS["lobby"] = _lobby
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -207,4 +207,6 @@ def build_parser() -> argparse.ArgumentParser:
     net_parsers(sub, common)
     from .ssh.command import add_parser as serve_parser  # unoduo serve (#16)
     serve_parser(sub, common)
+    from .net.lobby_cli import add_parser as lobby_parser  # the lobby (#16)
+    lobby_parser(sub, common, _name)
     return parser

@@ -108,18 +108,23 @@ class Authority:
     called with (tokens, names) whenever a seat is given out (the table file);
     ``clock``: monotonic seconds (tests); ``idle``: seconds with no client connected
     after which the table ends by itself (``finished``, ``idled_out``; None: never) —
-    its match is on file, ``unoduo resume ID`` brings it back."""
+    its match is on file, ``unoduo resume ID`` brings it back; ``on_presence``: called
+    with the authority whenever who is connected or seated changes (the lobby's
+    listing, :mod:`.lobby`)."""
 
     def __init__(self, table: Any, code: str, *, tokens: dict[int, str] | None = None,
                  names: dict[int, str] | None = None,
                  on_seats: Callable[[dict, dict], None] | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 idle: float | None = None) -> None:
+                 idle: float | None = None,
+                 on_presence: Callable[["Authority"], None] | None = None) -> None:
         self.table = table
         self.code = code
         self.tokens: dict[int, str] = dict(tokens or {})
         self.names: dict[int, str] = dict(names or {})
         self.on_seats = on_seats
+        #: called (on the loop, before the clients are told) when who is seated changes
+        self.on_presence = on_presence
         self.clock = clock
         self.clients: set[_Client] = set()
         self.fails: dict[str, tuple[int, float]] = {}  # key -> (wrong codes, locked until)
@@ -258,12 +263,30 @@ class Authority:
         self._put(client, {"t": "update", "u": data, "from": start})
 
     def _presence(self) -> None:
+        if self.on_presence is not None:
+            try:
+                self.on_presence(self)  # the lobby's listing, before any client hears
+            except Exception:  # a listing that cannot be written must not end the table
+                pass
         message = {"t": "presence",
                    "connected": sorted({c.seat for c in self.clients if c.seat is not None}),
                    "watchers": sum(1 for c in self.clients if c.seat is None),
                    "names": self._names()}
         for client in list(self.clients):
             self._put(client, message)
+
+    @property
+    def open_seats(self) -> tuple[int, ...]:
+        """Human seats no player has taken yet (a newcomer gets the first)."""
+        return tuple(s for s in self.humans if s not in self.tokens)
+
+    @property
+    def over(self) -> bool:
+        return self._last is not None and self._last.over
+
+    def seat_names(self) -> list[str]:
+        """Each seat's name as the table shows it now."""
+        return self._names()
 
     def _names(self) -> list[str]:
         return [self.names.get(s, self.table.names[s]) for s in range(self.table.seats)]

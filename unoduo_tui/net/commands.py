@@ -102,9 +102,12 @@ def host_plan(preset: str, seats: int | None, vs: str | None, name: str | None) 
 
 def start_authority(data_dir: Any, *what: str, listen: str | None = None,
                     socket_dir: str | None = None, bot_pause: float | None = None,
-                    idle: float | None = None) -> dict:
+                    idle: float | None = None, listing: str | None = None,
+                    quick: bool = False) -> dict:
     """Start the table's process in a session of its own; its first line (``code``,
-    ``match``, ``seat``, ``token``, ``port``).  ``RuntimeError`` when it could not."""
+    ``match``, ``seat``, ``token``, ``port``, ``pid``).  ``listing``: a lobby dir to
+    list the table in (``quick``: as a quick-match table; :mod:`.lobby`).
+    ``RuntimeError`` when it could not."""
     argv = [sys.executable, "-m", "unoduo_tui.net.serve", "--data-dir", str(data_dir), *what]
     if listen:
         argv += ["--listen", listen]
@@ -114,6 +117,8 @@ def start_authority(data_dir: Any, *what: str, listen: str | None = None,
         argv += ["--bot-pause", str(bot_pause)]
     if idle is not None:
         argv += ["--idle", str(idle)]
+    if listing:
+        argv += ["--listing", str(listing)] + (["--quick"] if quick else [])
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     assert proc.stdout is not None
@@ -129,6 +134,8 @@ def start_authority(data_dir: Any, *what: str, listen: str | None = None,
             break
         line += chunk
     proc.stdout.close()
+    # reaped when it ends (a long-lived lobby starts many): a zombie would look alive
+    threading.Thread(target=proc.wait, daemon=True, name="unoduo-reap").start()
     try:
         info = json.loads(line or b"{}")
     except ValueError:

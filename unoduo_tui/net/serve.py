@@ -2,10 +2,14 @@
 
 ``unoduo host`` starts it in a session of its own (closing the host's terminal does
 not end the table) and reads the one JSON line it prints on stdout —
-``{"code", "match", "socket", "seat", "token", "port"}`` or ``{"error"}`` — then
+``{"code", "match", "socket", "seat", "token", "port", "pid"}`` or ``{"error"}`` — then
 connects to it as the host's client.  The process ends when the match is over and no
 player is connected, or on SIGTERM / SIGINT (the save file is closed, its lock and
 the socket released).
+
+``--listing LOBBY_DIR`` (and ``--quick``) lists the table in a lobby
+(:mod:`.lobby`): the listing is written before the first line, rewritten whenever who
+is seated changes, and removed when the table closes.
 
 ``--plan JSON`` starts a new match (:meth:`MatchPlan` as JSON: names, kinds, rules,
 seed); ``--resume ID`` reopens a saved one and takes back its code and seat tokens
@@ -31,6 +35,7 @@ from ..store import Store
 from ..table.local import LocalTable
 from .authority import Authority
 from .codes import TableFile, new_code, new_token, socket_dir
+from .lobby import Listing
 
 __all__ = ["main", "plan_to_json", "plan_from_json", "parse_listen"]
 
@@ -113,10 +118,13 @@ async def _run(args: argparse.Namespace, out) -> int:
         else:
             raise ValueError(f"no free table name in {folder}")
     assert code is not None and path is not None
+    listing = (Listing(args.listing, code, match_id, table.match.rules.preset, args.quick)
+               if args.listing else None)
     authority = Authority(table, code, tokens=kept["tokens"] if kept else None,
                           names=kept["names"] if kept else None,
                           on_seats=lambda tokens, names: record.save(code, tokens, names),
-                          idle=args.idle * 60 if args.idle > 0 else None)
+                          idle=args.idle * 60 if args.idle > 0 else None,
+                          on_presence=listing.update if listing else None)
     host_seat = next((s for s in authority.humans), None)
     if host_seat is not None and host_seat not in authority.tokens:
         authority.tokens[host_seat] = new_token()  # the host's own seat, named by --name
@@ -124,17 +132,21 @@ async def _run(args: argparse.Namespace, out) -> int:
     record.save(code, authority.tokens, authority.names)
     tcp = parse_listen(args.listen) if args.listen else None
     await authority.start(str(path), tcp)
+    if listing is not None:
+        listing.update(authority)  # listed before the host hears the code
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         loop.add_signal_handler(sig, authority.finished.set)
     out.write(json.dumps({"code": code, "match": match_id, "socket": str(path),
                           "seat": host_seat, "token": host_token,
-                          "port": authority.tcp_port}) + "\n")
+                          "port": authority.tcp_port, "pid": os.getpid()}) + "\n")
     out.flush()
     _quiet()  # the host's CLI has read its line and gone: nothing more goes there
     try:
         await authority.finished.wait()
     finally:
+        if listing is not None:
+            listing.remove()
         await authority.close()
         try:
             if os.lstat(path).st_uid == os.getuid():
@@ -160,6 +172,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot-pause", type=float, default=0.6)
     parser.add_argument("--idle", type=float, default=IDLE_MINUTES,
                         help="minutes with nobody connected before the table ends (0: never)")
+    parser.add_argument("--listing", metavar="LOBBY_DIR",
+                        help="list the table in this lobby dir while it is open (.lobby)")
+    parser.add_argument("--quick", action="store_true",
+                        help="listed as a quick-match table (with --listing)")
     what = parser.add_mutually_exclusive_group(required=True)
     what.add_argument("--plan")
     what.add_argument("--resume")

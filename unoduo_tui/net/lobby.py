@@ -1,0 +1,301 @@
+"""The lobby's shared folder: the listing of open tables and the quick-match queue.
+
+Headless (no Textual): the authority process writes the listing, the lobby screen
+reads it.
+
+**The lobby dir** is ``--lobby-dir``, else ``$UNODUO_LOBBY_DIR`` (the SSH server sets
+it: one folder shared by every connection), else ``unoduo-lobby-<uid>`` beside the
+socket dir (``/tmp/unoduo-lobby-1000``): one Unix user's terminals see each other's
+tables.  It is made 0700 and used only if it is a real folder (not a symlink) owned by
+this user: the listing holds join codes.
+
+**The listing**: ``<lobby dir>/tables/<code's first word>.json``, one small JSON
+object per open table, put in place whole (:func:`~unoduo_tui.files.replace_private`)
+by the table's authority process whenever who is seated changes, and removed when the
+table closes::
+
+    {"v": 1, "code": "tide-wolf-17", "match": ID, "host": "Ann", "preset": "classic",
+     "seats": 4, "names": ["Ann", "Bob"], "open": 2, "quick": false, "over": false,
+     "pid": 1234}
+
+``names`` are the players seated so far; ``open`` the human seats nobody has taken.
+Everything read from it is untrusted: a file that is not such an object (junk, too
+big, a number out of range) or whose ``pid`` is no longer running is ignored and
+removed; names go through :func:`~unoduo_tui.text.player_name`.
+
+**Quick match**: under ``flock`` on ``<lobby dir>/queue.lock``, :func:`quick_match`
+joins a waiting quick table of someone else, else hosts one (UNO Duo, seat 2 open,
+``quick``) — the listing is written before the lock is let go, so of two players who
+press it at once one hosts and the other joins.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import signal
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from engine.rules import PRESETS
+
+from ..files import private_dir, read_regular, replace_private
+from ..text import player_name
+from .codes import parse_code, socket_dir
+
+__all__ = ["lobby_dir", "Listed", "read_listings", "Listing", "queue_lock", "quick_match",
+           "cancel_quick", "QuickSeat", "LISTING_VERSION", "pid_alive"]
+
+LISTING_VERSION = 1
+#: the largest listing file read (a real one is ~300 bytes)
+MAX_LISTING = 4096
+#: seconds a cancelled quick table has to end before its save is left in place
+END_SECONDS = 10.0
+
+
+def lobby_dir(explicit: str | os.PathLike | None = None) -> Path:
+    """The lobby dir (see the module doc), made 0700 if missing; ``ValueError`` when
+    the one there is not a folder of ours."""
+    given = explicit or os.environ.get("UNODUO_LOBBY_DIR")
+    path = Path(given) if given else socket_dir().parent / f"unoduo-lobby-{os.getuid()}"
+    private_dir(path)
+    info = os.lstat(path)
+    if not os.path.isdir(path) or os.path.islink(path):
+        raise ValueError(f"{path} is not a folder (a symlink?): the lobby cannot use it")
+    if info.st_uid != os.getuid():
+        raise ValueError(f"{path} belongs to another user: the lobby cannot trust it")
+    private_dir(path / "tables")
+    return path
+
+
+def pid_alive(pid: int) -> bool:
+    """A process ``pid`` runs (a zombie does not count)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return True
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One open table as the listing describes it (cleaned and range-checked)."""
+
+    code: str
+    match: str
+    host: str
+    preset: str
+    seats: int
+    names: tuple[str, ...]
+    open: int
+    quick: bool
+    over: bool
+    pid: int
+
+    def describe(self) -> str:
+        """``Ann's table — classic, 4 seats, 2 open`` (``full``; `` (quick match)``)."""
+        free = f"{self.open} open" if self.open else "full"
+        game = "UNO Duo" if self.preset == "duo" else self.preset
+        quick = " (quick match)" if self.quick else ""
+        return f"{self.host}'s table — {game}, {self.seats} seats, {free}{quick}"
+
+    @classmethod
+    def parse(cls, raw: Any, word: str) -> "Listed":
+        """``raw`` (a listing's JSON) checked; ``ValueError`` when it is not one."""
+        if not isinstance(raw, dict) or raw.get("v") != LISTING_VERSION:
+            raise ValueError("not a listing")
+        code = parse_code(raw.get("code"))
+        if code.split("-", 1)[0] != word:
+            raise ValueError("a listing under another table's name")
+        preset, seats, free, pid = raw.get("preset"), raw.get("seats"), raw.get("open"), \
+            raw.get("pid")
+        if preset not in PRESETS:
+            raise ValueError("an unknown preset")
+        for n, low, high in ((seats, 2, 10), (free, 0, 10), (pid, 1, 1 << 31)):
+            if type(n) is not int or not low <= n <= high:
+                raise ValueError("a number out of range")
+        names = raw.get("names")
+        if not isinstance(names, list) or len(names) > seats or free > seats:
+            raise ValueError("seats that do not add up")
+        match = str(raw.get("match", ""))
+        return cls(code, "".join(c for c in match if c.isalnum() or c in "-_")[:64],
+                   player_name(str(raw.get("host", "")), "Someone"), str(preset), seats,
+                   tuple(player_name(str(n)) for n in names), free,
+                   raw.get("quick") is True, raw.get("over") is True, pid)
+
+
+def read_listings(folder: Path) -> list[Listed]:
+    """Every open table listed in ``folder`` (a lobby dir), oldest first; stale or
+    broken listings are removed."""
+    tables = Path(folder) / "tables"
+    found: list[tuple[float, Listed]] = []
+    try:
+        entries = list(os.scandir(tables))
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.name.endswith(".json") or entry.name.startswith("."):
+            continue
+        path = Path(entry.path)
+        try:
+            mtime = entry.stat(follow_symlinks=False).st_mtime
+            listed = Listed.parse(json.loads(read_regular(path, MAX_LISTING)),
+                                  entry.name[:-5])
+            if not pid_alive(listed.pid):
+                raise ValueError("its table has gone")
+        except FileNotFoundError:
+            continue  # removed as we looked
+        except (OSError, ValueError):
+            try:
+                path.unlink()
+            except OSError:
+                pass
+            continue
+        found.append((mtime, listed))
+    found.sort(key=lambda pair: (pair[0], pair[1].code))
+    return [listed for _, listed in found]
+
+
+class Listing:
+    """The authority's side: its table's listing file, rewritten on every presence
+    change (``Authority(on_presence=listing.update)``) and removed at the end."""
+
+    def __init__(self, folder: str | os.PathLike, code: str, match: str, preset: str,
+                 quick: bool = False) -> None:
+        self.folder = lobby_dir(folder)
+        self.code, self.match, self.preset, self.quick = code, match, preset, quick
+        self.path = self.folder / "tables" / f"{code.split('-', 1)[0]}.json"
+
+    def update(self, authority: Any) -> None:
+        names = authority.seat_names()
+        seated = [names[s] for s in sorted(authority.tokens) if s in authority.humans]
+        host = names[authority.humans[0]] if authority.humans else names[0]
+        data = {"v": LISTING_VERSION, "code": self.code, "match": self.match,
+                "host": host, "preset": self.preset,
+                "seats": authority.table.seats, "names": seated,
+                "open": len(authority.open_seats), "quick": self.quick,
+                "over": authority.over, "pid": os.getpid()}
+        replace_private(self.path, json.dumps(data).encode())
+
+    def remove(self) -> None:
+        try:
+            self.path.unlink()
+        except OSError:
+            pass
+
+
+class queue_lock:
+    """``with queue_lock(folder):`` — the lobby's one lock (``flock``, blocking)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = Path(folder) / "queue.lock"
+        self.fd = -1
+
+    def __enter__(self) -> "queue_lock":
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                          0o600)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        fcntl.flock(self.fd, fcntl.LOCK_UN)
+        os.close(self.fd)
+
+
+@dataclass
+class QuickSeat:
+    """Where quick match put a player: at ``table`` (a RemoteTable); ``hosting``: at
+    a table of their own, waiting for a second player (``pid``: its authority)."""
+
+    table: Any
+    hosting: bool
+    code: str
+    match: str | None = None
+    pid: int | None = None
+
+
+def mine(data_dir: Path) -> set[str]:
+    """The codes of the tables this player hosts (their table files)."""
+    codes = set()
+    for path in (Path(data_dir) / "tables").glob("*.json"):
+        try:
+            codes.add(parse_code(json.loads(read_regular(path, 1 << 16))["code"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return codes
+
+
+def quick_match(store: Any, folder: Path, name: str, **start: Any) -> QuickSeat:
+    """Join the oldest waiting quick table of someone else, else host one (see the
+    module doc).  Raises what :func:`.commands.connect` and
+    :func:`.commands.start_authority` raise."""
+    from ..plan import HUMAN, MatchPlan
+    from ..table import Refused
+    from . import commands
+    from .serve import plan_to_json
+    from engine import Rules
+
+    own = mine(store.data_dir)
+    with queue_lock(folder):
+        for listed in read_listings(folder):
+            if not listed.quick or not listed.open or listed.over or listed.code in own:
+                continue
+            try:
+                table = commands.connect(store, listed.code, want="play", name=name)
+            except (Refused, ConnectionError, OSError):
+                continue  # taken or gone since it was listed: the next one
+            return QuickSeat(table, False, listed.code)
+        plan = MatchPlan((player_name(name, "Player 1"), "Player 2"), (HUMAN, HUMAN),
+                         Rules(preset="duo", seats=2))
+        info = commands.start_authority(store.data_dir, "--plan", plan_to_json(plan),
+                                        listing=str(folder), quick=True, **start)
+        table = commands.connect(store, info["code"], want="play", name=name,
+                                 token=info["token"])
+        return QuickSeat(table, True, info["code"], info["match"], info.get("pid"))
+
+
+def cancel_quick(store: Any, folder: Path, seat: QuickSeat) -> bool:
+    """Close the quick table ``seat`` hosts, unless a second player has sat down (then
+    False: play on).  Its save and table file go too: nothing was played."""
+    with queue_lock(folder):
+        listed = next((t for t in read_listings(folder) if t.code == seat.code), None)
+        if listed is not None and not listed.open:
+            return False
+        seat.table.close()
+        if seat.pid:
+            try:
+                os.kill(seat.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            deadline = time.monotonic() + END_SECONDS
+            while pid_alive(seat.pid) and time.monotonic() < deadline:
+                time.sleep(0.02)
+        path = folder / "tables" / f"{seat.code.split('-', 1)[0]}.json"
+        path.unlink(missing_ok=True)
+    if seat.match:
+        for gone in (lambda: store.delete(seat.match),
+                     lambda: (Path(store.data_dir) / "tables" / f"{seat.match}.json").unlink()):
+            try:
+                gone()
+            except Exception:  # noqa: BLE001 - a leftover save is harmless
+                pass
+    return True
+
+
+def iter_joined(data_dir: Path) -> Iterator[tuple[float, str]]:
+    """(when, code) of each table this player holds a seat token for."""
+    for path in (Path(data_dir) / "joined").glob("*.json"):
+        try:
+            raw = json.loads(read_regular(path, 1 << 12))
+            yield path.stat().st_mtime, parse_code(raw["code"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue

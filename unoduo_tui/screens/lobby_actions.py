@@ -1,0 +1,212 @@
+"""What the lobby's entries do (:mod:`.lobby`): resume, join or watch a listed table,
+quick match (with its "Waiting for another player…" dialog) and open a table.
+
+Each goes down the command line's own path (:func:`.net.commands.start_authority`,
+:func:`.net.commands.connect`) and opens the game screen over the lobby; a problem is
+one toast, the lobby stays and its list is read again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ..app_link import unoduo
+
+__all__ = ["resume", "sit", "quick", "open_table", "QuickWait"]
+
+#: seconds between two looks at who has sat down, while waiting for a quick match
+WAIT_POLL = 0.1
+
+
+def _problems() -> tuple[type[BaseException], ...]:
+    from ..cli_args import UsageError
+    from ..table import Refused
+
+    return (Refused, UsageError, RuntimeError, ConnectionError, OSError, ValueError)
+
+
+def _say(lobby: Any, exc: BaseException) -> None:
+    from ..table import Refused
+
+    if isinstance(exc, Refused):
+        message = f"The table refused: {exc.reason}"
+    elif isinstance(exc, ConnectionError):
+        message = "That table has closed."
+    else:
+        message = str(exc) or type(exc).__name__
+    lobby.notify(message[:300], severity="error")
+    lobby.refresh_tables()
+
+
+def _show(lobby: Any, table: Any, banner: str | None = None) -> None:
+    from ..net import commands
+
+    app = unoduo(lobby)
+    table.banner = banner
+    commands.wire(app, table)
+    app.open_game(table)
+
+
+def resume(lobby: Any, entry: Any) -> None:
+    """Back to an unfinished match: a local one in this process, a hosted one at its
+    table (started again if it ended), a joined one with this player's token."""
+    from ..net import commands
+    from ..net.codes import load_token
+
+    app = unoduo(lobby)
+    store = app.store
+    if entry.listed is not None:
+        sit(lobby, entry.listed.code, "play")
+        return
+    if not entry.hosted:
+        app.resume_match(str(entry.summary.id))
+        return
+    from ..net.codes import TableFile
+
+    try:
+        kept = TableFile(store.data_dir, entry.summary.id).load()
+        if kept is None:
+            raise ValueError("this match's table file is missing or damaged")
+        code = kept["code"]
+        token = load_token(store.data_dir, code) or next(iter(kept["tokens"].values()), None)
+        try:
+            table = commands.connect(store, code, want="play", name=lobby.place.name,
+                                     token=token)
+        except ConnectionError:  # its table ended: bring it back, listed
+            info = commands.start_authority(store.data_dir, "--resume", str(entry.summary.path),
+                                            listing=str(lobby.place.folder))
+            code = info["code"]
+            table = commands.connect(store, code, want="play", name=lobby.place.name,
+                                     token=info["token"])
+    except _problems() as exc:
+        _say(lobby, exc)
+        return
+    _show(lobby, table, commands.host_banner(code))
+
+
+def sit(lobby: Any, code: str, want: str) -> None:
+    """Join (``want="play"``, with this player's token if they sat there before) or
+    watch the table ``code``."""
+    from ..net import commands
+    from ..net.codes import load_token
+
+    store = unoduo(lobby).store
+    try:
+        token = load_token(store.data_dir, code) if want == "play" else None
+        table = commands.connect(store, code, want=want, name=lobby.place.name, token=token)
+    except _problems() as exc:
+        _say(lobby, exc)
+        return
+    _show(lobby, table)
+
+
+def open_table(lobby: Any) -> None:
+    """The host form, then a table of one's own, listed in the lobby."""
+    from ..net.menu_forms import HostForm
+
+    def answered(answer: dict | None) -> None:
+        if answer is not None:
+            _host(lobby, answer)
+
+    unoduo(lobby).push_screen(HostForm(), answered)
+
+
+def _host(lobby: Any, answer: dict) -> None:
+    from ..net import commands
+    from ..net.codes import save_token
+    from ..net.serve import plan_to_json
+
+    store = unoduo(lobby).store
+    try:
+        seats = str(answer.get("seats") or "")
+        plan = commands.host_plan(str(answer.get("preset") or "duo"),
+                                  int(seats) if seats.isdigit() else None,
+                                  answer.get("vs") or None,
+                                  answer.get("name") or lobby.place.name)
+        info = commands.start_authority(store.data_dir, "--plan", plan_to_json(plan),
+                                        listing=str(lobby.place.folder))
+        code = info["code"]
+        save_token(store.data_dir, code, info["token"])
+        table = commands.connect(store, code, want="play", name=plan.names[0],
+                                 token=info["token"])
+    except _problems() as exc:
+        _say(lobby, exc)
+        return
+    _show(lobby, table, commands.host_banner(code))
+
+
+def quick(lobby: Any) -> None:
+    """Quick match: at a waiting player's table at once, or at one's own, waiting."""
+    from ..net.lobby import quick_match
+
+    app = unoduo(lobby)
+    try:
+        seat = quick_match(app.store, lobby.place.folder, lobby.place.name)
+    except _problems() as exc:
+        _say(lobby, exc)
+        return
+    if not seat.hosting:
+        _show(lobby, seat.table)
+        return
+
+    def done(play: bool | None) -> None:
+        if play:
+            _show(lobby, seat.table)
+        else:
+            lobby.refresh_tables()
+
+    app.push_screen(QuickWait(seat, lobby.place.folder), done)
+
+
+class QuickWait(ModalScreen[bool]):
+    """"Waiting for another player… (Esc to cancel)": answers True when a second
+    player sits down, False once cancelled (the table closed and unlisted)."""
+
+    DEFAULT_CSS = """
+    QuickWait { align: center middle; }
+    QuickWait > Vertical { width: 50; height: auto; border: round $primary;
+                           background: $surface; padding: 1 2; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="lobby.quick.cancel")]
+
+    def __init__(self, seat: Any, folder: Any) -> None:
+        super().__init__()
+        self.seat, self.folder = seat, folder
+        self._answered = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Quick match", classes="dialog-title")
+            yield Static("Waiting for another player… (Esc to cancel)", id="quick-wait",
+                         markup=False)
+
+    def on_mount(self) -> None:
+        self.set_interval(WAIT_POLL, self._look)
+
+    def _look(self) -> None:
+        presence = self.seat.table.presence
+        if presence is not None and len(presence.connected) >= 2:
+            self._answer(True)
+
+    def _answer(self, play: bool) -> None:
+        if not self._answered:
+            self._answered = True
+            self.dismiss(play)
+
+    def action_cancel(self) -> None:
+        from ..net.lobby import cancel_quick
+
+        if self._answered:
+            return
+        try:
+            closed = cancel_quick(unoduo(self).store, self.folder, self.seat)
+        except OSError as exc:
+            self.notify(f"Could not close the table: {exc}"[:300], severity="error")
+            return
+        self._answer(not closed)
