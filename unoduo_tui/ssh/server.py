@@ -74,8 +74,9 @@ def load_host_key(path: Path) -> asyncssh.SSHKey:
                                f"{stat.S_IMODE(mode):o}): chmod 600 it, or remove it "
                                "to make a new one")
         return asyncssh.import_private_key(read_regular(path, limit=64 * 1024))
-    except (OSError, FileProblem) as exc:
-        raise HostKeyError(f"cannot use the host key {path}: {exc}") from None
+    except OSError as exc:  # FileProblem too: a folder, a symlink, a hard link …
+        why = str(exc).replace(f"{path}: ", "").replace("save file", "key file")
+        raise HostKeyError(f"cannot use the host key {path}: {why}") from None
     except (asyncssh.KeyImportError, ValueError) as exc:
         raise HostKeyError(f"the host key {path} is not a private key ({exc})") from None
 
@@ -204,7 +205,7 @@ class Client(asyncssh.SSHServer):
         return False
 
     def kbdint_auth_supported(self) -> bool:
-        return True  # only to tell a client with no key how to get one
+        return not self._told  # only to tell a client with no key how to get one, once
 
     def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
         if not self._told and self.conn is not None:
