@@ -7,6 +7,8 @@ import asyncio
 import json
 import re
 
+from unoduo_tui.net.lobby import pid_alive, read_listings
+
 from .term import WAIT, new_key
 
 CTRL_S = "\x13"
@@ -83,3 +85,7 @@ async def test_a_second_key_joins_an_open_table_from_the_lobby(served):
     mover, other = (bob, alice) if bob_first.startswith("keep") else (alice, bob)
     await mover.keys("k")
     await other.screen.wait("Draft 2/14: keep (k) or reject (r)")
+    # the table outlives the connections, not the server: stopping it ends the table
+    (table,) = read_listings(s.server.lobby_dir)
+    await s.stop()
+    assert not pid_alive(table.pid)

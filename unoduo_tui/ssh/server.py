@@ -157,6 +157,33 @@ class GameServer:
             client.close()
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
+        await self._end_tables()
+
+    async def _end_tables(self) -> None:
+        """SIGTERM the tables hosted from this server's lobby (nobody can reach them
+        with the server gone; each is saved move by move and ``resume`` brings it back)
+        and wait, a little, for them to go."""
+        from ..net.lobby import pid_alive, read_listings
+
+        pids = [t.pid for t in read_listings(self.lobby_dir) if self._our_table(t.pid)]
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except OSError:
+                pass
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.limits.hangup_grace
+        while any(pid_alive(pid) for pid in pids) and loop.time() < deadline:
+            await asyncio.sleep(0.05)  # not our children: nothing to wait on but this
+
+    def _our_table(self, pid: int) -> bool:
+        """``pid`` is a table process listing itself in our lobby dir (not a reused pid)."""
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            return False
+        return b"unoduo_tui.net.serve" in argv and os.fsencode(self.lobby_dir) in argv
 
 
 class Client(asyncssh.SSHServer):
