@@ -122,17 +122,23 @@ class GameSession(asyncssh.SSHServerSession):
         return True
 
     def exec_requested(self, command: str) -> bool:
-        self._refusal = "unoduo runs only the game, no commands: ssh -t -p PORT HOST"
+        self._refusal = f"this server runs only the game, not commands: {self._hint()}"
         return True  # accepted, to say why on stderr and exit 1
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        self._refusal = "unoduo runs only the game: no sftp, no scp, no subsystems"
+        self._refusal = "this server runs only the game: no sftp, no scp, no subsystems"
         return True
+
+    def _hint(self, flags: str = "") -> str:
+        """How to connect for a game: ``ssh -p 2222 127.0.0.1`` (the address the client
+        reached)."""
+        host, port = self._chan.get_extra_info("sockname")[:2] if self._chan else ("HOST", 22)
+        return f"ssh {flags}-p {port} {host}"
 
     def session_started(self) -> None:
         problem = self._refusal
         if problem is None and self._term is None:
-            problem = "unoduo needs a terminal: ssh -t -p PORT HOST"
+            problem = f"the game needs a terminal: {self._hint('-t ')}"
         if problem is None:
             problem = self.client.admit(self)
         if problem is not None:
