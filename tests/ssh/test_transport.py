@@ -207,3 +207,20 @@ def test_the_token_bucket_passes_a_burst_then_the_rate_and_counts_the_rest():
     assert bucket.take(500) == 100 and bucket.dropped == 600
     now[0] += 100.0  # quiet long enough: the bucket is full, the count starts afresh
     assert bucket.take(10) == 10 and bucket.dropped == 0
+
+
+async def test_past_the_connection_limit_a_client_is_disconnected(served):
+    s = await served(Limits(max_connections=1), child_command=CHILD)
+    p = await s.play(new_key())
+    await p.screen.wait("start size=")
+    with pytest.raises(asyncssh.DisconnectError, match="full"):
+        await s.connect(new_key(), "bob")
+    await p.keys("ok\r")
+    await p.screen.wait("echo:ok.")
+
+
+async def test_a_connection_that_never_starts_a_session_is_closed(served):
+    s = await served(Limits(login_seconds=0.3), child_command=CHILD)
+    conn = await s.connect(new_key())
+    await asyncio.wait_for(conn.wait_closed(), WAIT)
+    assert not s.server.clients

@@ -32,7 +32,8 @@ class Identity:
 def folder_name(fingerprint: str) -> str:
     """``SHA256:ab+c/d`` → ``SHA256_ab-c_d``: one path segment, the same for a key
     always, different for different keys (base64's ``+`` and ``/`` become ``-`` and
-    ``_``, which base64 never uses; anything else unexpected becomes ``.``-free ``_``)."""
+    ``_``, which base64 never uses); anything else but letters and digits (a ``.``)
+    becomes ``_``."""
     text = fingerprint.replace(":", "_", 1).replace("+", "-").replace("/", "_")
     return _SAFE.sub("_", text)[:100]
 
@@ -43,7 +44,9 @@ def _stored_name(path: Path) -> str | None:
     except (OSError, ValueError):  # missing, damaged, not ours: start afresh
         return None
     name = data.get("name") if isinstance(data, dict) else None
-    return player_name(name, fallback="") or None if isinstance(name, str) else None
+    if not isinstance(name, str):
+        return None
+    return player_name(name, fallback="") or None
 
 
 def identify(serve_dir: Path, fingerprint: str, username: str) -> Identity:

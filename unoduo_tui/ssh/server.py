@@ -253,6 +253,13 @@ class Client(asyncssh.SSHServer):
                                  "the server cannot keep your data right now")
             return
         self.server.log(f"{printable(self.identity.name)} ({fingerprint}) connected")
+        # a connection that never starts its game must not hold a place for ever
+        asyncio.get_running_loop().call_later(self.server.limits.login_seconds,
+                                              self._close_unless_started)
+
+    def _close_unless_started(self) -> None:
+        if self.session is None or not self.session.started:
+            self.close()
 
     # -- only the game -----------------------------------------------------------------
 

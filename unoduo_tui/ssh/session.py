@@ -105,6 +105,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._last_input = time.monotonic()
         self._idle_timer: asyncio.TimerHandle | None = None
         self._closing = False
+        self.started = False  # shell, exec or subsystem asked for
         self.exited = asyncio.Event()  # the child reaped (or never started)
 
     # -- requests ----------------------------------------------------------------------
@@ -136,6 +137,7 @@ class GameSession(asyncssh.SSHServerSession):
         return f"ssh {flags}-p {port} {host}"
 
     def session_started(self) -> None:
+        self.started = True
         problem = self._refusal
         if problem is None and self._term is None:
             problem = f"the game needs a terminal: {self._hint('-t ')}"
