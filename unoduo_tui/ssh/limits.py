@@ -20,10 +20,11 @@ class Limits:
     per_key: int = 3
     #: seconds without a byte of input before a connection is closed (0: never)
     idle_seconds: float = 30 * 60
-    #: input bytes a second a client may send for ever (keys, mouse, pastes) …
-    input_rate: float = 512.0
+    #: input bytes a second a client may send for ever (keys; the mouse, which Textual
+    #: has report every move, ~12 bytes each) …
+    input_rate: float = 2048.0
     #: … and at once (a paste); bytes beyond it are dropped
-    input_burst: int = 16 * 1024
+    input_burst: int = 32 * 1024
     #: dropped bytes that close the connection (junk, not typing)
     junk_limit: int = 256 * 1024
     #: bytes waiting for the game process to read before the channel stops reading
@@ -40,9 +41,10 @@ class Limits:
 
 
 class TokenBucket:
-    """``rate`` tokens a second up to ``burst``: :meth:`take` says how many of ``n``
-    bytes may pass now; :attr:`dropped` counts the rest until the bucket is full again
-    (a client quiet long enough starts afresh)."""
+    """``rate`` tokens a second up to ``burst``: :meth:`take` lets ``n`` bytes pass
+    whole or not at all (a key's escape sequence is never cut in two);
+    :attr:`dropped` counts the bytes refused until the bucket is full again (a client
+    quiet long enough starts afresh)."""
 
     def __init__(self, rate: float, burst: int,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -50,13 +52,14 @@ class TokenBucket:
         self._tokens, self._at = float(burst), clock()
         self.dropped = 0
 
-    def take(self, n: int) -> int:
+    def take(self, n: int) -> bool:
         now = self._clock()
         self._tokens = min(float(self.burst), self._tokens + (now - self._at) * self.rate)
         self._at = now
         if self._tokens >= self.burst:
             self.dropped = 0
-        passed = min(n, int(self._tokens))
-        self._tokens -= passed
-        self.dropped += n - passed
-        return passed
+        if n <= self._tokens:
+            self._tokens -= n
+            return True
+        self.dropped += n
+        return False

@@ -259,11 +259,11 @@ class GameSession(asyncssh.SSHServerSession):
         if self._closing:
             return
         self._last_input = time.monotonic()
-        passed = self._bucket.take(len(data))
-        if self._bucket.dropped > self.limits.junk_limit:
-            self.leave("too much input at once (is something pasting junk?): closed")
+        if not self._bucket.take(len(data)):
+            if self._bucket.dropped > self.limits.junk_limit:
+                self.leave("too much input at once (is something pasting junk?): closed")
             return
-        self._pending += data[:passed]
+        self._pending += data
         self._flush_input()
 
     def _flush_input(self) -> None:
