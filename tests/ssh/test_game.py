@@ -89,3 +89,9 @@ async def test_a_second_key_joins_an_open_table_from_the_lobby(served):
     (table,) = read_listings(s.server.lobby_dir)
     await s.stop()
     assert not pid_alive(table.pid)
+
+
+async def test_a_login_that_looks_like_an_option_is_just_a_name(served):
+    s = await served()
+    p = await s.play(new_key(), "--help")
+    await p.screen.wait("Signed in as --help")

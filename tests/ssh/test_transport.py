@@ -57,7 +57,7 @@ async def test_a_strange_term_and_colorterm_are_not_passed_on(served):
 
 def test_the_game_process_is_the_lobby_in_the_players_folder(tmp_path):
     assert child_argv(tmp_path, "Ann") == [sys.executable, "-m", "unoduo_tui.cli", "lobby",
-                                           "--data-dir", str(tmp_path), "--name", "Ann"]
+                                           "--data-dir", str(tmp_path), "--name=Ann"]
 
 
 async def test_the_child_is_reaped_when_the_client_goes(served):

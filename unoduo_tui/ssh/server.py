@@ -39,9 +39,10 @@ __all__ = ["GameServer", "Client", "child_argv", "load_host_key", "HostKeyError"
 
 
 def child_argv(player_dir: Path, name: str) -> list[str]:
-    """The game process one connection runs: the lobby, in the player's folder."""
+    """The game process one connection runs: the lobby, in the player's folder.
+    ``--name=NAME`` in one word: a login like ``--help`` is a name, not an option."""
     return [sys.executable, "-m", "unoduo_tui.cli", "lobby", "--data-dir", str(player_dir),
-            "--name", name]
+            f"--name={name}"]
 
 
 def no_key_banner(host: str, port: int) -> str:

@@ -195,7 +195,8 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _colorterm(self) -> str | None:
         assert self._chan is not None
-        return self._chan.get_environment().get("COLORTERM")
+        raw = self._chan.get_environment_bytes().get(b"COLORTERM", b"")
+        return raw.decode("ascii", "replace") or None
 
     def _on_output(self) -> None:
         try:
