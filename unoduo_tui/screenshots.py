@@ -20,7 +20,7 @@ from engine import Match, Rules
 
 from .table.local import LocalTable
 
-__all__ = ["SCENES", "scene_table", "scene_app", "main"]
+__all__ = ["SCENES", "scene_table", "scene_app", "lobby_scene", "main"]
 
 NAMES = ("Ann", "Bot")
 KINDS = ("human", "bot:normal")  # the default opponent
@@ -114,6 +114,7 @@ SCENES: dict[str, tuple[Callable[[Match], bool] | None, tuple[str, ...], Rules |
     "replay": (_match_point, ("home", "v", "right"), _SMALL),
     "classic_4": (_classic_table, (), Rules(preset="classic", seats=4)),
     "classic_10": (_classic_table, (), Rules(preset="classic", seats=10)),
+    "lobby": (None, (), None),  # :func:`lobby_scene`
 }
 
 #: scenes shown in the replay viewer (the match played to its end, then watched)
@@ -162,8 +163,43 @@ def scene_keys(name: str) -> tuple[str, ...]:
     return SCENES[name][1]
 
 
+def lobby_scene(root: Path, theme: str = "textual-dark"):
+    """``unoduo lobby`` with one unfinished match (in ``root``) and two tables others
+    listed (by this process, so they look alive)."""
+    import json
+
+    from .net.lobby import LISTING_VERSION
+    from .net.lobby_cli import lobby_app
+    from .plan import MatchPlan
+    from .screens.lobby import LobbyPlace
+    from .store import Store
+
+    store = Store(root / "you")
+    LocalTable.start(store, MatchPlan(("You", "Normal bot"), KINDS, Rules(), 7)).close()
+    (root / "lobby" / "tables").mkdir(parents=True, mode=0o700)
+    for when, (word, host, preset, seats, names, free) in enumerate((
+            ("tide", "Ann", "classic", 4, ["Ann", "Cy"], 2),
+            ("moss", "Bo", "duo", 2, ["Bo", "Di"], 0))):
+        path = root / "lobby" / "tables" / f"{word}.json"
+        path.write_text(json.dumps({
+            "v": LISTING_VERSION, "code": f"{word}-wolf-17", "match": word, "host": host,
+            "preset": preset, "seats": seats, "names": names, "open": free, "quick": False,
+            "over": False, "pid": os.getpid()}))
+        os.utime(path, (1_800_000_000 + when, 1_800_000_000 + when))
+    place = LobbyPlace(root / "lobby", "You", "SHA256:q8Vb2LmZr4Xw9TnKc3Yh")
+    return lobby_app(store, place, theme=theme, bot_pause=0)
+
+
 async def _shoot(name: str, theme: str, out: Path) -> Path:
-    app = scene_app(name, theme)
+    if name == "lobby":
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as root:
+            return await _snap(lobby_scene(Path(root), theme), name, out)
+    return await _snap(scene_app(name, theme), name, out)
+
+
+async def _snap(app, name: str, out: Path) -> Path:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         for key in scene_keys(name):

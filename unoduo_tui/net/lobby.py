@@ -16,9 +16,11 @@ table closes::
 
     {"v": 1, "code": "tide-wolf-17", "match": ID, "host": "Ann", "preset": "classic",
      "seats": 4, "names": ["Ann", "Bob"], "open": 2, "quick": false, "over": false,
-     "pid": 1234}
+     "pid": 1234, "connected": 1}
 
-``names`` are the players seated so far; ``open`` the human seats nobody has taken.
+``names`` are the players seated so far; ``open`` the human seats nobody has taken;
+``connected`` how many players are at the table now (a quick table nobody waits at
+is not joined; it ends after :data:`QUICK_IDLE` minutes).
 Everything read from it is untrusted: a file that is not such an object (junk, too
 big, a number out of range) or whose ``pid`` is no longer running is ignored and
 removed; names go through :func:`~unoduo_tui.text.player_name`.
@@ -54,6 +56,9 @@ LISTING_VERSION = 1
 MAX_LISTING = 4096
 #: seconds a cancelled quick table has to end before its save is left in place
 END_SECONDS = 10.0
+#: minutes a quick table waits with nobody connected (its player dropped) before it
+#: ends and leaves the listing
+QUICK_IDLE = 1.0
 
 
 def lobby_dir(explicit: str | os.PathLike | None = None) -> Path:
@@ -100,6 +105,7 @@ class Listed:
     quick: bool
     over: bool
     pid: int
+    connected: int = 0  # players at the table now
 
     def describe(self) -> str:
         """``Ann's table — classic, 4 seats, 2 open`` (``full``; `` (quick match)``)."""
@@ -120,7 +126,9 @@ class Listed:
             raw.get("pid")
         if preset not in PRESETS:
             raise ValueError("an unknown preset")
-        for n, low, high in ((seats, 2, 10), (free, 0, 10), (pid, 1, 1 << 31)):
+        connected = raw.get("connected", 0)
+        for n, low, high in ((seats, 2, 10), (free, 0, 10), (pid, 1, 1 << 31),
+                             (connected, 0, 10)):
             if type(n) is not int or not low <= n <= high:
                 raise ValueError("a number out of range")
         names = raw.get("names")
@@ -130,7 +138,7 @@ class Listed:
         return cls(code, "".join(c for c in match if c.isalnum() or c in "-_")[:64],
                    player_name(str(raw.get("host", "")), "Someone"), str(preset), seats,
                    tuple(player_name(str(n)) for n in names), free,
-                   raw.get("quick") is True, raw.get("over") is True, pid)
+                   raw.get("quick") is True, raw.get("over") is True, pid, connected)
 
 
 def read_listings(folder: Path) -> list[Listed]:
@@ -183,7 +191,8 @@ class Listing:
                 "host": host, "preset": self.preset,
                 "seats": authority.table.seats, "names": seated,
                 "open": len(authority.open_seats), "quick": self.quick,
-                "over": authority.over, "pid": os.getpid()}
+                "over": authority.over, "pid": os.getpid(),
+                "connected": len({c.seat for c in authority.clients if c.seat is not None})}
         replace_private(self.path, json.dumps(data).encode())
 
     def remove(self) -> None:
@@ -247,8 +256,9 @@ def quick_match(store: Any, folder: Path, name: str, **start: Any) -> QuickSeat:
     own = mine(store.data_dir)
     with queue_lock(folder):
         for listed in read_listings(folder):
-            if not listed.quick or not listed.open or listed.over or listed.code in own:
-                continue
+            if (not listed.quick or not listed.open or listed.over or not listed.connected
+                    or listed.code in own):
+                continue  # not waiting, or its player has gone
             try:
                 table = commands.connect(store, listed.code, want="play", name=name)
             except (Refused, ConnectionError, OSError):
@@ -256,6 +266,7 @@ def quick_match(store: Any, folder: Path, name: str, **start: Any) -> QuickSeat:
             return QuickSeat(table, False, listed.code)
         plan = MatchPlan((player_name(name, "Player 1"), "Player 2"), (HUMAN, HUMAN),
                          Rules(preset="duo", seats=2))
+        start.setdefault("idle", QUICK_IDLE)
         info = commands.start_authority(store.data_dir, "--plan", plan_to_json(plan),
                                         listing=str(folder), quick=True, **start)
         table = commands.connect(store, info["code"], want="play", name=name,
@@ -282,13 +293,35 @@ def cancel_quick(store: Any, folder: Path, seat: QuickSeat) -> bool:
         path = folder / "tables" / f"{seat.code.split('-', 1)[0]}.json"
         path.unlink(missing_ok=True)
     if seat.match:
+        data = Path(store.data_dir)
         for gone in (lambda: store.delete(seat.match),
-                     lambda: (Path(store.data_dir) / "tables" / f"{seat.match}.json").unlink()):
+                     lambda: (data / "tables" / f"{seat.match}.json").unlink(),
+                     lambda: (data / "joined" / f"{seat.code.split('-', 1)[0]}.json").unlink()):
             try:
                 gone()
             except Exception:  # noqa: BLE001 - a leftover save is harmless
                 pass
     return True
+
+
+def forget_if_gone(folder: Path, code: str) -> bool:
+    """Remove ``code``'s listing when nothing listens on its socket (its table ended
+    without removing it, and its pid was reused); True if removed."""
+    import socket as sockets
+
+    from .codes import socket_path
+
+    probe = sockets.socket(sockets.AF_UNIX, sockets.SOCK_STREAM)
+    try:
+        probe.connect(str(socket_path(code)))
+        return False
+    except OSError:
+        (Path(folder) / "tables" / f"{code.split('-', 1)[0]}.json").unlink(missing_ok=True)
+        return True
+    except ValueError:  # no usable socket dir: leave the listing alone
+        return False
+    finally:
+        probe.close()
 
 
 def iter_joined(data_dir: Path) -> Iterator[tuple[float, str]]:

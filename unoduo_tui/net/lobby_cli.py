@@ -21,7 +21,7 @@ from ..cli_args import EXIT_OK, UsageError, clip
 from ..files import read_regular
 from ..text import player_name
 
-__all__ = ["add_parser", "run", "identity_name", "lobby_app"]
+__all__ = ["add_parser", "run", "identity_name", "save_identity_name", "lobby_app"]
 
 LOBBY_HELP = ("the folder every lobby shares: the listing of open tables and the "
               "quick-match queue (default: $UNODUO_LOBBY_DIR, else unoduo-lobby-<uid> "
@@ -45,6 +45,21 @@ def identity_name(data_dir: Path) -> str | None:
     except (OSError, ValueError):
         return None
     return player_name(name, "") or None if isinstance(name, str) else None
+
+
+def save_identity_name(data_dir: Path, name: str) -> None:
+    """Rename: ``name`` into ``<data dir>/identity.json``, its other fields kept."""
+    from ..files import private_dir, replace_private
+
+    path = Path(data_dir) / "identity.json"
+    try:
+        raw = json.loads(read_regular(path, 1 << 12))
+    except (OSError, ValueError):
+        raw = {}
+    raw = raw if isinstance(raw, dict) else {}
+    raw["name"] = name
+    private_dir(Path(data_dir))
+    replace_private(path, json.dumps(raw).encode())
 
 
 def run(args: argparse.Namespace) -> int:

@@ -11,7 +11,8 @@
 4. **Open a table** (``o``): the host form; the table is listed in the lobby.
 5. **Join / Watch** the tables others listed (``j`` / ``w``: the first), refreshed
    every second from the listing.
-6. Saved matches, Replays, Rules, Quit (``q``).
+6. Saved matches, Replays, Rules, Change your name (kept in ``identity.json``), Quit
+   (``q``).
 
 Leaving a table comes back here; a table that vanished between listing and joining
 is a toast, and the list refreshes.
@@ -20,10 +21,11 @@ is a toast, and the list refreshes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
@@ -111,13 +113,16 @@ class LobbyScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.show_who()
+        self.set_interval(REFRESH_SECONDS, self.refresh_tables)
+        self.reload()
+
+    def show_who(self) -> None:
         place = self.place
         who = f"Signed in as {printable(place.name)}"
         if place.key:
             who += f"  ·  key {place.short_key()}"
         self.query_one("#lobby-who", Static).update(who)
-        self.set_interval(REFRESH_SECONDS, self.refresh_tables)
-        self.reload()
 
     def on_screen_resume(self) -> None:
         if self.is_mounted:
@@ -175,11 +180,13 @@ class LobbyScreen(Screen[None]):
                 options.append(Option(f"Join {t.describe()}", id=f"join:{t.code}"))
             options.append(Option(f"Watch {t.describe()}", id=f"watch:{t.code}"))
         options += [Option("Saved matches…", id="saved"), Option("Replays…", id="replays"),
-                    Option("Rules", id="rules"), Option("Quit", id="quit")]
+                    Option("Rules", id="rules"), Option("Change your name…", id="rename"),
+                    Option("Quit", id="quit")]
         menu.add_options(options)
         ids = [o.id for o in options]
         menu.highlighted = ids.index(was) if was in ids else 0
-        menu.focus()
+        if self.app.screen is self:  # not from under a dialog
+            menu.focus()
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -192,6 +199,14 @@ class LobbyScreen(Screen[None]):
             if what == "watch" and not self.tables:
                 return None
         return True
+
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        """A command for every key valid now (the footer's declarations)."""
+        for binding in self.BINDINGS:
+            what = binding.action[len("pick('"):-len("')")]
+            if self.check_action("pick", (what,)):
+                yield SystemCommand(f"Lobby: {binding.description}", f"({binding.key})",
+                                    partial(self.action_pick, what))
 
     # -- choosing ----------------------------------------------------------------------
 
@@ -226,6 +241,8 @@ class LobbyScreen(Screen[None]):
         elif kind == "replays":
             from .replay_list import ReplayListScreen
             app.push_screen(ReplayListScreen())
+        elif kind == "rename":
+            act.rename(self)
         elif kind == "rules":
             from .rules import RulesScreen
             app.push_screen(RulesScreen())

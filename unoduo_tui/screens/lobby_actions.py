@@ -14,11 +14,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from ..app_link import unoduo
 
-__all__ = ["resume", "sit", "quick", "open_table", "QuickWait"]
+__all__ = ["resume", "sit", "quick", "open_table", "rename", "QuickWait", "RenameForm"]
 
 #: seconds between two looks at who has sat down, while waiting for a quick match
 WAIT_POLL = 0.1
@@ -31,13 +31,16 @@ def _problems() -> tuple[type[BaseException], ...]:
     return (Refused, UsageError, RuntimeError, ConnectionError, OSError, ValueError)
 
 
-def _say(lobby: Any, exc: BaseException) -> None:
+def _say(lobby: Any, exc: BaseException, code: str | None = None) -> None:
+    from ..net.lobby import forget_if_gone
     from ..table import Refused
 
     if isinstance(exc, Refused):
         message = f"The table refused: {exc.reason}"
     elif isinstance(exc, ConnectionError):
         message = "That table has closed."
+        if code is not None:
+            forget_if_gone(lobby.place.folder, code)
     else:
         message = str(exc) or type(exc).__name__
     lobby.notify(message[:300], severity="error")
@@ -101,7 +104,7 @@ def sit(lobby: Any, code: str, want: str) -> None:
         token = load_token(store.data_dir, code) if want == "play" else None
         table = commands.connect(store, code, want=want, name=lobby.place.name, token=token)
     except _problems() as exc:
-        _say(lobby, exc)
+        _say(lobby, exc, code)
         return
     _show(lobby, table)
 
@@ -210,3 +213,55 @@ class QuickWait(ModalScreen[bool]):
             self.notify(f"Could not close the table: {exc}"[:300], severity="error")
             return
         self._answer(not closed)
+
+
+def rename(lobby: Any) -> None:
+    """Ask for a new name; kept in the player's ``identity.json`` for next time."""
+    from dataclasses import replace
+
+    from ..net.lobby_cli import save_identity_name
+    from ..text import player_name
+
+    app = unoduo(lobby)
+
+    def answered(typed: str | None) -> None:
+        name = player_name(typed, "")
+        if typed is None or not name:
+            return
+        try:
+            save_identity_name(app.store.data_dir, name)
+        except OSError as exc:
+            lobby.notify(f"Could not keep the name: {exc}"[:300], severity="error")
+        app.lobby = replace(app.lobby, name=name)
+        lobby.show_who()
+
+    app.push_screen(RenameForm(lobby.place.name), answered)
+
+
+class RenameForm(ModalScreen[str | None]):
+    """One line: the new name (Enter keeps it, Escape leaves it as it was)."""
+
+    DEFAULT_CSS = """
+    RenameForm { align: center middle; }
+    RenameForm > Vertical { width: 50; height: auto; border: round $primary;
+                            background: $surface; padding: 0 1; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="lobby.rename.cancel")]
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.old = name
+
+    def compose(self) -> ComposeResult:
+        from ..text import MAX_NAME
+
+        with Vertical():
+            yield Static("Your name, as the tables show it", classes="dialog-title")
+            yield Input(self.old, id="rename", max_length=MAX_NAME)
+
+    def on_input_submitted(self, message: Input.Submitted) -> None:
+        message.stop()
+        self.dismiss(message.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
