@@ -225,3 +225,26 @@ async def test_a_connection_that_never_starts_a_session_is_closed(served):
     conn = await s.connect(new_key())
     await asyncio.wait_for(conn.wait_closed(), WAIT)
     assert not s.server.clients
+
+
+async def test_a_client_that_stops_reading_stops_its_child_not_the_server(served):
+    """Backpressure the other way: a child writing for ever to a client that reads
+    nothing is no longer read (it blocks on its pty); reading again resumes it."""
+    s = await served(child_command=[sys.executable, "-c",
+                                    "import os\nwhile True: os.write(1, b'spam ' * 800)"])
+    p = await s.play(new_key())
+    await p.screen.wait("spam")
+    (session,) = s.server.running
+    p.chan.pause_reading()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while not session.output_paused:
+        assert loop.time() < deadline, "the server never stopped reading the child"
+        await asyncio.sleep(0.01)
+    other = await s.play(new_key(), "bob")  # the server is not busy with it
+    await other.screen.wait("spam")
+    p.chan.resume_reading()
+    await p.screen.wait("spam")
+    while session.output_paused:
+        assert loop.time() < deadline, "the server never read the child again"
+        await asyncio.sleep(0.01)

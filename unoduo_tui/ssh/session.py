@@ -100,7 +100,8 @@ class GameSession(asyncssh.SSHServerSession):
         self.proc: asyncio.subprocess.Process | None = None
         self._pending = bytearray()
         self._reading_paused = False  # the channel, while the child does not read
-        self._out_paused = False      # the master, while the client does not read
+        self.output_paused = False    # the master, while the client does not read
+        self._task: asyncio.Task | None = None
         self._bucket = TokenBucket(self.limits.input_rate, self.limits.input_burst)
         self._last_input = time.monotonic()
         self._idle_timer: asyncio.TimerHandle | None = None
@@ -146,18 +147,26 @@ class GameSession(asyncssh.SSHServerSession):
         if problem is not None:
             self._refuse(problem)
             return
-        self._loop.create_task(self._run())
+        self._task = self._loop.create_task(self._run())  # held: a task is weakly kept
 
     def _refuse(self, message: str) -> None:
         self.exited.set()
         assert self._chan is not None
-        self._chan.write_stderr(f"unoduo: {message}\r\n".encode())
-        self._chan.exit(1)
+        try:
+            self._chan.write_stderr(f"unoduo: {message}\r\n".encode())
+            self._chan.exit(1)
+        except OSError:  # the client has gone already
+            pass
 
     # -- the child ---------------------------------------------------------------------
 
     async def _run(self) -> None:
-        master, slave = os.openpty()
+        try:
+            master, slave = os.openpty()
+        except OSError as exc:  # out of ptys or descriptors
+            self._refuse(f"the game could not start ({exc.strerror})")
+            self._reaped()
+            return
         try:
             _set_size(slave, *self._size)
             env = child_env(self._term or DEFAULT_TERM, self._colorterm(),
@@ -310,11 +319,11 @@ class GameSession(asyncssh.SSHServerSession):
     # -- output flow control -----------------------------------------------------------
 
     def pause_writing(self) -> None:
-        self._out_paused = True
+        self.output_paused = True
         self._stop_reading()
 
     def resume_writing(self) -> None:
-        self._out_paused = False
+        self.output_paused = False
         if self._master is not None and not self._closing:
             self._loop.add_reader(self._master, self._on_output)
 
