@@ -36,6 +36,7 @@ async def test_a_key_gets_a_terminal_of_its_size_with_only_the_allowed_environme
     assert env["TERM"] == "xterm-kitty" and env["COLORTERM"] == "truecolor"
     assert env["LANG"] == env["LC_ALL"] == "C.UTF-8"
     assert "EVIL" not in env
+    assert env["USER"] == env["LOGNAME"] == "alice"  # not the server's Unix user
     fingerprint = env["UNODUO_KEY"]
     assert fingerprint.startswith("SHA256:")
     serve_dir = s.server.serve_dir

@@ -312,9 +312,12 @@ class Client(asyncssh.SSHServer):
 
     def child_env(self) -> dict[str, str]:
         assert self.identity is not None
+        # USER / LOGNAME as sshd sets them: the player, not the server's Unix user (the
+        # app's default name for "you" is the login name)
         return {"UNODUO_SOCKET_DIR": str(self.server.sockets_dir),
                 "UNODUO_LOBBY_DIR": str(self.server.lobby_dir),
-                "UNODUO_KEY": self.identity.fingerprint}
+                "UNODUO_KEY": self.identity.fingerprint,
+                "USER": self.identity.name, "LOGNAME": self.identity.name}
 
 
 # -- the command -----------------------------------------------------------------------
