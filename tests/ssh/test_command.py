@@ -38,3 +38,22 @@ async def test_serve_prints_where_and_its_key_then_stops_cleanly_on_sigterm(serv
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
+
+
+@pytest.mark.parametrize("case", ["data dir is a file", "address not ours", "bad port"])
+def test_serve_that_cannot_start_says_why_in_one_line(tmp_path, capsys, case):
+    from unoduo_tui.cli import main
+
+    argv = ["serve", "--data-dir", str(tmp_path / "serve"), "--port", "0"]
+    if case == "data dir is a file":
+        (tmp_path / "serve").write_text("not a folder")
+    elif case == "address not ours":
+        argv += ["--listen", "192.0.2.1"]  # TEST-NET-1: never this machine's
+    else:
+        argv[-1] = "70000"
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's own check
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
