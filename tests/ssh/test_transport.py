@@ -249,3 +249,27 @@ async def test_a_client_that_stops_reading_stops_its_child_not_the_server(served
     while session.output_paused:
         assert loop.time() < deadline, "the server never read the child again"
         await asyncio.sleep(0.01)
+
+
+async def test_a_flood_of_resizes_reaches_the_child_a_few_times_and_the_last_one_last(
+        served, monkeypatch):
+    from unoduo_tui.ssh import session as session_module
+
+    sizes = []
+    real = session_module._set_size
+
+    def counted(fd, columns, rows):
+        sizes.append((columns, rows))
+        real(fd, columns, rows)
+    monkeypatch.setattr(session_module, "_set_size", counted)
+    s = await served(child_command=CHILD)
+    p = await s.play(new_key())
+    await p.screen.wait("start size=80x24.")
+    start = asyncio.get_running_loop().time()
+    for i in range(2000):
+        p.chan.change_terminal_size(60 + i % 50, 20)
+    p.chan.change_terminal_size(77, 33)
+    await p.screen.wait("resized size=77x33.")
+    seconds = asyncio.get_running_loop().time() - start
+    assert sizes[-1] == (77, 33)
+    assert len(sizes) <= 3 + seconds / Limits().resize_every  # the first, then ≤ 10 a second

@@ -29,6 +29,8 @@ class Limits:
     junk_limit: int = 256 * 1024
     #: bytes waiting for the game process to read before the channel stops reading
     pty_buffer: int = 64 * 1024
+    #: seconds between two resizes passed on to the game (the last one always is)
+    resize_every: float = 0.1
     #: seconds to log in (asyncssh's ``login_timeout``)
     login_seconds: float = 30.0
     #: seconds between keepalives (a dead link is noticed within ~3 of them)

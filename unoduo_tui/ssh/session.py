@@ -105,6 +105,8 @@ class GameSession(asyncssh.SSHServerSession):
         self._bucket = TokenBucket(self.limits.input_rate, self.limits.input_burst)
         self._last_input = time.monotonic()
         self._idle_timer: asyncio.TimerHandle | None = None
+        self._resize_timer: asyncio.TimerHandle | None = None
+        self._resized_at = float("-inf")
         self._closing = False
         self.started = False  # shell, exec or subsystem asked for
         self.exited = asyncio.Event()  # the child reaped (or never started)
@@ -303,7 +305,21 @@ class GameSession(asyncssh.SSHServerSession):
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int,
                               pixheight: int) -> None:
+        """A resize: passed on at most every :attr:`~.limits.Limits.resize_every`
+        seconds (a client sending thousands would have its app lay out for ever, on
+        the CPU everyone shares); the last size always gets there."""
         self._size = (width, height) if width > 0 and height > 0 else self._size
+        if self._resize_timer is not None:
+            return  # the pending one will send the newest size
+        wait = self._resized_at + self.limits.resize_every - self._loop.time()
+        if wait > 0:
+            self._resize_timer = self._loop.call_later(wait, self._resize)
+        else:
+            self._resize()
+
+    def _resize(self) -> None:
+        self._resize_timer = None
+        self._resized_at = self._loop.time()
         if self._master is not None:
             try:
                 _set_size(self._master, *self._size)
@@ -357,8 +373,9 @@ class GameSession(asyncssh.SSHServerSession):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._closing = True
-        if self._idle_timer is not None:
-            self._idle_timer.cancel()
+        for timer in (self._idle_timer, self._resize_timer):
+            if timer is not None:
+                timer.cancel()
         self._hang_up()
         self.client.session_closed(self)
 
