@@ -8,6 +8,7 @@
     unoduo replay --spoiler-free X   … from the start, its length and result hidden
     unoduo delete X [--yes]     remove a saved match for good
     unoduo play --preset classic --seats N --vs LEVEL[,LEVEL…]|human   classic, 2–10 seats
+    unoduo serve [--port 2222] [--listen ADDR]   an SSH server: anyone with ssh plays
 
 Non-interactive commands never import Textual.  A bad argument is one line on
 stderr and exit status 2, before anything full-screen: the interactive commands
@@ -448,6 +449,8 @@ _COMMANDS = {
 }
 from .net.commands import COMMANDS as _NET_COMMANDS  # noqa: E402 - host / join / watch (#15)
 _COMMANDS.update(_NET_COMMANDS)
+from .ssh.command import serve as _serve  # noqa: E402 - unoduo serve (#16)
+_COMMANDS["serve"] = _serve
 from .net.lobby_cli import run as _lobby  # noqa: E402 - the lobby (#16)
 _COMMANDS["lobby"] = _lobby
 from .web import run as _web  # noqa: E402 - unoduo web (#16)

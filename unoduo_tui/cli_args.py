@@ -205,6 +205,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("rules", parents=[common], help="print the rule book")
     from .net.commands import add_parsers as net_parsers  # host / join / watch (#15)
     net_parsers(sub, common)
+    from .ssh.command import add_parser as serve_parser  # unoduo serve (#16)
+    serve_parser(sub, common)
     from .net.lobby_cli import add_parser as lobby_parser  # the lobby (#16)
     lobby_parser(sub, common, _name)
     from .web import add_parser as web_parser  # unoduo web (#16)

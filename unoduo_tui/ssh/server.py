@@ -1,0 +1,351 @@
+"""``unoduo serve``: the game over SSH, with asyncssh (#16).
+
+Anyone with an SSH client plays: ``ssh -p 2222 NAME@HOST``.  Their public key is who
+they are (any key is accepted; :mod:`.identity`), so there are no accounts and no
+passwords; a client with no key is told, in an auth banner, how to make one, and
+refused.  Each connection gets one session running the lobby in a child process on a
+pty (:mod:`.session`).  Only the game: exec and subsystems (sftp, scp) are refused on
+the channel's stderr with exit status 1, port and agent forwarding and X11 are off,
+and the client's environment is ignored but for ``TERM`` (and an allowed
+``COLORTERM``).  The limits are :class:`~.limits.Limits`.
+
+The serve dir (``--data-dir``, default the user data dir + ``/serve``, 0700) holds
+``host_key`` (ed25519, made on first start, 0600), ``players/<key>/`` (each player's
+data dir), ``sockets/`` (0700: the tables hosted from the lobby) and ``lobby/`` (the
+lobby's listing of open tables and its quick-match queue).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shlex
+import signal
+import stat
+import sys
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import asyncssh
+
+from ..files import FileProblem, private_dir, put_new, read_regular
+from ..text import printable
+from .identity import Identity, identify
+from .limits import Limits
+from .session import GameSession
+
+__all__ = ["GameServer", "Client", "child_argv", "load_host_key", "HostKeyError",
+           "no_key_banner", "serve_dir_of"]
+
+
+def child_argv(player_dir: Path, name: str) -> list[str]:
+    """The game process one connection runs: the lobby, in the player's folder.
+    ``--name=NAME`` in one word: a login like ``--help`` is a name, not an option."""
+    return [sys.executable, "-m", "unoduo_tui.cli", "lobby", "--data-dir", str(player_dir),
+            f"--name={name}"]
+
+
+def no_key_banner(host: str, port: int) -> str:
+    where = f"-p {port} {host}" if port != 22 else host
+    return ("unoduo knows you by your SSH key, and your client offered none.\r\n"
+            "Make one with: ssh-keygen -t ed25519\r\n"
+            f"then connect again: ssh {where}\r\n")
+
+
+class HostKeyError(Exception):
+    """The host key file cannot be used (one line, for ``unoduo serve`` to print)."""
+
+
+def load_host_key(path: Path) -> asyncssh.SSHKey:
+    """The server's key at ``path``, made (ed25519, 0600, whole or not at all) if there
+    is none; :class:`HostKeyError` when the file there is readable by others, not a
+    regular file or not a key."""
+    try:
+        if not os.path.lexists(path):
+            private_dir(path.parent)
+            key = asyncssh.generate_private_key("ssh-ed25519")
+            try:
+                put_new(path, key.export_private_key())
+                return key
+            except FileExistsError:  # another server made it just now: use that one
+                pass
+        mode = os.lstat(path).st_mode
+        if stat.S_ISREG(mode) and mode & 0o077:
+            raise HostKeyError(f"the host key {path} is open to others (mode "
+                               f"{stat.S_IMODE(mode):o}): chmod 600 it, or remove it "
+                               "to make a new one")
+        return asyncssh.import_private_key(read_regular(path, limit=64 * 1024))
+    except OSError as exc:  # FileProblem too: a folder, a symlink, a hard link …
+        why = str(exc).replace(f"{path}: ", "").replace("save file", "key file")
+        raise HostKeyError(f"cannot use the host key {path}: {why}") from None
+    except (asyncssh.KeyImportError, ValueError) as exc:
+        raise HostKeyError(f"the host key {path} is not a private key ({exc})") from None
+
+
+def serve_dir_of(data_dir: str | None) -> Path:
+    """``--data-dir`` as given, else the user data dir (``$UNODUO_DATA_DIR`` …) +
+    ``/serve``."""
+    from ..store import data_dir as user_data_dir
+
+    return Path(data_dir).expanduser() if data_dir else user_data_dir() / "serve"
+
+
+def _own_private_dir(path: Path) -> Path:
+    """``path`` made, and made 0700, if it is a folder of ours; ``OSError`` if not."""
+    private_dir(path)
+    info = os.lstat(path)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+        raise FileProblem(f"{path} is not a folder of this user")
+    os.chmod(path, 0o700)
+    return path
+
+
+class GameServer:
+    """The shared state of one ``unoduo serve``: its limits, folders and who is on."""
+
+    def __init__(self, serve_dir: Path, limits: Limits = Limits(),
+                 child_command: Sequence[str] | None = None,
+                 log: Callable[[str], None] | None = None) -> None:
+        self.serve_dir = _own_private_dir(serve_dir)
+        self.sockets_dir = _own_private_dir(serve_dir / "sockets")
+        self.lobby_dir = _own_private_dir(serve_dir / "lobby")
+        self.limits = limits
+        self.child_command = list(child_command) if child_command else None
+        self.log = log or (lambda line: None)
+        self.clients: set[Client] = set()
+        #: each key's sessions (admitted, not yet closed)
+        self.sessions: dict[str, set[GameSession]] = {}
+        #: every session whose child has not been reaped yet
+        self.running: set[GameSession] = set()
+        self.host_key: asyncssh.SSHKey | None = None
+        self._acceptor: asyncssh.SSHAcceptor | None = None
+
+    async def start(self, host: str, port: int, host_key: Path) -> tuple[str, int]:
+        """Listen on ``host``:``port`` (0: any free port); the address it got."""
+        self.host_key = load_host_key(host_key)
+        lim = self.limits
+        self._acceptor = await asyncssh.create_server(
+            lambda: Client(self), host, port, server_host_keys=[self.host_key],
+            encoding=None, line_editor=False, allow_pty=True,
+            agent_forwarding=False, x11_forwarding=False, sftp_factory=None,
+            allow_scp=False, password_auth=False, kbdint_auth=True,
+            public_key_auth=True, host_based_auth=False, gss_host=None,
+            login_timeout=lim.login_seconds, keepalive_interval=lim.keepalive_seconds,
+            keepalive_count_max=3, max_pktsize=lim.max_packet, window=lim.window)
+        sock = self._acceptor.sockets[0].getsockname()
+        return sock[0], sock[1]
+
+    @property
+    def fingerprint(self) -> str:
+        assert self.host_key is not None
+        return self.host_key.get_fingerprint()
+
+    def session_count(self, fingerprint: str) -> int:
+        return len(self.sessions.get(fingerprint, ()))
+
+    async def stop(self) -> None:
+        """Stop listening, hang up every game (their matches are saved move by move)
+        and wait until every child is reaped."""
+        if self._acceptor is not None:
+            self._acceptor.close()
+        live = list(self.running)
+        for session in live:
+            session.leave("the server is stopping; your match is saved")
+        if live:
+            await asyncio.wait([asyncio.ensure_future(s.exited.wait()) for s in live],
+                               timeout=self.limits.hangup_grace + 5)
+        for client in list(self.clients):
+            client.close()
+        if self._acceptor is not None:
+            await self._acceptor.wait_closed()
+        await self._end_tables()
+
+    async def _end_tables(self) -> None:
+        """SIGTERM the tables hosted from this server's lobby (nobody can reach them
+        with the server gone; each is saved move by move and ``resume`` brings it back)
+        and wait, a little, for them to go."""
+        from ..net.lobby import pid_alive, read_listings
+
+        pids = [t.pid for t in read_listings(self.lobby_dir) if self._our_table(t.pid)]
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except OSError:
+                pass
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.limits.hangup_grace
+        while any(pid_alive(pid) for pid in pids) and loop.time() < deadline:
+            await asyncio.sleep(0.05)  # not our children: nothing to wait on but this
+
+    def _our_table(self, pid: int) -> bool:
+        """``pid`` is a table process listing itself in our lobby dir (not a reused pid)."""
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            return False
+        return b"unoduo_tui.net.serve" in argv and os.fsencode(self.lobby_dir) in argv
+
+
+class Client(asyncssh.SSHServer):
+    """One connection: its key, its identity and its one session."""
+
+    def __init__(self, server: GameServer) -> None:
+        self.server = server
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self._offered: asyncssh.SSHKey | None = None
+        self.identity: Identity | None = None
+        self.session: GameSession | None = None
+        self._told = False
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        if len(self.server.clients) >= self.server.limits.max_connections:
+            asyncio.get_running_loop().call_soon(
+                conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                "the unoduo server is full: try again later")
+            return
+        self.server.clients.add(self)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.server.clients.discard(self)
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+
+    # -- authentication: any key, nothing else -----------------------------------------
+
+    def begin_auth(self, username: str) -> bool:
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        # asyncssh calls this for every key offered and then, synchronously, checks the
+        # signature of a signed request: the last key seen when auth succeeds is the one
+        # the client proved it holds
+        self._offered = key
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return not self._told  # only to tell a client with no key how to get one, once
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        if not self._told and self.conn is not None:
+            self._told = True
+            host, port = self.conn.get_extra_info("sockname")[:2]
+            self.conn.send_auth_banner(no_key_banner(host, port))
+        return False
+
+    def auth_completed(self) -> None:
+        assert self.conn is not None and self._offered is not None
+        fingerprint = self._offered.get_fingerprint()
+        username = self.conn.get_extra_info("username") or ""
+        try:
+            self.identity = identify(self.server.serve_dir, fingerprint, username)
+        except OSError as exc:
+            self.server.log(f"cannot use the folder of {fingerprint}: {printable(exc)}")
+            self.conn.disconnect(asyncssh.DISC_BY_APPLICATION,
+                                 "the server cannot keep your data right now")
+            return
+        self.server.log(f"{printable(self.identity.name)} ({fingerprint}) connected")
+        # a connection that never starts its game must not hold a place for ever
+        asyncio.get_running_loop().call_later(self.server.limits.login_seconds,
+                                              self._close_unless_started)
+
+    def _close_unless_started(self) -> None:
+        if self.session is None or not self.session.started:
+            self.close()
+
+    # -- only the game -----------------------------------------------------------------
+
+    def session_requested(self) -> Any:
+        if self.session is not None or self.identity is None:
+            return False  # one game per connection
+        self.session = GameSession(self)
+        return self.session
+
+    def connection_requested(self, *args: Any) -> bool:
+        return False
+
+    def server_requested(self, *args: Any) -> bool:
+        return False
+
+    def unix_connection_requested(self, *args: Any) -> bool:
+        return False
+
+    def unix_server_requested(self, *args: Any) -> bool:
+        return False
+
+    # -- the session's questions -------------------------------------------------------
+
+    def admit(self, session: GameSession) -> str | None:
+        """``None`` and the session counted, or why it may not start."""
+        assert self.identity is not None
+        sessions = self.server.sessions.setdefault(self.identity.fingerprint, set())
+        if len(sessions) >= self.server.limits.per_key:
+            return (f"already {len(sessions)} connections with this key: close one to "
+                    "open another")
+        sessions.add(session)
+        self.server.running.add(session)
+        return None
+
+    def session_closed(self, session: GameSession) -> None:
+        if self.identity is not None:
+            sessions = self.server.sessions.get(self.identity.fingerprint, set())
+            sessions.discard(session)
+            if not sessions:
+                self.server.sessions.pop(self.identity.fingerprint, None)
+            self.server.log(f"{printable(self.identity.name)} left")
+        self.close()  # one game per connection: it is over
+
+    def child_argv(self) -> list[str]:
+        assert self.identity is not None
+        if self.server.child_command:
+            return list(self.server.child_command)
+        return child_argv(self.identity.folder, self.identity.name)
+
+    def child_env(self) -> dict[str, str]:
+        assert self.identity is not None
+        # USER / LOGNAME as sshd sets them: the player, not the server's Unix user (the
+        # app's default name for "you" is the login name)
+        return {"UNODUO_SOCKET_DIR": str(self.server.sockets_dir),
+                "UNODUO_LOBBY_DIR": str(self.server.lobby_dir),
+                "UNODUO_KEY": self.identity.fingerprint,
+                "USER": self.identity.name, "LOGNAME": self.identity.name}
+
+
+# -- the command -----------------------------------------------------------------------
+
+def _stderr_log(line: str) -> None:
+    import time
+
+    print(f"{time.strftime('%H:%M:%S')} {line}", file=sys.stderr, flush=True)
+
+
+async def _serve(server: GameServer, host: str, port: int, host_key: Path) -> None:
+    where = await server.start(host, port, host_key)
+    print(f"unoduo serve: listening on {where[0]} port {where[1]}; host key "
+          f"{server.fingerprint} (players: ssh -p {where[1]} NAME@HOST)", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    await server.stop()
+
+
+def run_serve(serve_dir: Path, host: str, port: int, host_key: Path | None,
+              limits: Limits, child_command: str | None) -> int:
+    """``unoduo serve``: serve until SIGINT / SIGTERM.  Raises :class:`HostKeyError`
+    or ``OSError`` (the folders, the address) for the CLI to print as one line."""
+    server = GameServer(serve_dir, limits,
+                        shlex.split(child_command) if child_command else None,
+                        log=_stderr_log)
+    asyncio.run(_serve(server, host, port, host_key or serve_dir / "host_key"))
+    return 0
