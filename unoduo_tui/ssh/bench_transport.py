@@ -1,4 +1,4 @@
-"""What an SSH player costs the server: ``python -m unoduo_tui.ssh.bench``.
+"""What an SSH player costs the server: ``python -m unoduo_tui.ssh.bench_transport``.
 
 Starts ``unoduo serve`` in this process (127.0.0.1, a free port, a temp serve dir),
 connects ``--connections`` asyncssh clients at once, each with a key of its own and a
@@ -113,7 +113,7 @@ async def _bench(connections: int, child: str, echoes: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m unoduo_tui.ssh.bench")
+    parser = argparse.ArgumentParser(prog="python -m unoduo_tui.ssh.bench_transport")
     parser.add_argument("--connections", type=int, default=10)
     parser.add_argument("--child", choices=("lobby", "cat"), default="lobby",
                         help="the real lobby, or a raw echo (the transport alone)")
