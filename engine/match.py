@@ -64,6 +64,7 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
                              f"{_VARIANTS[rules.preset].__name__}; use Match.new or Match.replay")
         self._init_state(rules, seed, queue, rules.seats, tuple(deck_cards(rules.deck)),
                          _new_id())
+        self._handlers, self._legal_by_phase = self._HANDLERS, self._LEGAL_BY_PHASE
         self._start_match()
 
     # -- construction ----------------------------------------------------------------
@@ -350,8 +351,8 @@ _DRAFT = (Action.parse("keep"), Action.parse("reject"))
 _COLOURS = tuple(Action.parse(f"colour {c}") for c in "RYGB")
 
 
-Match._handlers = handlers(Match)
-Match._legal_by_phase = legal_by_phase(Match)
+Match._HANDLERS = handlers(Match)
+Match._LEGAL_BY_PHASE = legal_by_phase(Match)
 _VARIANTS: "dict[str, type[Match]]" = {"duo": Match}
 
 

@@ -45,7 +45,7 @@ class Turn:
         mask = self._masks[seat] & _PLAYABLE[self._color][self._discard[-1].rank]  # T1
         can_draw = self._draw or len(self._discard) > 1  # T2 / T4
         # one cache per (says UNO, can draw): the key stays the small mask itself
-        cache = _TURN_CACHES[(len(hand) == 2) * 2 + (1 if can_draw else 0)]
+        cache = _TURN_CACHES[(2 if len(hand) == 2 else 0) + (1 if can_draw else 0)]
         out = cache.get(mask)
         if out is None:
             if len(cache) > 20_000:  # bounded: a big dict costs more in misses than it saves
@@ -121,7 +121,6 @@ class Turn:
         if exposed is not None and exposed != seat:
             self._exposed = None  # U2: any other move ends the opponent's exposure
         self._blocked = 0
-        total = self._pending + 2 if phase == "volley" else 2
         self._discard.append(card)
         colour = action.colour
         self._color = colour or card.colour
@@ -130,8 +129,10 @@ class Turn:
             self._exposed = None if action.uno else seat  # U1
         nxt = (seat + self._direction) % self._seats
         if rank == "+2":  # the volley's total varies: a new event
+            total = self._pending + 2 if phase == "volley" else 2
             event = _event(Play, ("play", seat, card.alone, total, colour, action.uno, None, nxt))
         else:  # one shared event per (action, seat, next seat): see _PLAYED
+            total = 0
             event = _PLAYED.get(action.code << 8 | seat << 4 | nxt)
             if event is None:
                 event = _played(action, seat, nxt)
@@ -201,26 +202,26 @@ class Turn:
     def _on_draw(self: "Match", action) -> None:
         seat = self._to_act
         phase = self._phase
-        if self._exposed is not None and self._exposed != seat:
-            self._exposed = None
         self._blocked = 0
         if phase == "turn":  # T2: one card (there is one: else draw is not offered)
-            if self._draw:
-                card = self._draw.pop()
+            self._exposed = None  # U2: another seat's exposure ends; this one's holds 2+
+            draw = self._draw
+            if draw:
+                card = draw.pop()
                 self._hands[seat].append(card)
                 self._masks[seat] |= card.bit
-                if self._exposed == seat:
-                    self._exposed = None
                 self._events.append(_TURN_DRAWS[seat << 6 | card.code])
             else:
                 card = self._draw_into(seat, 1, "turn")[0]
-            top = self._discard[-1]
-            if card.colour is None or card.colour == self._color or card.rank == top.rank:
+            colour = card.colour
+            if colour is None or colour == self._color or card.rank == self._discard[-1].rank:
                 self._phase = "drawn"
                 self._drawn = card
             else:
                 self._to_act = (seat + self._direction) % self._seats
         else:  # facing a volley (A1) or a Wild Draw 4 (A5), or a start card (S8)
+            if self._exposed is not None and self._exposed != seat:
+                self._exposed = None
             self._draw_into(seat, self._pending, self._penalty_why(phase))
             self._begin_turn(self._volley_by)
 
