@@ -12,7 +12,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from .actions import (A_CATCH, A_CHALLENGE, A_DRAW, A_NODUMP, A_PASS, DUMPS, DUMPS_UNO,
-                      PLAYS, PLAYS_UNO, Chance)
+                      PLAYS, PLAYS_UNO, Action, Chance)
 from .cards import ALL_CARDS, COLOURS
 from .events import Draw, Pass, Play
 from .events import _new as ev
@@ -133,7 +133,7 @@ class Turn:
             event = _event(Play, ("play", seat, card.alone, total, colour, action.uno, None, nxt))
         else:  # one shared event per (action, seat, next seat): see _PLAYED
             total = 0
-            event = _PLAYED.get(action.code << 8 | seat << 4 | nxt)
+            event = _PLAYED[seat][nxt].get(action)
             if event is None:
                 event = _played(action, seat, nxt)
         self._events.append(event)
@@ -210,7 +210,7 @@ class Turn:
                 card = draw.pop()
                 self._hands[seat].append(card)
                 self._masks[seat] |= card.bit
-                self._events.append(_TURN_DRAWS[seat << 6 | card.code])
+                self._events.append(_TURN_DRAWS[seat][card.code])
             else:
                 card = self._draw_into(seat, 1, "turn")[0]
             colour = card.colour
@@ -259,23 +259,22 @@ _CODE = attrgetter("code")
 # immutable value, as a card and an action are, so a match may hold the same one
 # many times; a move that allocates no event also leaves the garbage collector
 # nothing to do (with every play and draw allocating one, collections took ~13% of
-# random play).  Seats and next seats are below 16 (PRESETS: at most 10 seats).
+# random play).
 
-#: a play's event (not a Draw 2's: its total varies), by action code, seat and next seat
-_PLAYED: dict[int, Play] = {}
-#: the event of drawing ``card`` in a turn (T2), at ``seat << 6 | card.code``
-_TURN_DRAWS = [_event(Draw, ("draw", seat, card.alone, 1, None, False, seat, "turn"))
-               if code < len(ALL_CARDS) else None
-               for seat in range(max(r[-1] for r in PRESETS.values()))
-               for code, card in enumerate(ALL_CARDS + (None,) * (64 - len(ALL_CARDS)))]
+_SEATS = max(r[-1] for r in PRESETS.values())
+#: a play's event (not a Draw 2's: its total varies), by seat, next seat and action
+_PLAYED: list[list[dict[Action, Play]]] = [[{} for _ in range(_SEATS)] for _ in range(_SEATS)]
+#: the event of drawing ``card`` in a turn (T2), by seat and card code
+_TURN_DRAWS = [[_event(Draw, ("draw", seat, card.alone, 1, None, False, seat, "turn"))
+                for card in ALL_CARDS] for seat in range(_SEATS)]
 #: the event of keeping the drawn card (T2), by seat
 _KEPT = [_event(Pass, ("pass", seat, (), 0, None, False, None, "keep"))
-         for seat in range(max(r[-1] for r in PRESETS.values()))]
+         for seat in range(_SEATS)]
 
 
 def _played(action, seat: int, nxt: int) -> Play:
     """The shared event of ``seat`` playing ``action`` (not a Draw 2) before ``nxt``."""
-    event = _PLAYED[action.code << 8 | seat << 4 | nxt] = _event(
+    event = _PLAYED[seat][nxt][action] = _event(
         Play, ("play", seat, action.card.alone, 0, action.colour, action.uno, None, nxt))
     return event
 
