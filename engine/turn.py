@@ -39,23 +39,32 @@ class Turn:
             out.append(A_CATCH)
         return tuple(out)
 
-    def _legal_turn(self: "Match") -> tuple:
-        seat = self._to_act
+    def legal_actions(self: "Match") -> "tuple[Action, ...]":
+        """Every legal action for :attr:`to_act`, in a fixed order (empty when over)."""
+        legal = self._legal
+        if legal is not None:
+            return legal
+        phase = self._phase
+        if phase != "turn":
+            legal = self._legal = self._legal_by_phase[phase](self)
+            return legal
+        seat = self._to_act  # the turn's (built here: the engine's hottest path)
         hand = self._hands[seat]
         mask = self._masks[seat] & _PLAYABLE[self._color][self._discard[-1].rank]  # T1
         can_draw = self._draw or len(self._discard) > 1  # T2 / T4
         # one cache per (says UNO, can draw): the key stays the small mask itself
         cache = _TURN_CACHES[(2 if len(hand) == 2 else 0) + (1 if can_draw else 0)]
-        out = cache.get(mask)
-        if out is None:
+        legal = cache.get(mask)
+        if legal is None:
             if len(cache) > 20_000:  # bounded: a big dict costs more in misses than it saves
                 cache.clear()
-            out = cache[mask] = _actions_for(mask, len(hand) == 2,
-                                             A_DRAW if can_draw else A_PASS)
+            legal = cache[mask] = _actions_for(mask, len(hand) == 2,
+                                               A_DRAW if can_draw else A_PASS)
         exposed = self._exposed
         if exposed is not None and exposed != seat and len(self._hands[exposed]) == 1:
-            return out + (A_CATCH,)  # U2
-        return out
+            legal += (A_CATCH,)  # U2
+        self._legal = legal
+        return legal
 
     def _legal_drawn(self: "Match") -> tuple:
         """T2: only the drawn card may be played, or kept with ``pass``."""
