@@ -56,10 +56,9 @@ class Turn:
         cache = _TURN_CACHES[(2 if len(hand) == 2 else 0) + (1 if can_draw else 0)]
         legal = cache.get(mask)
         if legal is None:
-            if len(cache) > 20_000:  # bounded: a big dict costs more in misses than it saves
-                cache.clear()
-            legal = cache[mask] = _actions_for(mask, len(hand) == 2,
-                                               A_DRAW if can_draw else A_PASS)
+            legal = _actions_for(mask, len(hand) == 2, A_DRAW if can_draw else A_PASS)
+            if len(cache) < 20_000:  # bounded; once full, it keeps what it has (clearing
+                cache[mask] = legal  # it missed more, and a kept miss is GC work)
         exposed = self._exposed
         if exposed is not None and exposed != seat and len(self._hands[exposed]) == 1:
             legal += (A_CATCH,)  # U2
@@ -137,11 +136,11 @@ class Turn:
         if left == 1:
             self._exposed = None if action.uno else seat  # U1
         nxt = (seat + self._direction) % self._seats
-        if rank == "+2":  # the volley's total varies: a new event
-            total = self._pending + 2 if phase == "volley" else 2
+        if phase == "volley":  # a stacked Draw 2 (A1): the volley's total varies
+            total = self._pending + 2
             event = _event(Play, ("play", seat, card.alone, total, colour, action.uno, None, nxt))
         else:  # one shared event per (action, seat, next seat): see _PLAYED
-            total = 0
+            total = 2  # a Draw 2's (A1, C6); no other card's
             event = _PLAYED[seat][nxt].get(action)
             if event is None:
                 event = _played(action, seat, nxt)
@@ -271,7 +270,7 @@ _CODE = attrgetter("code")
 # random play).
 
 _SEATS = max(r[-1] for r in PRESETS.values())
-#: a play's event (not a Draw 2's: its total varies), by seat, next seat and action
+#: a play's event (but a stacked Draw 2's: its total varies), by seat, next seat and action
 _PLAYED: list[list[dict[Action, Play]]] = [[{} for _ in range(_SEATS)] for _ in range(_SEATS)]
 #: the event of drawing ``card`` in a turn (T2), by seat and card code
 _TURN_DRAWS = [[_event(Draw, ("draw", seat, card.alone, 1, None, False, seat, "turn"))
@@ -282,9 +281,12 @@ _KEPT = [_event(Pass, ("pass", seat, (), 0, None, False, None, "keep"))
 
 
 def _played(action, seat: int, nxt: int) -> Play:
-    """The shared event of ``seat`` playing ``action`` (not a Draw 2) before ``nxt``."""
+    """The shared event of ``seat`` playing ``action`` (not in a volley) before ``nxt``;
+    a Draw 2 starts its total at 2."""
+    card = action.card
     event = _PLAYED[seat][nxt][action] = _event(
-        Play, ("play", seat, action.card.alone, 0, action.colour, action.uno, None, nxt))
+        Play, ("play", seat, card.alone, 2 if card.rank == "+2" else 0, action.colour,
+               action.uno, None, nxt))
     return event
 
 
