@@ -260,7 +260,7 @@ class MatchState:
             return e
         return None
 
-    over = property(attrgetter("_over"), doc="Whether the match has ended (E4; as to_act).")
+    over = property(attrgetter("_over"), doc="Whether the match has ended (E4).")
 
     @property
     def winner(self) -> int | None:
