@@ -208,5 +208,5 @@ class ClassicMatch(Match):
         self._start_round((self._dealer + 1) % n, self._shuffle_all())  # C2: deal passes left
 
 
-ClassicMatch._handlers = handlers(ClassicMatch)
-ClassicMatch._legal_by_phase = legal_by_phase(ClassicMatch)
+ClassicMatch._HANDLERS = handlers(ClassicMatch)
+ClassicMatch._LEGAL_BY_PHASE = legal_by_phase(ClassicMatch)

@@ -64,6 +64,7 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
                              f"{_VARIANTS[rules.preset].__name__}; use Match.new or Match.replay")
         self._init_state(rules, seed, queue, rules.seats, tuple(deck_cards(rules.deck)),
                          _new_id())
+        self._handlers, self._legal_by_phase = self._HANDLERS, self._LEGAL_BY_PHASE
         self._start_match()
 
     # -- construction ----------------------------------------------------------------
@@ -196,21 +197,15 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
 
     # -- the public API (the read-only properties are MatchState's) ---------------------
 
-    def legal_actions(self) -> tuple[Action, ...]:
-        """Every legal action for :attr:`to_act`, in a fixed order (empty when over)."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = (self._legal_turn() if self._phase == "turn"
-                                   else self._legal_by_phase[self._phase](self))
-        return legal
+    # legal_actions() is Turn's: the turn phase's are built in it, one call fewer on the
+    # engine's hottest path
 
     def apply(self, action: "Action | str", seat: int | None = None) -> list[Event]:
         """Make a decision; returns its events.  An illegal or malformed action raises
         :class:`IllegalAction` naming the rule, and leaves the match untouched."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = (self._legal_turn() if self._phase == "turn"
-                                   else self._legal_by_phase[self._phase](self))
+            legal = self.legal_actions()
         if action.__class__ is not Action:
             action = Action.parse(action)
         if action not in legal or (seat is not None and seat != self._to_act):
@@ -330,7 +325,7 @@ def handlers(cls: "type[Match]") -> dict:
 
 def legal_by_phase(cls: "type[Match]") -> dict:
     """Each phase's legal-action builder in ``cls`` (a variant overrides some)."""
-    return {"draft": _legal_draft, "colour": _legal_colour, "turn": cls._legal_turn,
+    return {"draft": _legal_draft, "colour": _legal_colour,
             "drawn": cls._legal_drawn, "volley": cls._legal_volley, "wd4": cls._legal_wd4,
             "dump": cls._legal_dump, "over": _legal_over}
 
@@ -350,8 +345,8 @@ _DRAFT = (Action.parse("keep"), Action.parse("reject"))
 _COLOURS = tuple(Action.parse(f"colour {c}") for c in "RYGB")
 
 
-Match._handlers = handlers(Match)
-Match._legal_by_phase = legal_by_phase(Match)
+Match._HANDLERS = handlers(Match)
+Match._LEGAL_BY_PHASE = legal_by_phase(Match)
 _VARIANTS: "dict[str, type[Match]]" = {"duo": Match}
 
 

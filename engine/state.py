@@ -11,9 +11,12 @@ action cards, scoring) read and write these fields; everything outside the match
 from __future__ import annotations
 
 from collections import deque
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Callable
+
     from .actions import Action, Chance
     from .cards import Card
     from .events import Event
@@ -66,6 +69,10 @@ class MatchState:
     _blocked: int                    #: blocked passes in a row (T4)
     _direction: int                  #: +1 clockwise, -1 counter-clockwise (C6)
     _dealer: int | None              #: the dealer (C2; None in UNO Duo)
+    # -- the variant's tables (its class's _HANDLERS and _LEGAL_BY_PHASE, read through a
+    #    slot: on the hot path a class attribute costs a lookup through the classes)
+    _handlers: "dict[str, Callable]"  #: each action kind's handler
+    _legal_by_phase: "dict[str, Callable]"  #: each phase's legal-action builder
 
     __slots__ = tuple(__annotations__)
 
@@ -133,15 +140,12 @@ class MatchState:
         """This match object's id (a clone or a replay is another match)."""
         return self._id
 
-    @property
-    def to_act(self) -> int | None:
-        """The seat whose decision is pending; ``None`` once the match is over."""
-        return self._to_act
-
-    @property
-    def phase(self) -> str:
-        """draft, colour, turn, drawn, volley, wd4, dump or over."""
-        return self._phase
+    # read at every decision by the loops that drive a match (bots, the arena, the
+    # bench): C getters, no Python frame
+    to_act = property(attrgetter("_to_act"),
+                      doc="The seat whose decision is pending; ``None`` once the match is over.")
+    phase = property(attrgetter("_phase"),
+                     doc="draft, colour, turn, drawn, volley, wd4, dump or over.")
 
     def hand(self, seat: int) -> list[Card]:
         """The seat's cards, in the order they entered its hand."""
@@ -256,9 +260,7 @@ class MatchState:
             return e
         return None
 
-    @property
-    def over(self) -> bool:
-        return self._over
+    over = property(attrgetter("_over"), doc="Whether the match has ended (E4).")
 
     @property
     def winner(self) -> int | None:

@@ -12,10 +12,11 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from .actions import (A_CATCH, A_CHALLENGE, A_DRAW, A_NODUMP, A_PASS, DUMPS, DUMPS_UNO,
-                      PLAYS, PLAYS_UNO, Chance)
+                      PLAYS, PLAYS_UNO, Action, Chance)
 from .cards import ALL_CARDS, COLOURS
 from .events import Draw, Pass, Play
 from .events import _new as ev
+from .rules import PRESETS
 
 _event = tuple.__new__
 _PASSES = frozenset("0123456789") | {"W"}
@@ -38,23 +39,31 @@ class Turn:
             out.append(A_CATCH)
         return tuple(out)
 
-    def _legal_turn(self: "Match") -> tuple:
-        seat = self._to_act
+    def legal_actions(self: "Match") -> "tuple[Action, ...]":
+        """Every legal action for :attr:`to_act`, in a fixed order (empty when over)."""
+        legal = self._legal
+        if legal is not None:
+            return legal
+        phase = self._phase
+        if phase != "turn":
+            legal = self._legal = self._legal_by_phase[phase](self)
+            return legal
+        seat = self._to_act  # the turn's (built here: the engine's hottest path)
         hand = self._hands[seat]
         mask = self._masks[seat] & _PLAYABLE[self._color][self._discard[-1].rank]  # T1
         can_draw = self._draw or len(self._discard) > 1  # T2 / T4
         # one cache per (says UNO, can draw): the key stays the small mask itself
-        cache = _TURN_CACHES[(len(hand) == 2) * 2 + (1 if can_draw else 0)]
-        out = cache.get(mask)
-        if out is None:
-            if len(cache) > 20_000:  # bounded: a big dict costs more in misses than it saves
-                cache.clear()
-            out = cache[mask] = _actions_for(mask, len(hand) == 2,
-                                             A_DRAW if can_draw else A_PASS)
+        cache = _TURN_CACHES[(2 if len(hand) == 2 else 0) + (1 if can_draw else 0)]
+        legal = cache.get(mask)
+        if legal is None:
+            legal = _actions_for(mask, len(hand) == 2, A_DRAW if can_draw else A_PASS)
+            if len(cache) < 20_000:  # bounded; once full, it keeps what it has (clearing
+                cache[mask] = legal  # it missed more, and a kept miss is GC work)
         exposed = self._exposed
         if exposed is not None and exposed != seat and len(self._hands[exposed]) == 1:
-            return out + (A_CATCH,)  # U2
-        return out
+            legal += (A_CATCH,)  # U2
+        self._legal = legal
+        return legal
 
     def _legal_drawn(self: "Match") -> tuple:
         """T2: only the drawn card may be played, or kept with ``pass``."""
@@ -120,7 +129,6 @@ class Turn:
         if exposed is not None and exposed != seat:
             self._exposed = None  # U2: any other move ends the opponent's exposure
         self._blocked = 0
-        total = self._pending + 2 if phase == "volley" else 2
         self._discard.append(card)
         colour = action.colour
         self._color = colour or card.colour
@@ -128,8 +136,15 @@ class Turn:
         if left == 1:
             self._exposed = None if action.uno else seat  # U1
         nxt = (seat + self._direction) % self._seats
-        self._events.append(_event(Play, ("play", seat, card.alone, total if rank == "+2" else 0,
-                                           colour, action.uno, None, nxt)))
+        if phase == "volley":  # a stacked Draw 2 (A1): the volley's total varies
+            total = self._pending + 2
+            event = _event(Play, ("play", seat, card.alone, total, colour, action.uno, None, nxt))
+        else:  # one shared event per (action, seat, next seat): see _PLAYED
+            total = 2  # a Draw 2's (A1, C6); no other card's
+            event = _PLAYED[seat][nxt].get(action)
+            if event is None:
+                event = _played(action, seat, nxt)
+        self._events.append(event)
         if left == 0:
             self._go_out(seat, card, total)
         elif rank in _PASSES:  # numbers and A3 Wild: the turn passes
@@ -195,27 +210,26 @@ class Turn:
     def _on_draw(self: "Match", action) -> None:
         seat = self._to_act
         phase = self._phase
-        if self._exposed is not None and self._exposed != seat:
-            self._exposed = None
         self._blocked = 0
         if phase == "turn":  # T2: one card (there is one: else draw is not offered)
-            if self._draw:
-                card = self._draw.pop()
+            self._exposed = None  # U2: another seat's exposure ends; this one's holds 2+
+            draw = self._draw
+            if draw:
+                card = draw.pop()
                 self._hands[seat].append(card)
                 self._masks[seat] |= card.bit
-                if self._exposed == seat:
-                    self._exposed = None
-                self._events.append(_event(Draw, ("draw", seat, card.alone, 1, None, False, seat,
-                                                   "turn")))
+                self._events.append(_TURN_DRAWS[seat][card.code])
             else:
                 card = self._draw_into(seat, 1, "turn")[0]
-            top = self._discard[-1]
-            if card.colour is None or card.colour == self._color or card.rank == top.rank:
+            colour = card.colour
+            if colour is None or colour == self._color or card.rank == self._discard[-1].rank:
                 self._phase = "drawn"
                 self._drawn = card
             else:
                 self._to_act = (seat + self._direction) % self._seats
         else:  # facing a volley (A1) or a Wild Draw 4 (A5), or a start card (S8)
+            if self._exposed is not None and self._exposed != seat:
+                self._exposed = None
             self._draw_into(seat, self._pending, self._penalty_why(phase))
             self._begin_turn(self._volley_by)
 
@@ -227,7 +241,7 @@ class Turn:
         seat = self._to_act
         if self._phase == "drawn":  # T2: keep the drawn card
             self._moved(seat)
-            self._events.append(_event(Pass, ("pass", seat, (), 0, None, False, None, "keep")))
+            self._events.append(_KEPT[seat])
             self._begin_turn((seat + self._direction) % self._seats)
             return
         blocked = self._blocked + 1  # T4: nothing to draw
@@ -248,6 +262,32 @@ class Turn:
 
 
 _CODE = attrgetter("code")
+
+# The events of the commonest moves are made once and shared.  An event is an
+# immutable value, as a card and an action are, so a match may hold the same one
+# many times; a move that allocates no event also leaves the garbage collector
+# nothing to do (with every play and draw allocating one, collections took ~13% of
+# random play).
+
+_SEATS = max(r[-1] for r in PRESETS.values())
+#: a play's event (but a stacked Draw 2's: its total varies), by seat, next seat and action
+_PLAYED: list[list[dict[Action, Play]]] = [[{} for _ in range(_SEATS)] for _ in range(_SEATS)]
+#: the event of drawing ``card`` in a turn (T2), by seat and card code
+_TURN_DRAWS = [[_event(Draw, ("draw", seat, card.alone, 1, None, False, seat, "turn"))
+                for card in ALL_CARDS] for seat in range(_SEATS)]
+#: the event of keeping the drawn card (T2), by seat
+_KEPT = [_event(Pass, ("pass", seat, (), 0, None, False, None, "keep"))
+         for seat in range(_SEATS)]
+
+
+def _played(action, seat: int, nxt: int) -> Play:
+    """The shared event of ``seat`` playing ``action`` (not in a volley) before ``nxt``;
+    a Draw 2 starts its total at 2."""
+    card = action.card
+    event = _PLAYED[seat][nxt][action] = _event(
+        Play, ("play", seat, card.alone, 2 if card.rank == "+2" else 0, action.colour,
+               action.uno, None, nxt))
+    return event
 
 
 def _mask(cards) -> int:
