@@ -22,6 +22,7 @@ from engine import Rules
 
 from .screens.game import GameScreen
 from .screens.too_small import MIN_SIZE, TooSmall
+from .dialogs.base import HOME_NAMES
 from .plan import DEFAULT_LEVEL, HUMAN, MatchPlan, play_plan
 from .settings import Settings
 from .shutdown import SignalExit
@@ -148,6 +149,11 @@ class UnoDuoApp(SafePalettes, App[int]):
         if screen is None:
             screen = self._home()()
         return screen
+
+    @property
+    def home_name(self) -> str:
+        """What the screen under every table is called on a button: "Lobby" or "Menu"."""
+        return HOME_NAMES[self.lobby is not None]
 
     def _home(self) -> type[Screen]:
         """The screen under every table: the lobby (``unoduo lobby``) or the menu."""

@@ -9,6 +9,8 @@
     unoduo delete X [--yes]     remove a saved match for good
     unoduo play --preset classic --seats N --vs LEVEL[,LEVEL…]|human   classic, 2–10 seats
     unoduo serve [--port 2222] [--listen ADDR]   an SSH server: anyone with ssh plays
+    unoduo lobby                the lobby an SSH player sees (resume, quick match, tables)
+    unoduo web [--port 8000]    the app in a web browser (textual-serve)
 
 Non-interactive commands never import Textual.  A bad argument is one line on
 stderr and exit status 2, before anything full-screen: the interactive commands

@@ -104,6 +104,12 @@ async def test_n_and_the_form_start_a_local_match_in_the_player_s_folder(env):
         await until(pilot, lambda: game(app) is not None, "the table")
         assert isinstance(game(app).table, LocalTable)
         assert len(list((env / "ann" / "matches").glob("*.unoduo"))) == 1
+        # leaving names where it goes: the lobby, not the menu an SSH player never saw
+        await pilot.press("q")
+        await until(pilot, lambda: "Lobby (m)" in screen_text(app), "the leave dialog")
+        assert "m Lobby" in screen_text(app) and "Menu" not in screen_text(app)
+        await pilot.press("m")
+        await _lobby(pilot, app)
 
 
 # -- open a table, join it from the list ---------------------------------------------

@@ -95,6 +95,8 @@ class TableApp(App):
     """Shows one :class:`GameScreen` (the app's stylesheet and card colours)."""
 
     CSS_PATH = Path(unoduo_tui.__file__).parent / "app.tcss"
+    #: what the dialogs call the screen under the table (the app's ``home_name``)
+    home_name = "Menu"
 
     def __init__(self, view: PlayerView, names: Sequence[str], labels: Sequence[str] = (),
                  thinking: int | None = None, say_you: bool = True) -> None:

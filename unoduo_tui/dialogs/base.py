@@ -17,7 +17,8 @@ from ..textual_compat import AnswerOnce
 from ..widgets.footer import Footer
 from ..app_link import unoduo
 
-__all__ = ["Dialog", "OwnKeys", "CanLeave", "LEAVE", "DIALOG_ROOM", "SHEET_ROOM", "hand_text"]
+__all__ = ["Dialog", "OwnKeys", "CanLeave", "GoesHome", "LEAVE", "HOME_NAMES", "home_bindings",
+           "DIALOG_ROOM", "SHEET_ROOM", "hand_text"]
 
 
 T = TypeVar("T")
@@ -40,6 +41,29 @@ class Dialog(AnswerOnce, OwnKeys, ModalScreen[T]):
 LEAVE = Binding("q", "leave", "Quit", id="dialog.quit")
 DIALOG_ROOM = 64 - 2 - 4  # a dialog's width, less its border and padding
 SHEET_ROOM = DIALOG_ROOM - 6  # … and "Round "
+
+
+#: what the screen under every table is called: the menu, or ``unoduo lobby``'s lobby
+HOME_NAMES = ("Menu", "Lobby")
+
+
+def home_bindings(group: str) -> list[Binding]:
+    """``m``: back to the screen under every table, by the name the app gives it — one
+    binding per name, the other hidden by :meth:`GoesHome.check_action`."""
+    return [Binding("m", f"home({name!r})", name, id=f"{group}.{name.lower()}")
+            for name in HOME_NAMES]
+
+
+class GoesHome:
+    """A dialog whose ``m`` answers "menu" (the app goes to the menu or the lobby)."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "home":
+            return parameters[0] == unoduo(self).home_name  # type: ignore[arg-type]
+        return True
+
+    def action_home(self, name: str) -> None:
+        self.dismiss("menu")  # type: ignore[attr-defined]
 
 
 class CanLeave:

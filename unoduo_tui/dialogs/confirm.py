@@ -11,20 +11,21 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
+from ..app_link import unoduo
 from ..text import printable
-from .base import Dialog
+from .base import Dialog, GoesHome, home_bindings
 
 __all__ = ["ConfirmLeave", "ConfirmDelete", "BranchDialog"]
 
 
-class ConfirmLeave(Dialog[str | None]):
+class ConfirmLeave(GoesHome, Dialog[str | None]):
     """q at the table: quit or go to the menu (the match is saved after every move)."""
 
     AUTO_FOCUS = "#stay"
 
     BINDINGS = [
         Binding("q,y", "choose('quit')", "Quit", id="leave.quit"),
-        Binding("m", "choose('menu')", "Menu", id="leave.menu"),
+        *home_bindings("leave"),
         Binding("n,escape", "choose(None)", "Stay", id="leave.stay"),
     ]
 
@@ -33,14 +34,15 @@ class ConfirmLeave(Dialog[str | None]):
         self.saved = saved
 
     def compose(self) -> ComposeResult:
-        note = ("Every move is already saved: resume this match from the menu or with "
-                "'unoduo resume'." if self.saved else "This match is not being saved.")
+        home = unoduo(self).home_name
+        note = (f"Every move is already saved: resume this match from the {home.lower()} or "
+                "with 'unoduo resume'." if self.saved else "This match is not being saved.")
         with Vertical(classes="dialog"):
             yield Static("Leave the table?", classes="dialog-title")
             yield Static(note, classes="dialog-text")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Quit (q)", id="quit", compact=True)
-                yield Button("Menu (m)", id="menu", compact=True)
+                yield Button(f"{home} (m)", id="menu", compact=True)
                 yield Button("Stay (n)", id="stay", compact=True)
 
     def action_choose(self, what: str | None) -> None:

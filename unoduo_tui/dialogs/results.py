@@ -13,10 +13,11 @@ from textual.widgets import Button, Static
 
 from engine import PlayerView, Rules
 
+from ..app_link import unoduo
 from ..columns import short_name, short_names
 from ..text import printable
 from ..widgets.scoresheet import ranking, target_rule
-from .base import DIALOG_ROOM, SHEET_ROOM, Dialog, hand_text
+from .base import DIALOG_ROOM, SHEET_ROOM, Dialog, GoesHome, hand_text, home_bindings
 
 __all__ = ["RoundOver", "MatchOver"]
 
@@ -99,12 +100,12 @@ class RoundOver(Dialog[None]):
         self.dismiss(None)
 
 
-class MatchOver(Dialog[str]):
+class MatchOver(GoesHome, Dialog[str]):
     """E4: the winner and the full score sheet; then a new match, the menu or quit."""
 
     BINDINGS = [
         Binding("n", "choose('new')", "New match", id="over.new"),
-        Binding("m", "choose('menu')", "Menu", id="over.menu"),
+        *home_bindings("over"),
         Binding("q", "choose('quit')", "Quit", id="over.quit"),
         Binding("w", "watch", "Watch replay", id="over.replay"),
     ]
@@ -125,7 +126,7 @@ class MatchOver(Dialog[str]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "watch":
             return True if self.replay_ref else None
-        return True
+        return super().check_action(action, parameters)
 
     def compose(self) -> ComposeResult:
         head, sheet = (self._two if len(self.view.scores) == 2 else self._many)(self.view)
@@ -137,7 +138,7 @@ class MatchOver(Dialog[str]):
                 yield Button("New match (n)", id="new", compact=True)
                 if self.replay_ref:
                     yield Button("Watch replay (w)", id="watch", compact=True)
-                yield Button("Menu (m)", id="menu", compact=True)
+                yield Button(f"{unoduo(self).home_name} (m)", id="menu", compact=True)
                 yield Button("Quit (q)", id="quit", compact=True)
 
     def _two(self, view: PlayerView) -> tuple[str, Text]:

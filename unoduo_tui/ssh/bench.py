@@ -172,6 +172,15 @@ def _children(pid: int) -> list[int]:
     return kids
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (0 when it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _kib(pid: int, field: str, name: str = "smaps_rollup") -> int:
     try:
         for line in Path(f"/proc/{pid}/{name}").read_text().splitlines():
@@ -233,8 +242,10 @@ async def run(args: argparse.Namespace) -> int:
         pss = sum(_kib(k, "Pss") for k in kids)
         rss = sum(_kib(k, "Rss") for k in kids)
         server_kib = _kib(server.pid, "VmRSS", "status")
+        cpu_before = sum(_cpu_seconds(k) for k in kids)
         go.set()
         await asyncio.sleep(args.seconds)
+        cpu_used = sum(_cpu_seconds(k) for k in kids) - cpu_before
         stop.set()
         players = await asyncio.gather(*tasks)
         samples = [s for p in players for s in p.samples]
@@ -246,6 +257,10 @@ async def run(args: argparse.Namespace) -> int:
         print(f"memory per connection: PSS {pss / n / 1024:.1f} MiB, RSS {rss / n / 1024:.1f} MiB "
               f"(game processes: {len(kids)}; the server {idle_kib / 1024:.1f} → "
               f"{server_kib / 1024:.1f} MiB, {(server_kib - idle_kib) / n:.0f} KiB per connection)")
+        print(f"CPU of the game processes while playing: {cpu_used:.1f} s in {args.seconds:.0f} s, "
+              f"{cpu_used / args.seconds / n * 100:.1f}% of a core per connection "
+              f"({cpu_used / max(sum(p.keys for p in players), 1) * 1000:.1f} ms per script key, "
+              f"bots' moves included)")
         if samples:
             ms = [s * 1000 for s in samples]
             print(f"key → first screen update, {len(ms)} probes over {args.seconds:.0f} s while "
