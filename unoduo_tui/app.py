@@ -18,8 +18,6 @@ from textual.reactive import Initialize, Reactive
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
-from engine import Rules
-
 from .screens.game import GameScreen
 from .screens.too_small import MIN_SIZE, TooSmall
 from .dialogs.base import HOME_NAMES
@@ -31,7 +29,7 @@ from .table.local import LocalTable
 from .text import printable
 from .textual_compat import SafePalettes, give_result_callback
 
-__all__ = ["UnoDuoApp", "run_app"]
+__all__ = ["UnoDuoApp", "run_app", "run_to_exit"]
 
 #: card colours; the ansi themes get the terminal's own palette (see get_css_variables)
 CARD_COLOURS = {
@@ -404,6 +402,12 @@ def run_app(store: Any, start: str = "menu", *, vs: str | None = None, seed: int
     # them out of the collector's sight, or a full collection walks all of them while
     # the first frame is being drawn (~25 ms here; python -m unoduo_tui.bench).
     gc.freeze()
+    return run_to_exit(app)
+
+
+def run_to_exit(app: UnoDuoApp) -> int:
+    """Run ``app`` until it ends; its exit status: 128+N after signal N, else what it
+    returned (0 when that is not a number)."""
     try:
         result = app.run()
     finally:

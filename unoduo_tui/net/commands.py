@@ -276,14 +276,12 @@ def connect(store: Any, code: str, *, want: str, name: str = "", token: str | No
 
 def run_remote(store: Any, table: Any) -> int:
     """The full-screen app at ``table`` (a :class:`RemoteTable`) until the player leaves."""
-    app = remote_app(store, table, handle_signals=True)
+    from ..app import run_to_exit
+
     try:
-        result = app.run()
+        return run_to_exit(remote_app(store, table, handle_signals=True))
     finally:
-        if app.signal_exit is not None:
-            app.signal_exit.stopped()
         table.close()
-    return result if isinstance(result, int) else EXIT_OK
 
 
 def remote_app(store: Any, table: Any, **options: Any) -> Any:

@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..cli_args import EXIT_OK, UsageError, clip
+from ..cli_args import UsageError, clip
 from ..files import read_regular
 from ..text import player_name
 
@@ -80,15 +80,9 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         raise UsageError(problem)
     place = LobbyPlace(folder, name, os.environ.get("UNODUO_KEY") or None)
-    app = lobby_app(store, place, handle_signals=True)
-    try:
-        result = app.run()
-    finally:
-        if app.signal_exit is not None:
-            app.signal_exit.stopped()
-    if app.return_code not in (None, 0):
-        return app.return_code
-    return result if isinstance(result, int) else EXIT_OK
+    from ..app import run_to_exit
+
+    return run_to_exit(lobby_app(store, place, handle_signals=True))
 
 
 def lobby_app(store: Any, place: Any, **options: Any) -> Any:

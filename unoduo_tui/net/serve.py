@@ -26,7 +26,6 @@ import signal
 import socket
 import sys
 from pathlib import Path
-from typing import Any
 
 from engine import Rules
 
