@@ -273,8 +273,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``python -m unoduo_tui.web_drive [PNG]``: serve ``unoduo web play --vs normal
     --seed 7`` from a throw-away data dir, play into the first turn in headless
     Chromium and save the browser's screenshot (default ``screenshots/web.png``)."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    out = Path(args[0] if args else "screenshots/web.png")
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m unoduo_tui.web_drive",
+                                     description="The README's browser screenshot: "
+                                                 "unoduo web in headless Chromium.")
+    parser.add_argument("png", nargs="?", default="screenshots/web.png",
+                        help="where to write it (default screenshots/web.png)")
+    out = Path(parser.parse_args(argv).png)
+    if out.suffix.lower() != ".png":
+        parser.error(f"the screenshot is a PNG: {out.name!r} does not end in .png")
     problem = missing_browser()
     if problem:
         print(f"web_drive: headless Chromium not available: {problem}", file=sys.stderr)

@@ -219,3 +219,18 @@ def test_ctrl_c_with_a_tab_open_closes_the_tab_and_ends_its_app(tmp_path):
     assert process.returncode == 0 and "Traceback" not in err, err
     assert out.endswith("unoduo web: stopped\n")
     until(lambda: not tab_processes(tmp_path), "the tab's app to end")
+
+
+def test_the_screenshot_script_takes_help_and_refuses_a_file_that_is_not_a_png(tmp_path,
+                                                                               monkeypatch,
+                                                                               capsys):
+    from unoduo_tui import web_drive
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as done:
+        web_drive.main(["--help"])  # was taken for the file to write, "--help"
+    assert done.value.code == 0 and "usage:" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as done:
+        web_drive.main(["shot.txt"])
+    assert done.value.code == 2 and "PNG" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
