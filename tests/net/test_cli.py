@@ -33,13 +33,8 @@ def _host(*args: str) -> tuple[subprocess.CompletedProcess, str | None]:
 
 def _end(data: Path) -> None:
     """Stop the detached table serving ``data`` (its process, found by its command line)."""
-    for proc in Path("/proc").iterdir():
-        try:
-            argv = (proc / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if b"unoduo_tui.net.serve" in argv and str(data).encode() in argv:
-            os.kill(int(proc.name), signal.SIGTERM)
+    for pid in _serving(data):
+        os.kill(pid, signal.SIGTERM)
 
 
 def test_host_detached_prints_a_code_others_join_and_the_table_outlives_the_command(env):

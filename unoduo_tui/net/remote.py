@@ -21,9 +21,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from engine import Action, PlayerView
-from engine import bots as engine_bots
 
-from ..table import Listener, Refused, ShownHand, TableUpdate, shown_hand
+from ..table import Listener, Refused, ShownHand, TableUpdate, guilt_estimate, shown_hand
 from .codes import parse_code, socket_path
 from .frames import BadFrame, FrameReader, encode
 
@@ -271,13 +270,7 @@ class RemoteTable:
         raise Refused("no hints at a shared table")
 
     def guilt_estimate(self, seat: int) -> float | None:
-        estimate = getattr(engine_bots, "wd4_guilty_probability", None)
-        if estimate is None or seat != self.seat:
-            return None
-        try:
-            return float(estimate(self.view(seat)))
-        except Exception:  # the hint is optional; never let it break the prompt
-            return None
+        return guilt_estimate(self.view(seat)) if seat == self.seat else None
 
     def challenged_hand(self, seat: int, since: int = 0) -> ShownHand | None:
         if seat != self.seat:

@@ -34,7 +34,8 @@ from typing import Any, Callable, Literal, Mapping, Protocol, get_args, runtime_
 
 from engine import Card, Event, PlayerView
 
-__all__ = ["Cause", "Listener", "Refused", "Table", "TableUpdate", "ShownHand", "shown_hand"]
+__all__ = ["Cause", "Listener", "Refused", "Table", "TableUpdate", "ShownHand", "shown_hand",
+           "guilt_estimate"]
 
 #: why an update was sent
 Cause = Literal["start", "move", "undo", "redo", "thinking", "save", "refused", "closed"]
@@ -223,3 +224,17 @@ def _opt_str(value: object) -> str | None:
     if value is not None and not isinstance(value, str):
         raise ValueError(f"malformed update: {value!r} is not text")
     return value
+
+
+def guilt_estimate(view: PlayerView) -> float | None:
+    """The bots' estimate that the Wild Draw 4 the viewer faces was played illegally
+    (``None`` when the bots have none: the hint is optional and never breaks a prompt)."""
+    from engine import bots
+
+    estimate = getattr(bots, "wd4_guilty_probability", None)
+    if estimate is None:
+        return None
+    try:
+        return float(estimate(view))
+    except Exception:
+        return None

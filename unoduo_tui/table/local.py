@@ -21,7 +21,7 @@ from engine import bots as engine_bots
 from engine.replay import ReplayCursor
 
 from ..plan import MatchPlan
-from . import Cause, Listener, Refused, ShownHand, TableUpdate, shown_hand
+from . import Cause, Listener, Refused, ShownHand, TableUpdate, guilt_estimate, shown_hand
 
 __all__ = ["LocalTable", "HINT_MS"]
 
@@ -413,13 +413,7 @@ class LocalTable:
 
     def guilt_estimate(self, seat: int) -> float | None:
         """The bots' estimate that the Wild Draw 4 ``seat`` faces was played illegally."""
-        estimate = getattr(engine_bots, "wd4_guilty_probability", None)
-        if estimate is None:
-            return None
-        try:
-            return float(estimate(self.view(seat)))
-        except Exception:  # the hint is optional; never let it break the prompt
-            return None
+        return guilt_estimate(self.view(seat))
 
     def challenged_hand(self, seat: int, since: int = 0) -> ShownHand | None:
         """The hand ``seat``'s challenge made the W+4's player show it (A6 / C8) among
