@@ -141,16 +141,25 @@ class Keys:
         self.monkeypatch.setenv(PROOF, proof or env[PROOF])
 
 
+@pytest.fixture
+def keyed(served_factory, monkeypatch):
+    """``keyed(seed)``: a table whose authority believes the keys of a :class:`Keys`,
+    with a clock the test moves (``now[0]``) — (keys, served, now)."""
+    def make(seed: int):
+        keys, now = Keys(monkeypatch), [1000.0]
+        served = served_factory(plan(seed=seed), clock=lambda: now[0],
+                                vouches=Vouches(keys.voucher.public))
+        return keys, served, now
+    return make
+
+
 def _wrong(code: str) -> str:
     return "zinc-zinc-0000" if code != "zinc-zinc-0000" else "yak-yak-0000"
 
 
 def test_many_wrong_codes_from_one_key_then_the_right_code_from_another_gets_in_at_once(
-        served_factory, monkeypatch):
-    keys = Keys(monkeypatch)
-    now = [1000.0]
-    served = served_factory(plan(seed=61), clock=lambda: now[0],
-                            vouches=Vouches(keys.voucher.public))
+        keyed):
+    keys, served, _ = keyed(61)
     keys.be("SHA256:mallory")
     refusals = set()
     for _ in range(30):
@@ -166,10 +175,8 @@ def test_many_wrong_codes_from_one_key_then_the_right_code_from_another_gets_in_
         served.client()  # mallory is locked out, right code or not
 
 
-def test_a_forged_key_is_not_believed_its_guesses_count_against_the_unix_user(
-        served_factory, monkeypatch):
-    keys = Keys(monkeypatch)
-    served = served_factory(plan(seed=62), vouches=Vouches(keys.voucher.public))
+def test_a_forged_key_is_not_believed_its_guesses_count_against_the_unix_user(keyed):
+    keys, served, _ = keyed(62)
     for n in range(FREE_TRIES):  # a fresh made-up key for every guess …
         keys.be(f"SHA256:made-up-{n}", proof=Voucher().proof(f"SHA256:made-up-{n}"))
         with pytest.raises(Refused, match="wrong code"):
@@ -197,12 +204,8 @@ def test_wrong_codes_over_tcp_do_not_lock_out_a_tcp_joiner_with_the_right_code(
         joiner.close()
 
 
-def test_a_table_under_attack_compares_only_per_hour_wrong_codes_then_no_more(
-        served_factory, monkeypatch):
-    keys = Keys(monkeypatch)
-    now = [1000.0]
-    served = served_factory(plan(seed=64), clock=lambda: now[0],
-                            vouches=Vouches(keys.voucher.public))
+def test_a_table_under_attack_compares_only_per_hour_wrong_codes_then_no_more(keyed):
+    keys, served, now = keyed(64)
     served.authority.guesses = Guesses(lambda: now[0], per_hour=8, reserved=3)
     for n in range(5):  # the part open to anyone
         keys.be(f"SHA256:a{n}")
