@@ -24,7 +24,7 @@ from pathlib import Path
 
 __all__ = ["MAX_FILE", "FILE_MODE", "DIR_MODE", "FileProblem", "open_regular", "read_all",
            "read_regular", "create_new", "put_new", "replace_private", "private_dir",
-           "write_all", "fsync_dir"]
+           "write_all", "fsync_dir", "open_folder", "replace_in"]
 
 MAX_FILE = 64 * 1024 * 1024
 FILE_MODE, DIR_MODE = 0o600, 0o700
@@ -52,11 +52,13 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def open_regular(path: Path, flags: int) -> int:
+def open_regular(path: Path, flags: int, dir_fd: int | None = None) -> int:
     """``path`` opened with ``flags`` (plus no-follow, non-blocking, close-on-exec),
-    refused unless it is a regular file with one link."""
+    refused unless it is a regular file with one link; ``dir_fd``: ``path`` is a name
+    in that open folder (:func:`open_folder`)."""
     try:
-        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | _CLOEXEC, FILE_MODE)
+        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | _CLOEXEC, FILE_MODE,
+                     dir_fd=dir_fd)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise FileProblem(f"{path}: a symbolic link, not a save file (symlinks are "
@@ -102,11 +104,11 @@ def read_regular(path: Path, limit: int = MAX_FILE) -> bytes:
         os.close(fd)
 
 
-def create_new(path: Path) -> int:
+def create_new(path: Path, dir_fd: int | None = None) -> int:
     """A new, empty file at ``path``, mode 0600, open for writing (``FileExistsError``
     when anything — a file, a symlink — is already there)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | _CLOEXEC,
-                 FILE_MODE)
+                 FILE_MODE, dir_fd=dir_fd)
     os.fchmod(fd, FILE_MODE)
     return fd
 
@@ -192,3 +194,58 @@ def private_dir(path: Path) -> None:
             return
         raise
     os.chmod(path, DIR_MODE)  # the umask may have taken bits off
+
+
+def open_folder(path: Path | str, dir_fd: int | None = None, make: bool = False) -> int:
+    """A folder of this user, opened without following a symlink (``make``: made 0700
+    first if missing); read and write in it by name with ``dir_fd=`` and nothing can
+    swap it for a link to elsewhere.  :class:`FileProblem` when it is a symlink, not a
+    folder or someone else's; the caller closes the descriptor."""
+    if make:
+        try:
+            os.mkdir(path, DIR_MODE, dir_fd=dir_fd)
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise FileProblem(f"{path}: cannot make it: {exc.strerror}", exc.errno or 0) from None
+    flags = os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC
+    try:
+        fd = os.open(path, flags, dir_fd=dir_fd)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+            raise FileProblem(f"{path}: a symbolic link or a file, not a folder (symlinks "
+                              "are never followed)", exc.errno) from None
+        raise FileProblem(f"{path}: cannot open: {exc.strerror}", exc.errno or 0) from None
+    info = os.fstat(fd)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+        os.close(fd)
+        raise FileProblem(f"{path}: not a folder of this user")
+    return fd
+
+
+def replace_in(folder: int, name: str, data: bytes) -> None:
+    """Put ``data`` at ``name`` (0600) in the open ``folder``, in one step: a temp name
+    written, fsynced and renamed over it (a symlink there is replaced, never
+    followed)."""
+    for _ in range(100):
+        temp = f".{name}.{os.urandom(4).hex()}.tmp"
+        try:
+            fd = create_new(Path(temp), dir_fd=folder)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise FileProblem(f"{name}: cannot find a free temporary name", errno.EEXIST)
+    try:
+        try:
+            write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, name, src_dir_fd=folder, dst_dir_fd=folder)
+    except BaseException:
+        try:
+            os.unlink(temp, dir_fd=folder)
+        except OSError:
+            pass
+        raise

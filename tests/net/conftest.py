@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from .helpers import Served
+
 
 @pytest.fixture
 def env(monkeypatch):
@@ -19,3 +21,17 @@ def env(monkeypatch):
     monkeypatch.setenv("UNODUO_DATA_DIR", str(root / "d"))
     yield root
     shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def served_factory():
+    """Make :class:`~.helpers.Served` tables (its arguments); all stopped at the end."""
+    made = []
+
+    def make(*args, **kw):
+        s = Served(*args, **kw)
+        made.append(s)
+        return s
+    yield make
+    for s in made:
+        s.stop()

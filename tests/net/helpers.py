@@ -53,7 +53,7 @@ class Served:
     """A :class:`LocalTable` behind an :class:`Authority` on a temp Unix socket."""
 
     def __init__(self, match_plan: MatchPlan, *, store: Any = None, clock=None,
-                 tcp: bool = False) -> None:
+                 tcp: bool = False, vouches: Any = None) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="ud", dir="/tmp"))
         self.path = self.folder / "t.sock"
         self.table = LocalTable.start(store, match_plan, bot_pause=0)
@@ -62,7 +62,8 @@ class Served:
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         kw = {"clock": clock} if clock else {}
-        self.authority = self.call(lambda: Authority(self.table, self.code, **kw))
+        self.authority = self.call(lambda: Authority(self.table, self.code, vouches=vouches,
+                                                     **kw))
         self.run(self.authority.start(str(self.path), ("127.0.0.1", 0) if tcp else None))
 
     def call(self, fn):

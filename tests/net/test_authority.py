@@ -4,27 +4,16 @@ each client may see, who may act, and the join code."""
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 
 import pytest
 
 from unoduo_tui.net.frames import encode
+from unoduo_tui.net.guesses import Guesser
 from unoduo_tui.table import Refused
 
-from .helpers import WAIT, Served, card_strings, hidden_faces, plan, play_out, raw_hello
-
-
-@pytest.fixture
-def served_factory():
-    made = []
-
-    def make(*args, **kw):
-        s = Served(*args, **kw)
-        made.append(s)
-        return s
-    yield make
-    for s in made:
-        s.stop()
+from .helpers import WAIT, card_strings, hidden_faces, plan, play_out, raw_hello
 
 
 @pytest.mark.parametrize("preset,seats,seed,target", [("duo", 2, 3, None),
@@ -116,17 +105,17 @@ def test_a_watcher_cannot_act_and_sees_no_hand(served_factory):
     assert "watcher" in w.wait(lambda u: u.cause == "refused").refused
 
 
-def test_a_wrong_code_is_refused_and_repeated_wrong_codes_lock_the_user_out(served_factory):
+def test_a_wrong_code_is_refused_and_repeated_wrong_codes_lock_that_user_out(served_factory):
     now = [1000.0]
     served = served_factory(plan(seed=7), clock=lambda: now[0])
-    wrong = "zinc-zinc-00" if served.code != "zinc-zinc-00" else "yak-yak-00"
+    wrong = "zinc-zinc-0000" if served.code != "zinc-zinc-0000" else "yak-yak-0000"
     for _ in range(2):
         with pytest.raises(Refused, match="wrong code"):
             served.client(code=wrong)
     with pytest.raises(Refused, match="wrong code"):
-        served.client(code=wrong)  # the third: locked out for 30 s from now
-    with pytest.raises(Refused, match="too many"):
-        served.client()  # even the right code waits out the lock-out
+        served.client(code=wrong)  # the third: this Unix user locked out for 30 s
+    with pytest.raises(Refused, match="too many wrong codes: try again in 30 s"):
+        served.client()  # even its right code waits out its lock-out: not compared
     now[0] += 31
     for _ in range(3):  # each wrong code from now on doubles the wait
         with pytest.raises(Refused, match="wrong code"):
@@ -136,7 +125,8 @@ def test_a_wrong_code_is_refused_and_repeated_wrong_codes_lock_the_user_out(serv
         now[0] += 2 ** 10
     c = served.client()
     assert c.table.seat == 0
-    assert served.authority.fails == {}
+    me = Guesser(f"uid:{os.getuid()}")
+    assert served.authority.guesses.refusal(me) is None  # the right code cleared it
 
 
 def test_a_full_table_refuses_a_third_player_who_may_watch(served_factory):
@@ -231,7 +221,7 @@ def test_a_loopback_tcp_listener_serves_the_same_table(served_factory):
     try:
         assert b.seat == 1 and b.names[1] == "Tee"
         key = next(c.key for c in served.authority.clients if c.seat == 1)
-        assert key == "tcp" and a.table.seat == 0
+        assert key.id.startswith("tcp:") and not key.lasts and a.table.seat == 0
     finally:
         b.close()
 

@@ -114,9 +114,11 @@ class Served:
 
     async def play(self, key: asyncssh.SSHKey, username: str = "alice",
                    size: tuple[int, int] = (80, 24), term: str = "xterm-256color",
-                   **session: Any) -> Player:
-        """A connection with a pty session, as ``ssh -t`` opens."""
-        conn = await self.connect(key, username)
+                   source: str | None = None, **session: Any) -> Player:
+        """A connection with a pty session, as ``ssh -t`` opens (``source``: the
+        client's own address, as ``ssh -b``: 127.0.0.2 …)."""
+        conn = await self.connect(key, username,
+                                  **({"local_addr": (source, 0)} if source else {}))
         chan, screen = await conn.create_session(
             Screen, term_type=term, term_size=size, encoding=None, **session)
         player = Player(conn, chan, screen)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from pathlib import Path
 
 from unoduo_tui.net.lobby import pid_alive, read_listings
 
@@ -87,6 +88,9 @@ async def test_a_second_key_joins_an_open_table_from_the_lobby(served):
     await other.screen.wait("Draft 2/14: keep (k) or reject (r)")
     # the table outlives the connections, not the server: stopping it ends the table
     (table,) = read_listings(s.server.lobby_dir)
+    # it knows the server's public half, to believe the keys the server signed
+    environ = Path(f"/proc/{table.pid}/environ").read_bytes().split(b"\0")
+    assert f"UNODUO_VOUCHER={s.server.voucher.public}".encode() in environ
     await s.stop()
     assert not pid_alive(table.pid)
 

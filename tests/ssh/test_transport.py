@@ -13,6 +13,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 
+from unoduo_tui.net.vouch import Vouches
 from unoduo_tui.ssh.limits import Limits, TokenBucket
 from unoduo_tui.ssh.server import child_argv
 
@@ -39,6 +40,10 @@ async def test_a_key_gets_a_terminal_of_its_size_with_only_the_allowed_environme
     assert env["USER"] == env["LOGNAME"] == "alice"  # not the server's Unix user
     fingerprint = env["UNODUO_KEY"]
     assert fingerprint.startswith("SHA256:")
+    # the server's signature for that key, which the tables it hosts can check
+    vouches = Vouches(env["UNODUO_VOUCHER"])
+    assert env["UNODUO_VOUCHER"] == s.server.voucher.public
+    assert vouches.check(fingerprint, env["UNODUO_KEY_PROOF"]) == fingerprint
     serve_dir = s.server.serve_dir
     assert env["UNODUO_SOCKET_DIR"] == str(serve_dir / "sockets")
     assert env["UNODUO_LOBBY_DIR"] == str(serve_dir / "lobby")
@@ -70,7 +75,7 @@ async def test_the_child_is_reaped_when_the_client_goes(served):
     await asyncio.wait_for(session.exited.wait(), WAIT)
     with pytest.raises(ProcessLookupError):  # gone: not even a zombie
         os.kill(pid, 0)
-    assert not s.server.running and not s.server.sessions
+    assert not s.server.running and not s.server.gate.players
 
 
 async def test_the_childs_exit_status_closes_the_channel(served):
@@ -211,12 +216,14 @@ def test_the_token_bucket_passes_a_burst_then_the_rate_whole_chunks_only():
     assert bucket.take(10) and bucket.dropped == 0
 
 
-async def test_past_the_connection_limit_a_client_is_disconnected(served):
+async def test_past_the_player_limit_a_client_is_told_the_server_is_full(served):
     s = await served(Limits(max_connections=1), child_command=CHILD)
     p = await s.play(new_key())
     await p.screen.wait("start size=")
-    with pytest.raises(asyncssh.DisconnectError, match="full"):
-        await s.connect(new_key(), "bob")
+    bob = await s.play(new_key(), "bob")
+    await bob.screen.wait("the server is full (1 players): try again later", err=True)
+    await asyncio.wait_for(bob.screen.closed.wait(), WAIT)
+    assert bob.screen.status == 1
     await p.keys("ok\r")
     await p.screen.wait("echo:ok.")
 

@@ -5,8 +5,9 @@ Every message is a frame of :mod:`.frames` (``{"v": PROTOCOL, "t": type, ...}``)
 
 Client → authority:
 
-- ``hello {code, name?, want: "play"|"watch", token?, delay?}`` — the first message,
-  within :data:`HELLO_SECONDS`.  ``token``: the one ``welcome`` gave, to take the same
+- ``hello {code, name?, want: "play"|"watch", token?, delay?, key?, proof?}`` — the
+  first message, within :data:`HELLO_SECONDS`; ``key`` and ``proof``: the SSH key the
+  game plays as and the server's signature for it (:func:`.vouch.claim`).  ``token``: the one ``welcome`` gave, to take the same
   seat back; ``delay``: a watcher sees the table this many decisions late (≤
   :data:`MAX_DELAY`).
 - ``act {text}`` — the client's seat makes a decision (``"play R5 uno"``).
@@ -30,9 +31,11 @@ Authority → client:
 
 A malformed or oversized frame, another protocol version, a first message that is
 not a hello, or a client that does not read its updates (:data:`QUEUE_FRAMES` frames
-waiting) drops that client only.  A wrong code is refused, and from the third wrong
-code on the Unix user (TCP: every TCP client together) is locked out for 30, 60, 120 …
-3,600 seconds (see :mod:`.codes`).
+waiting) drops that client only.  A wrong code is refused; who may try a code, and
+how often, is :class:`~.guesses.Guesses`'s to say: per guesser (the SSH key the
+server vouched for in the hello's ``key`` and ``proof``, :mod:`.vouch`; else the
+socket peer's Unix user; over TCP, the connection) and per table — nobody's wrong
+codes lock out another guesser with the right one (the arithmetic: :mod:`.codes`).
 
 An update goes out only once its decision is in the save file, so a killed authority
 loses at most the decision in flight (``unoduo host --resume`` / ``unoduo resume``
@@ -43,6 +46,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import itertools
 import os
 import socket
 import struct
@@ -57,6 +61,8 @@ from ..table import Refused, TableUpdate
 from ..text import player_name, printable
 from .codes import MAX_DELAY, new_token
 from .frames import BadFrame, FrameReader, encode
+from .guesses import Guesser, Guesses
+from .vouch import Vouches
 
 __all__ = ["Authority", "HELLO_SECONDS", "MAX_DELAY", "CHAT_CHARS", "QUEUE_FRAMES"]
 
@@ -66,18 +72,15 @@ CHAT_BURST, CHAT_WINDOW = 5, 10.0
 QUEUE_FRAMES = 256
 SEND_SECONDS = 20.0
 ACT_CHARS = 100
-#: wrong codes a Unix user may send before the lock-out starts
-FREE_TRIES = 3
-LOCKOUT_FIRST, LOCKOUT_MAX = 30.0, 3600.0  # seconds
 
 
 class _Client:
     __slots__ = ("seat", "name", "delay", "queue", "writer", "sent", "chats", "closed",
                  "key", "public_at")
 
-    def __init__(self, writer: asyncio.StreamWriter, key: str) -> None:
+    def __init__(self, writer: asyncio.StreamWriter, key: Guesser) -> None:
         self.writer = writer
-        self.key = key
+        self.key = key  # who is guessing, until a hello's vouched key says better
         self.seat: int | None = None
         self.name = ""
         self.delay = 0
@@ -88,17 +91,25 @@ class _Client:
         self.public_at = -1  # seq of the last public view sent (a watcher)
 
 
-def _peer_key(writer: asyncio.StreamWriter) -> str:
-    """Who is connecting, for the lock-out: the Unix user, or "tcp"."""
+_tcp_connections = itertools.count(1)
+
+
+def _peer_key(writer: asyncio.StreamWriter) -> Guesser:
+    """Who is connecting, as far as the socket tells: the Unix user, or (TCP) this
+    connection."""
     sock = writer.get_extra_info("socket")
     if sock is not None and sock.family == socket.AF_UNIX:
-        try:
-            creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
-                                    struct.calcsize("3i"))
-            return f"uid:{struct.unpack('3i', creds)[1]}"
-        except OSError:
-            return "unix"
-    return "tcp"
+        uid = _peer_uid(sock)
+        return Guesser(f"uid:{uid}" if uid is not None else "unix")
+    return Guesser(f"tcp:{next(_tcp_connections)}", lasts=False)
+
+
+def _peer_uid(sock: socket.socket) -> int | None:
+    try:
+        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        return struct.unpack("3i", creds)[1]
+    except OSError:
+        return None
 
 
 class Authority:
@@ -110,14 +121,16 @@ class Authority:
     after which the table ends by itself (``finished``, ``idled_out``; None: never) —
     its match is on file, ``unoduo resume ID`` brings it back; ``on_presence``: called
     with the authority whenever who is connected or seated changes (the lobby's
-    listing, :mod:`.lobby`)."""
+    listing, :mod:`.lobby`); ``vouches``: the SSH server's public half, to believe the
+    keys it signed (:mod:`.vouch`; None: no hello's key is believed)."""
 
     def __init__(self, table: Any, code: str, *, tokens: dict[int, str] | None = None,
                  names: dict[int, str] | None = None,
                  on_seats: Callable[[dict, dict], None] | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  idle: float | None = None,
-                 on_presence: Callable[["Authority"], None] | None = None) -> None:
+                 on_presence: Callable[["Authority"], None] | None = None,
+                 vouches: Vouches | None = None) -> None:
         self.table = table
         self.code = code
         self.tokens: dict[int, str] = dict(tokens or {})
@@ -127,7 +140,9 @@ class Authority:
         self.on_presence = on_presence
         self.clock = clock
         self.clients: set[_Client] = set()
-        self.fails: dict[str, tuple[int, float]] = {}  # key -> (wrong codes, locked until)
+        #: who may try the code now (per guesser, per table)
+        self.guesses = Guesses(clock)
+        self.vouches = vouches
         self.humans = tuple(s for s in range(table.seats) if not table.is_bot(s))
         self.joined: set[int] = set()  # human seats a player took since the start
         self.holding: set[int] = set()  # seats whose player asked the bots to wait
@@ -388,21 +403,18 @@ class Authority:
 
     def _welcome(self, client: _Client, hello: dict) -> bool:
         """Check the code and give a seat; False: refused (the connection ends)."""
-        now = self.clock()
-        fails, until = self.fails.get(client.key, (0, 0.0))
-        if now < until:
-            self._refuse(client, f"too many wrong codes: try again in {until - now:.0f} s")
+        who = self._guesser(client, hello)
+        why = self.guesses.refusal(who)
+        if why is not None:  # not compared: a locked guesser learns nothing
+            self._refuse(client, why)
             return False
         code = hello.get("code")
         if not isinstance(code, str) or not hmac.compare_digest(
                 code.encode("utf-8", "replace"), self.code.encode()):
-            fails += 1
-            wait = (min(LOCKOUT_MAX, LOCKOUT_FIRST * 2.0 ** (fails - FREE_TRIES))
-                    if fails >= FREE_TRIES else 0.0)
-            self.fails[client.key] = (fails, now + wait)
+            self.guesses.wrong(who)
             self._refuse(client, "wrong code")
             return False
-        self.fails.pop(client.key, None)
+        self.guesses.right(who)
         want = hello.get("want")
         if want == "watch":
             delay = hello.get("delay", 0)
@@ -440,6 +452,15 @@ class Authority:
         if self._all_seated():
             self.table.hold(False)
         return True
+
+    def _guesser(self, client: _Client, hello: dict) -> Guesser:
+        """The hello's key if the SSH server vouched for it and the peer is a process
+        of our own Unix user (a game the server started), else who the socket says."""
+        if self.vouches is not None and client.key.id == f"uid:{os.getuid()}":
+            key = self.vouches.check(hello.get("key"), hello.get("proof"))
+            if key is not None:
+                return Guesser(f"key:{key}")
+        return client.key
 
     def _about(self) -> dict:
         t = self.table

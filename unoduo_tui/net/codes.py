@@ -1,11 +1,20 @@
 """Join codes, where a table's socket lives, and what a restarted authority takes back.
 
-**The code** (``tide-wolf-17``): two words from :data:`WORDS` (264) and a number
-00–99.  The first word names the table's socket (it is visible to every local user
-in ``ls``); the second word and the number are the secret: 264 × 100 = 26,400
-possibilities, and the authority locks a Unix user (by the socket's peer
-credentials; TCP clients share one bucket) out for 30, 60, 120 … up to 3,600 s after
-every wrong code from the third on — guessing through the socket takes years.
+**The code** (``tide-wolf-1742``): two words from :data:`WORDS` (264) and a number
+0000–9999.  The first word names the table's socket (it is visible to every local user
+in ``ls``, and a listed table shows its whole code in the lobby); the second word and
+the number are the secret: 264 × 10,000 = 2,640,000 possibilities.
+
+How long guessing takes: whoever guesses, and however many they are, a table compares
+at most :data:`~.guesses.PER_HOUR` = 100 wrong codes an hour (:mod:`.guesses`; one
+guesser alone gets 3, then waits 30 s, 60 s … up to an hour after each).  Trying
+codes without repeats finds one after (2,640,000 + 1) / 2 ≈ 1,320,000 tries on
+average: 1,320,000 / 100 = 13,200 hours ≈ 1.5 years (a year is 8,766 hours), with a
+chance of 100 / 2,640,000 = 1 in 26,400 each hour.  Meanwhile nobody's wrong codes
+keep out a player with the right one, unless 60 wrong codes an hour and 40 guessers
+new to the table come together (:mod:`.guesses`).  A code from before
+four-digit numbers (``tide-wolf-17``, kept by a table hosted then and resumed) is
+still taken, with its 26,400 possibilities: 132 hours at the cap.
 
 **The socket** is ``<socket dir>/<first word>.sock``, mode 0666 (connecting needs
 write permission, and anyone holding the code may join).  The socket dir is
@@ -35,7 +44,7 @@ from typing import Any
 
 from ..files import private_dir, read_regular, replace_private
 
-__all__ = ["MAX_DELAY", "WORDS", "new_code", "parse_code", "socket_dir", "socket_path", "TableFile",
+__all__ = ["MAX_DELAY", "WORDS", "NUMBERS", "new_code", "parse_code", "socket_dir", "socket_path", "TableFile",
            "load_token", "save_token", "new_token"]
 
 WORDS = tuple("""
@@ -59,7 +68,9 @@ tiger timber toad topaz trail tulip tundra valley vine violet walnut wave whale 
 willow wind wolf wren yak yarrow zebra zinc
 """.split())
 
-_CODE = re.compile(r"([a-z]+)-([a-z]+)-([0-9]{2})")
+_CODE = re.compile(r"([a-z]+)-([a-z]+)-([0-9]{4}|[0-9]{2})")
+#: how many numbers a new code may end with (0000–9999; see the module doc)
+NUMBERS = 10_000
 
 #: the most decisions a watcher may ask to see the table late by
 MAX_DELAY = 50
@@ -71,7 +82,7 @@ DEFAULT_SOCKET_DIR = "/tmp/unoduo-tables"
 def new_code() -> str:
     """A fresh join code (``secrets``: unpredictable)."""
     return (f"{secrets.choice(WORDS)}-{secrets.choice(WORDS)}-"
-            f"{secrets.randbelow(100):02d}")
+            f"{secrets.randbelow(NUMBERS):04d}")
 
 
 def parse_code(text: object) -> str:
@@ -80,7 +91,7 @@ def parse_code(text: object) -> str:
     match = _CODE.fullmatch(code)
     if not match or match.group(1) not in WORDS or match.group(2) not in WORDS:
         raise ValueError(f"{str(text)[:40]!r} is not a join code (two words and a number, "
-                         "like tide-wolf-17)")
+                         "like tide-wolf-1742)")
     return code
 
 

@@ -60,7 +60,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
                       help="print the code and leave the table running, without a screen")
     for name, what in (("join", "take a seat at a table"), ("watch", "watch a table")):
         p = sub.add_parser(name, parents=[common], help=what)
-        p.add_argument("code", metavar="CODE", help="the join code, like tide-wolf-17")
+        p.add_argument("code", metavar="CODE", help="the join code, like tide-wolf-1742")
         p.add_argument("--connect", metavar="127.0.0.1:PORT",
                        help="reach the table over TCP (an ssh -L tunnel) instead of its socket")
         if name == "join":

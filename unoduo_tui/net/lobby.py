@@ -14,7 +14,7 @@ object per open table, put in place whole (:func:`~unoduo_tui.files.replace_priv
 by the table's authority process whenever who is seated changes, and removed when the
 table closes::
 
-    {"v": 1, "code": "tide-wolf-17", "match": ID, "host": "Ann", "preset": "classic",
+    {"v": 1, "code": "tide-wolf-1742", "match": ID, "host": "Ann", "preset": "classic",
      "seats": 4, "names": ["Ann", "Bob"], "open": 2, "quick": false, "over": false,
      "pid": 1234, "connected": 1}
 

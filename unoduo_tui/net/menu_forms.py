@@ -100,7 +100,7 @@ class JoinForm(_Form):
         self.OK = "Join" if want == "play" else "Watch"
 
     def fields(self) -> ComposeResult:
-        yield Label("The join code (like tide-wolf-17)")
+        yield Label("The join code (like tide-wolf-1742)")
         yield Input(id="code", max_length=64)
         if self.want == "play":
             yield Label("Your name")

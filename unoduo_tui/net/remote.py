@@ -25,6 +25,7 @@ from engine import Action, PlayerView
 from ..table import Listener, Refused, ShownHand, TableUpdate, guilt_estimate, shown_hand
 from .codes import parse_code, socket_path
 from .frames import BadFrame, FrameReader, encode
+from .vouch import claim
 
 __all__ = ["RemoteTable", "Presence"]
 
@@ -63,7 +64,8 @@ class RemoteTable:
         self.code = code
         #: a line the screen shows at the top: the join code, on the host's screen
         self.banner: str | None = None
-        hello: dict[str, Any] = {"t": "hello", "code": code, "name": name, "want": want}
+        hello: dict[str, Any] = {"t": "hello", "code": code, "name": name, "want": want,
+                                 **claim()}  # under unoduo serve: the key we play as
         if token:
             hello["token"] = token
         if want == "watch":

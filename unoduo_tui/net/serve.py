@@ -35,6 +35,7 @@ from ..table.local import LocalTable
 from .authority import Authority
 from .codes import TableFile, new_code, new_token, socket_dir
 from .lobby import Listing
+from .vouch import Vouches
 
 __all__ = ["main", "plan_to_json", "plan_from_json", "parse_listen"]
 
@@ -123,7 +124,8 @@ async def _run(args: argparse.Namespace, out) -> int:
                           names=kept["names"] if kept else None,
                           on_seats=lambda tokens, names: record.save(code, tokens, names),
                           idle=args.idle * 60 if args.idle > 0 else None,
-                          on_presence=listing.update if listing else None)
+                          on_presence=listing.update if listing else None,
+                          vouches=Vouches.from_environment())
     host_seat = next((s for s in authority.humans), None)
     if host_seat is not None and host_seat not in authority.tokens:
         authority.tokens[host_seat] = new_token()  # the host's own seat, named by --name

@@ -3,7 +3,9 @@
 
 Starts ``unoduo serve`` (a process of its own, on 127.0.0.1 and a free port, in a
 temporary folder), then opens ``--connections`` SSH connections from this process
-(asyncssh, one fresh ed25519 key each: one player each), each with an 80×24 pty.
+(asyncssh, one fresh ed25519 key each: one player each, each from an address of its
+own in 127.0.0.0/8, :func:`loopback`, as players on the network would come — the
+server's limits per address stay the defaults), each with an 80×24 pty.
 Every connection goes the way a player does: the lobby, ``n`` (vs bots), ``ctrl+s``
 (the new-match form's start: UNO Duo vs one normal bot), then plays the match by a
 fixed script of keys that needs no knowledge of the cards (keep in the draft; a card
@@ -112,6 +114,11 @@ async def _pump(process: asyncssh.SSHClientProcess, player: Player) -> None:
         raise
 
 
+def loopback(number: int) -> str:
+    """A loopback address of its own for the player ``number`` (127.0.1.1 on)."""
+    return f"127.0.{1 + number // 250}.{1 + number % 250}"
+
+
 async def play(number: int, port: int, ready: asyncio.Queue, go: asyncio.Event,
                stop: asyncio.Event, pace: float, probe_every: int, timeout: float) -> Player:
     player = Player(number)
@@ -119,7 +126,8 @@ async def play(number: int, port: int, ready: asyncio.Queue, go: asyncio.Event,
     try:
         async with asyncssh.connect("127.0.0.1", port, username=f"p{number}",
                                     client_keys=[key], known_hosts=None,
-                                    agent_path=None) as conn:
+                                    agent_path=None,
+                                    local_addr=(loopback(number), 0)) as conn:
             process = await conn.create_process(term_type="xterm-256color",
                                                 term_size=(80, 24), encoding=None)
             pump = asyncio.create_task(_pump(process, player))

@@ -1,8 +1,8 @@
 """What an SSH player costs the server: ``python -m unoduo_tui.ssh.bench_transport``.
 
 Starts ``unoduo serve`` in this process (127.0.0.1, a free port, a temp serve dir),
-connects ``--connections`` asyncssh clients at once, each with a key of its own and a
-pty, and prints:
+connects ``--connections`` asyncssh clients at once, each with a key and a loopback
+address of its own (:func:`.bench.loopback`) and a pty, and prints:
 
 - the time from connecting to the first screen (the lobby's "Signed in as"; with
   ``--child cat``, the first byte of the stand-in's banner);
@@ -24,6 +24,7 @@ from pathlib import Path
 
 import asyncssh
 
+from .bench import loopback
 from .limits import Limits
 from .server import GameServer
 
@@ -63,11 +64,13 @@ def _rss_kib(pid: int | str) -> int:
     return 0
 
 
-async def _one(host: str, port: int, ready: bytes, echoes: int) -> tuple[float, list[float]]:
+async def _one(host: str, port: int, ready: bytes, echoes: int,
+               number: int) -> tuple[float, list[float]]:
     key = asyncssh.generate_private_key("ssh-ed25519")
     start = time.perf_counter()
     conn = await asyncssh.connect(host, port, username="bench", client_keys=[key],
-                                  known_hosts=None, agent_path=None, encoding=None)
+                                  known_hosts=None, agent_path=None, encoding=None,
+                                  local_addr=(loopback(number), 0))
     chan, client = await conn.create_session(_Client, term_type="xterm-256color",
                                              term_size=(80, 24), encoding=None)
     await client.until(ready)
@@ -91,8 +94,8 @@ async def _bench(connections: int, child: str, echoes: int) -> None:
         host, port = await server.start("127.0.0.1", 0, root / "serve" / "host_key")
         ready = b"ready" if child == "cat" else b"Signed in as"
         results = await asyncio.gather(*(_one(host, port, ready,
-                                              echoes if child == "cat" else 0)
-                                         for _ in range(connections)))
+                                              echoes if child == "cat" else 0, n)
+                                         for n in range(connections)))
         firsts = sorted(r[0] for r in results)
         trips = sorted(t for r in results for t in r[1])
         children = [s.proc.pid for s in server.running if s.proc is not None]

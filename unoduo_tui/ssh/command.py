@@ -11,7 +11,8 @@ from ..cli_args import EXIT_OK, UsageError, clip
 
 __all__ = ["add_parser", "serve"]
 
-_MAX = {"connections": 10_000, "per_key": 100, "idle": 24 * 60}
+_MAX = {"connections": 10_000, "per_address": 10_000, "per_key": 100, "new_keys": 10_000,
+        "idle": 24 * 60}
 
 
 def _whole(limit: int, zero: bool = False):
@@ -47,10 +48,19 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
                             "dir; made on first start, mode 0600)")
     serve.add_argument("--max-connections", type=_whole(_MAX["connections"]),
                        metavar="N", default=d.max_connections,
-                       help=f"connections at once, in all (default {d.max_connections})")
+                       help=f"players at once, in all (default {d.max_connections})")
+    serve.add_argument("--per-address", type=_whole(_MAX["per_address"]), metavar="N",
+                       default=d.per_address,
+                       help=f"players at once from one address (an IPv6 address: its "
+                            f"/64; default {d.per_address})")
     serve.add_argument("--per-key", type=_whole(_MAX["per_key"]), metavar="N",
                        default=d.per_key,
-                       help=f"connections at once with one key (default {d.per_key})")
+                       help=f"players at once with one key (default {d.per_key})")
+    serve.add_argument("--new-keys", type=_whole(_MAX["new_keys"]), metavar="N",
+                       default=d.new_keys_per_hour,
+                       help="keys this server has never seen that one address may bring "
+                            f"in an hour (default {d.new_keys_per_hour}; kept across "
+                            "restarts)")
     serve.add_argument("--idle", type=_whole(_MAX["idle"], zero=True), metavar="MINUTES",
                        default=int(d.idle_seconds // 60),
                        help=f"close a connection after this many minutes without input "
@@ -67,7 +77,8 @@ def serve(args: argparse.Namespace) -> int:
     from .server import HostKeyError, run_serve, serve_dir_of
 
     limits = replace(Limits(), max_connections=args.max_connections,
-                     per_key=args.per_key, idle_seconds=args.idle * 60.0)
+                     per_address=args.per_address, per_key=args.per_key,
+                     new_keys_per_hour=args.new_keys, idle_seconds=args.idle * 60.0)
     try:
         serve_dir = serve_dir_of(args.data_dir)
         return run_serve(serve_dir, args.listen, args.port,

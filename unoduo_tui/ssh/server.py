@@ -7,12 +7,20 @@ refused.  Each connection gets one session running the lobby in a child process 
 pty (:mod:`.session`).  Only the game: exec and subsystems (sftp, scp) are refused on
 the channel's stderr with exit status 1, port and agent forwarding and X11 are off,
 and the client's environment is ignored but for ``TERM`` (and an allowed
-``COLORTERM``).  The limits are :class:`~.limits.Limits`.
+``COLORTERM``).  The limits are :class:`~.limits.Limits`; who may come in — the
+connections still logging in, the players per address and per key — is
+:class:`~.limits.Gate`'s to say, and how many keys it has never seen one address may
+bring an hour is :class:`~.identity.NewKeys`'s.  A connection over a limit on players
+is told why on its terminal (stderr, exit status 1); one over the logging-in pool is
+disconnected at once with the reason.  Each game process gets the server's signature
+for its key (:mod:`~unoduo_tui.net.vouch`), so the tables it hosts know who guesses
+their codes.
 
 The serve dir (``--data-dir``, default the user data dir + ``/serve``, 0700) holds
 ``host_key`` (ed25519, made on first start, 0600), ``players/<key>/`` (each player's
-data dir), ``sockets/`` (0700: the tables hosted from the lobby) and ``lobby/`` (the
-lobby's listing of open tables and its quick-match queue).
+data dir), ``sockets/`` (0700: the tables hosted from the lobby), ``lobby/`` (the
+lobby's listing of open tables and its quick-match queue) and ``new_keys.log`` (the
+last hour's new keys by address, :class:`~.identity.NewKeys`).
 """
 
 from __future__ import annotations
@@ -29,9 +37,10 @@ from typing import Any, Callable, Sequence
 import asyncssh
 
 from ..files import FileProblem, private_dir, put_new, read_regular
+from ..net.vouch import Voucher
 from ..text import printable
-from .identity import Identity, identify
-from .limits import Limits
+from .identity import NEW_KEYS_FILE, Identity, NewKeys, identify, known
+from .limits import Gate, Limits, Place, Refusal, address_of
 from .session import GameSession
 
 __all__ = ["GameServer", "Client", "child_argv", "load_host_key", "HostKeyError",
@@ -112,9 +121,14 @@ class GameServer:
         self.limits = limits
         self.child_command = list(child_command) if child_command else None
         self.log = log or (lambda line: None)
+        #: every connection, logging in or playing
         self.clients: set[Client] = set()
-        #: each key's sessions (admitted, not yet closed)
-        self.sessions: dict[str, set[GameSession]] = {}
+        #: who may come in: the connections logging in and the players, counted
+        self.gate = Gate(limits)
+        #: the keys new to this server each address brought in the last hour
+        self.new_keys = NewKeys(serve_dir / NEW_KEYS_FILE, limits.new_keys_per_hour)
+        #: signs each game's key for the tables it hosts (in memory only)
+        self.voucher = Voucher()
         #: every session whose child has not been reaped yet
         self.running: set[GameSession] = set()
         self.host_key: asyncssh.SSHKey | None = None
@@ -139,9 +153,6 @@ class GameServer:
     def fingerprint(self) -> str:
         assert self.host_key is not None
         return self.host_key.get_fingerprint()
-
-    def session_count(self, fingerprint: str) -> int:
-        return len(self.sessions.get(fingerprint, ()))
 
     async def stop(self) -> None:
         """Stop listening, hang up every game (their matches are saved move by move)
@@ -188,31 +199,46 @@ class GameServer:
 
 
 class Client(asyncssh.SSHServer):
-    """One connection: its key, its identity and its one session."""
+    """One connection: its place at the gate, its key, its identity and its one
+    session."""
 
     def __init__(self, server: GameServer) -> None:
         self.server = server
         self.conn: asyncssh.SSHServerConnection | None = None
+        self.place: Place | None = None
+        self.address = ""
         self._offered: asyncssh.SSHKey | None = None
+        self.fingerprint: str | None = None
         self.identity: Identity | None = None
         self.session: GameSession | None = None
         self._told = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
-        if len(self.server.clients) >= self.server.limits.max_connections:
-            asyncio.get_running_loop().call_soon(
-                conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                "the unoduo server is full: try again later")
+        self.address = address_of(str((conn.get_extra_info("peername") or ("?",))[0]))
+        loop = asyncio.get_running_loop()
+        try:
+            self.place = self.server.gate.enter(self.address)
+        except Refusal as why:
+            loop.call_soon(conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, str(why))
             return
         self.server.clients.add(self)
+        # not playing within the time to log in: closed (asyncssh's login_timeout
+        # covers the login; this, a session never asked for after it)
+        loop.call_later(self.server.limits.login_seconds, self._close_unless_playing)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.server.clients.discard(self)
+        if self.place is not None:
+            self.server.gate.leave(self.place)
 
     def close(self) -> None:
         if self.conn is not None:
             self.conn.close()
+
+    def _close_unless_playing(self) -> None:
+        if self.place is not None and not self.place.playing:
+            self.close()
 
     # -- authentication: any key, nothing else -----------------------------------------
 
@@ -243,29 +269,13 @@ class Client(asyncssh.SSHServer):
         return False
 
     def auth_completed(self) -> None:
-        assert self.conn is not None and self._offered is not None
-        fingerprint = self._offered.get_fingerprint()
-        username = self.conn.get_extra_info("username") or ""
-        try:
-            self.identity = identify(self.server.serve_dir, fingerprint, username)
-        except OSError as exc:
-            self.server.log(f"cannot use the folder of {fingerprint}: {printable(exc)}")
-            self.conn.disconnect(asyncssh.DISC_BY_APPLICATION,
-                                 "the server cannot keep your data right now")
-            return
-        self.server.log(f"{printable(self.identity.name)} ({fingerprint}) connected")
-        # a connection that never starts its game must not hold a place for ever
-        asyncio.get_running_loop().call_later(self.server.limits.login_seconds,
-                                              self._close_unless_started)
-
-    def _close_unless_started(self) -> None:
-        if self.session is None or not self.session.started:
-            self.close()
+        assert self._offered is not None
+        self.fingerprint = self._offered.get_fingerprint()
 
     # -- only the game -----------------------------------------------------------------
 
     def session_requested(self) -> Any:
-        if self.session is not None or self.identity is None:
+        if self.session is not None or self.fingerprint is None:
             return False  # one game per connection
         self.session = GameSession(self)
         return self.session
@@ -285,22 +295,35 @@ class Client(asyncssh.SSHServer):
     # -- the session's questions -------------------------------------------------------
 
     def admit(self, session: GameSession) -> str | None:
-        """``None`` and the session counted, or why it may not start."""
-        assert self.identity is not None
-        sessions = self.server.sessions.setdefault(self.identity.fingerprint, set())
-        if len(sessions) >= self.server.limits.per_key:
-            return (f"already {len(sessions)} connections with this key: close one to "
-                    "open another")
-        sessions.add(session)
-        self.server.running.add(session)
+        """``None`` and the session counted as a player, or why it may not start."""
+        assert self.conn is not None and self.fingerprint is not None
+        server, place, fingerprint = self.server, self.place, self.fingerprint
+        if place is None:
+            return "the server is closing"
+        why = server.gate.refusal(place, fingerprint)
+        if why is None and not known(server.serve_dir, fingerprint):
+            why = server.new_keys.refusal(self.address)
+        if why is not None:
+            server.log(f"{self.address} refused: {why}")
+            return why
+        username = self.conn.get_extra_info("username") or ""
+        try:
+            self.identity = identify(server.serve_dir, fingerprint, username)
+        except OSError as exc:
+            server.log(f"cannot use the folder of {fingerprint}: {printable(exc)}")
+            return "the server cannot keep your data right now"
+        if self.identity.new:
+            server.new_keys.add(self.address)
+        server.gate.admit(place, fingerprint)
+        server.running.add(session)
+        server.log(f"{printable(self.identity.name)} ({fingerprint}) from {self.address} "
+                   "connected")
         return None
 
     def session_closed(self, session: GameSession) -> None:
+        if self.place is not None:
+            self.server.gate.leave(self.place)
         if self.identity is not None:
-            sessions = self.server.sessions.get(self.identity.fingerprint, set())
-            sessions.discard(session)
-            if not sessions:
-                self.server.sessions.pop(self.identity.fingerprint, None)
             self.server.log(f"{printable(self.identity.name)} left")
         self.close()  # one game per connection: it is over
 
@@ -314,9 +337,10 @@ class Client(asyncssh.SSHServer):
         assert self.identity is not None
         # USER / LOGNAME as sshd sets them: the player, not the server's Unix user (the
         # app's default name for "you" is the login name)
+        # UNODUO_KEY and the server's word for it (the tables this game hosts check it)
         return {"UNODUO_SOCKET_DIR": str(self.server.sockets_dir),
                 "UNODUO_LOBBY_DIR": str(self.server.lobby_dir),
-                "UNODUO_KEY": self.identity.fingerprint,
+                **self.server.voucher.environment(self.identity.fingerprint),
                 "USER": self.identity.name, "LOGNAME": self.identity.name}
 
 
