@@ -1,0 +1,133 @@
+"""The record's figures: ``python -m unoduo_tui.record.bench``.
+
+    python -m unoduo_tui.record.bench make DIR [--matches 10000] [--jobs 2] [--seed 1]
+    python -m unoduo_tui.record.bench time DIR [--jobs 2] [--ends 50]
+
+``make`` writes finished human-vs-bot saves into ``DIR/matches`` — what a player's
+data dir holds after many matches (``unoduo simulate --save`` writes bot-only ones,
+which the record does not count).  The "human" seats (Ann, and in one match of ten a
+classic four-seat table with Bea too) are played by the normal bot; the opponents
+cycle through random, easy and normal (hard thinks 500 ms a move: too slow for
+10,000).  Seeded: the same command writes the same matches.
+
+``time`` measures, on the dir: ``unoduo stats --rebuild`` (every save replayed and
+counted, ``--jobs`` processes), ``unoduo stats`` (a refresh that finds nothing new,
+and the summary of every player) and ``unoduo stats --json``, each as a child
+process, wall clock; then the index's update at a match's end (:meth:`Index.note` of
+a new finished save, the store's hook), ``--ends`` times: mean and max.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from engine import Match, Rules, bots
+
+__all__ = ["main", "make_saves"]
+
+OPPONENTS = ("random", "easy", "normal")
+
+
+def _one(args: tuple) -> None:
+    data_dir, i, seed = args
+    from ..store import Seat, Store
+
+    store = Store(data_dir)
+    level = OPPONENTS[i % len(OPPONENTS)]
+    if i % 10 == 9:
+        rules = Rules(preset="classic", seats=4)
+        seats = (Seat("Ann", "human"), Seat(f"{level.capitalize()} bot", f"bot:{level}"),
+                 Seat("Bea", "human"), Seat("Easy bot", "bot:easy"))
+        kinds = ("normal", level, "normal", "easy")
+    else:
+        rules = Rules()
+        seats = (Seat("Ann", "human"), Seat(f"{level.capitalize()} bot", f"bot:{level}"))
+        kinds = ("normal", level)
+        if i % 2:
+            seats, kinds = seats[::-1], kinds[::-1]
+    deal = seed * 1_000_003 + i
+    players = [bots.make(k, seed=deal * 16 + s) for s, k in enumerate(kinds)]
+    m = Match.new(rules, seed=deal)
+    while not m.over:
+        m.apply(players[m.to_act].choose(m.view(m.to_act)))
+    with store.new_match(m, seats, durable=False):
+        pass
+
+
+def make_saves(data_dir: Path, matches: int, jobs: int = 2, seed: int = 1) -> None:
+    work = [(str(data_dir), i, seed) for i in range(matches)]
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for done, _ in enumerate(pool.imap(_one, work, chunksize=8), 1):
+                if done % 500 == 0:
+                    print(f"{done}/{matches}", file=sys.stderr, flush=True)
+    else:
+        for job in work:
+            _one(job)
+
+
+def _timed(argv: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def time_dir(data_dir: Path, jobs: int, ends: int) -> None:
+    from .index import Index
+
+    unoduo = [sys.executable, "-m", "unoduo_tui.cli", "--data-dir", str(data_dir)]
+    saves = len(list((data_dir / "matches").glob("*.unoduo")))
+    load = open("/proc/loadavg").read().split()[:3]
+    print(f"{saves} saves in {data_dir}; load average {' '.join(load)}")
+    print(f"unoduo stats --rebuild: {_timed([*unoduo, 'stats', '--rebuild']):.1f} s "
+          f"({os.cpu_count()} cores)")
+    print(f"unoduo stats:           {_timed([*unoduo, 'stats']):.2f} s")
+    print(f"unoduo stats --json:    {_timed([*unoduo, 'stats', '--json']):.2f} s")
+    spare = data_dir / "spare"
+    shutil.rmtree(spare, ignore_errors=True)
+    make_saves(spare, ends, jobs=1, seed=99)
+    index = Index.of(data_dir)
+    took = []
+    for path in sorted((spare / "matches").glob("*.unoduo")):
+        target = data_dir / "matches" / path.name
+        os.replace(path, target)  # a save whose match has just ended
+        tick = time.perf_counter()
+        index.note(target)
+        took.append(time.perf_counter() - tick)
+    shutil.rmtree(spare, ignore_errors=True)
+    print(f"index update at a match's end: mean {1000 * sum(took) / len(took):.1f} ms, "
+          f"max {1000 * max(took):.1f} ms over {len(took)}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m unoduo_tui.record.bench")
+    sub = parser.add_subparsers(dest="what", required=True)
+    make = sub.add_parser("make")
+    make.add_argument("dir", type=Path)
+    make.add_argument("--matches", type=int, default=10_000)
+    make.add_argument("--jobs", type=int, default=2)
+    make.add_argument("--seed", type=int, default=1)
+    timing = sub.add_parser("time")
+    timing.add_argument("dir", type=Path)
+    timing.add_argument("--jobs", type=int, default=2)
+    timing.add_argument("--ends", type=int, default=50)
+    args = parser.parse_args(argv)
+    if args.what == "make":
+        tick = time.perf_counter()
+        make_saves(args.dir, args.matches, args.jobs, args.seed)
+        print(f"{args.matches} saves in {args.dir} in {time.perf_counter() - tick:.0f} s")
+    else:
+        time_dir(args.dir, args.jobs, args.ends)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
