@@ -6,9 +6,9 @@
   (E4 / C10), tied totals sharing a place — and its cost grows linearly with the
   seats (the Bradley–Terry and Thurstone–Mosteller "full" models compare every pair).
   Its defaults: a new player is μ 25, σ 25/3; β 25/6; τ 25/300.
-- **The number.** Shown like an Elo rating: ``1500 + 48·(μ − 25)`` (one β, a "skill
-  class", is 200 points), with ``± 96·σ`` (two σ: about 95 % of where the player's
-  skill may lie).  A new player is 1500 ± 800.  Provisional until
+- **The number.** Shown on a familiar, Elo-like range: ``1500 + 20·(μ − 25)``, with
+  ``± 40·σ`` (two σ: about 95 % of where the player's skill may lie).  A new player
+  is 1500 ± 333, the normal bot's rating; the random bot is near 0.  Provisional until
   :data:`PROVISIONAL_UNDER` rated matches.  A leaderboard orders by the cautious end,
   value − uncertainty.
 - **Bots are anchors**: each level has a fixed μ and a small σ per preset
@@ -29,8 +29,8 @@ __all__ = ["ANCHORS", "PAIR_CAP", "PROVISIONAL_UNDER", "MU", "SIGMA", "shown", "
            "anchor", "model"]
 
 MU, SIGMA, BETA = 25.0, 25.0 / 3, 25.0 / 6
-#: display points per unit of μ (a β is 200 points, as a class is in Elo)
-SCALE = 200 / BETA
+#: display points per unit of μ (the bots' anchors then span about 0 to 1800)
+SCALE = 20.0
 PROVISIONAL_UNDER = 10
 #: rated matches a pair of human identities may have per preset and UTC day
 PAIR_CAP = 3
@@ -66,7 +66,7 @@ def anchor(preset: str, level: str) -> tuple[float, float]:
 
 
 def shown(mu: float, sigma: float) -> tuple[int, int]:
-    """(value, uncertainty) as a player sees them: 1500 + 48·(μ − 25), ± 96·σ."""
+    """(value, uncertainty) as a player sees them: 1500 + 20·(μ − 25), ± 40·σ."""
     return round(1500 + SCALE * (mu - MU)), round(SCALE * 2 * sigma)
 
 
