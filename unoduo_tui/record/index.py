@@ -158,18 +158,23 @@ class Index:
             conn.execute("ROLLBACK")
             raise
 
-    def _reset(self) -> None:
-        """Remove a damaged index (under ``record.lock``: one process at a time)."""
+    def _inode(self) -> int | None:
+        try:
+            return os.stat(self.path).st_ino
+        except OSError:
+            return None
+
+    def _reset(self, damaged: int | None) -> None:
+        """Remove the damaged index (the file whose inode is ``damaged``), under
+        ``record.lock``: one process at a time, and not one another process has
+        made afresh meanwhile."""
         private_dir(self.root)
         fd = os.open(self.root / "record.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW,
                      FILE_MODE)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
-            try:  # another process may have mended it while this one waited
-                self._connect().close()
+            if self._inode() != damaged:
                 return
-            except (_Damaged, sqlite3.DatabaseError):
-                pass
             for tail in ("", "-wal", "-shm"):
                 try:
                     os.unlink(str(self.path) + tail)
@@ -182,6 +187,7 @@ class Index:
         """``work(conn)``; a damaged index is removed, made again from the saves and
         ``work`` run once more."""
         for attempt in (0, 1):
+            used = self._inode()
             try:
                 conn = self._connect()
                 try:
@@ -198,7 +204,7 @@ class Index:
             except (_Damaged, sqlite3.DatabaseError):
                 if attempt:
                     raise
-            self._reset()
+            self._reset(used if used is not None else self._inode())
         raise AssertionError("unreachable")  # pragma: no cover
 
     # -- the saves ---------------------------------------------------------------------
