@@ -38,7 +38,7 @@ from . import ratings as R
 from .derive import COUNTS, Derived, derive
 from .identity import INDEX_NAME, Owner, index_root, owner_of
 
-__all__ = ["Index", "Refreshed", "SCHEMA", "IndexBusy", "note_saved"]
+__all__ = ["Index", "Refreshed", "SCHEMA", "IndexBusy", "note_saved", "changes_for"]
 
 #: the layout's version (``PRAGMA user_version``): another one is rebuilt
 SCHEMA = 1
@@ -405,6 +405,30 @@ def note_saved(data_dir: Path, path: Path, gone: bool = False) -> None:
             index.note(path)
     except Exception:  # noqa: BLE001 - derived data: a failure costs nothing kept
         pass
+
+
+def changes_for(data_dir: Path, path: Path, tries: int = 30) -> list | None:
+    """What the match just ended in the save at ``path`` did to its humans' ratings
+    (:func:`.stats.changes`), for the match-over dialog.  The table may show the end a
+    moment before its save's footer is written: the save is noted again (the same as
+    the store's hook; idempotent) until it is finished, ``tries`` times 0.1 s apart.
+    None: not one of this index's saves, or never finished."""
+    import time
+
+    from .stats import changes
+
+    index = Index.of(data_dir)
+    save = index.source_of(path)
+    if save is None:
+        return None
+    for attempt in range(tries):
+        found = index.read(lambda conn: changes(conn, save.source), fresh=False)
+        if found is not None:
+            return found
+        if attempt:
+            time.sleep(0.1)
+        index.note(path)
+    return None
 
 
 # -- ratings -----------------------------------------------------------------------------

@@ -8,7 +8,12 @@ from ..text import printable
 from ..words import game_name
 from .stats import Rating, Record, SeatChange
 
-__all__ = ["rating_text", "record_lines", "opponent_lines", "moment_lines", "change_text"]
+__all__ = ["rating_text", "record_lines", "opponent_lines", "moment_lines", "change_text",
+           "rating_lines"]
+
+
+def _n(count: int, word: str, plural: str | None = None) -> str:
+    return f"{count} {word if count == 1 else plural or word + 's'}"
 
 
 def _pct(x: float) -> str:
@@ -32,12 +37,12 @@ def rating_text(rating: Rating) -> str:
 def _streak(rec: Record) -> str:
     now = rec.streak
     if now > 0:
-        current = f"{now} win{'s' * (now != 1)} in a row"
+        current = f"{_n(now, 'win')} in a row"
     elif now < 0:
         current = f"{-now} without a win"
     else:
         current = "none yet"
-    return f"streak: {current}; longest {rec.longest} win{'s' * (rec.longest != 1)}"
+    return f"streak: {current}; longest {_n(rec.longest, 'win')}"
 
 
 def record_lines(rec: Record) -> list[str]:
@@ -46,10 +51,11 @@ def record_lines(rec: Record) -> list[str]:
     kind = "bot" if rec.kind == "bot" else "human"
     lines = [f"{game_name(rec.preset)} — {printable(rec.name)} ({kind})",
              f"  rating {rating_text(rec.rating)}" if rec.rating else "  rating: none",
-             f"  {rec.matches} match{'es' * (rec.matches != 1)}, won {rec.wins} "
+             f"  {_n(rec.matches, 'match', 'matches')}, won {rec.wins} "
              f"({_pct(rec.win_rate)}; 95%: {_pct(lo)}–{_pct(hi)})"
              + (f", {rec.practice} practice" if rec.practice else ""),
-             f"  points per round {rec.points_per_round:.1f} over {len(rec.points)} rounds",
+             f"  points per round {rec.points_per_round:.1f} over "
+             f"{_n(len(rec.points), 'round')}",
              f"  {_streak(rec)}"]
     return lines
 
@@ -60,7 +66,7 @@ def moment_lines(rec: Record) -> list[str]:
              f"UNO catches {m['catches']} made, {m['caught']} suffered",
              f"biggest volley {m['volley_taken']} taken, {m['volley_dealt']} dealt"]
     if rec.preset == "duo" or m["dumps"]:
-        lines[-1] += (f" · {m['dumps']} dumps, {m['dumped']} cards, "
+        lines[-1] += (f" · {_n(m['dumps'], 'dump')}, {_n(m['dumped'], 'card')}, "
                       f"biggest {m['biggest_dump']}")
     lines.append(f"rounds won {m['rounds_won']}, {m['action_outs']} going out on an "
                  "action card")
@@ -91,3 +97,22 @@ def change_text(change: SeatChange) -> str:
     if change.after.provisional:
         text += " · provisional"
     return text
+
+
+def rating_lines(data_dir, ref: str, most: int = 3) -> str:
+    """The match-over dialog's lines: each human seat's rating change (at most
+    ``most``), or why there is none to show."""
+    from pathlib import Path
+
+    from .index import changes_for
+
+    try:
+        found = changes_for(Path(data_dir), Path(ref))
+    except Exception:  # noqa: BLE001 - the dialog says so; the match is saved
+        found = None
+    if not found:
+        return "Rating: not in the record (see 'unoduo stats')."
+    lines = [change_text(c) for c in found[:most]]
+    if len(found) > most:
+        lines.append(f"… and {len(found) - most} more (Stats)")
+    return "\n".join(lines)
