@@ -255,3 +255,24 @@ def test_the_incremental_fold_is_the_rebuilds(store):
     one_by_one = _snapshot(store)
     Index.of(store.data_dir).refresh(rebuild=True)
     assert _snapshot(store) == one_by_one
+
+
+def test_the_anchors_are_ordered_random_easy_normal_hard_in_every_preset():
+    from engine.rules import PRESETS
+
+    for preset in PRESETS:
+        shown = [R.shown(*R.anchor(preset, level))[0]
+                 for level in ("random", "easy", "normal", "hard")]
+        assert shown == sorted(shown) and len(set(shown)) == 4 and shown[2] == 1500
+
+
+def test_calibration_puts_a_level_at_the_gap_its_win_share_makes():
+    import math
+
+    from unoduo_tui.record.calibrate import gap
+
+    assert gap(20, 40) == pytest.approx(0.0, abs=1e-9)
+    # the model's own odds at that gap give back the measured share
+    g = gap(30, 40)
+    c = math.sqrt(2 * R.BETA ** 2 + 2 * 1.0 ** 2)
+    assert 1 / (1 + math.exp(-g / c)) == pytest.approx(30.5 / 41)
