@@ -84,8 +84,8 @@ def _ending_table(store: Store) -> tuple[LocalTable, str]:
         before = Match.replay(rules, m.actions[:-1], seed=m.seed)
         if before.to_act == 0:
             break
-    handle = store.new_match(before, (Seat("Ann", "human"), Seat("Bot", "bot:random")))
-    return (LocalTable(before, ("Ann", "Bot"), ("human", "bot:random"), handle,
+    handle = store.new_match(before, (Seat("Ann", "human"), Seat("Bot", "bot:normal")))
+    return (LocalTable(before, ("Ann", "Bot"), ("human", "bot:normal"), handle,
                        bots={1: Scripted()}), str(m.actions[-1]))
 
 
