@@ -154,7 +154,9 @@ class StatsScreen(AnswerOnce, Screen[None]):
             plt.yticks(list(range(0, max(counts) + 1, step)))
             plt.xlabel(f"points in a round (a bar: 0, or from its number, {width} wide)")
         else:
-            plt.plot(list(range(1, len(values) + 1)), values)
+            n = len(values)
+            plt.plot(list(range(1, n + 1)), values)
+            plt.xticks(list(range(1, n + 1, max(1, -(-n // 6)))))
             plt.xlabel("rated match")
         plot.refresh()
 
