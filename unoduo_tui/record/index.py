@@ -421,6 +421,7 @@ def changes_for(data_dir: Path, path: Path, tries: int = 30) -> list | None:
     save = index.source_of(path)
     if save is None:
         return None
+    index.refresh(jobs=min(os.cpu_count() or 1, 8))  # a lost index: the matches before
     for attempt in range(tries):
         found = index.read(lambda conn: changes(conn, save.source), fresh=False)
         if found is not None:

@@ -9,6 +9,8 @@ textual-plotext's (plotext draws with block characters, so they read the same wi
 
 from __future__ import annotations
 
+import os
+
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -91,7 +93,9 @@ class StatsScreen(AnswerOnce, Screen[None]):
             from ..record.stats import records
 
             try:
-                found = [r for r in Index.of(store.data_dir).read(records) if r.kind == "human"]
+                index = Index.of(store.data_dir)
+                index.refresh(jobs=min(os.cpu_count() or 1, 8))  # after a lost index: long
+                found = [r for r in index.read(records, fresh=False) if r.kind == "human"]
             except Exception as exc:  # noqa: BLE001 - the screen shows why, never a traceback
                 problem = f"The record cannot be read: {exc}"
         self.app.call_from_thread(self.show, found, problem)
