@@ -100,8 +100,11 @@ def test_a_deleted_index_is_rebuilt_from_the_saves_and_nothing_is_lost(store):
     for seed in range(4):
         play_and_save(store, seed * 7, winner=seed % 2)
     before = _snapshot(store)
-    Index.of(store.data_dir).path.unlink()
+    Index.of(store.data_dir).path.unlink()  # mid-use: this process holds it open
     play_and_save(store, 50, winner=0)  # a match ends while the index is gone
+    fresh = sqlite3.connect(Index.of(store.data_dir).path)  # written to the new file,
+    assert fresh.execute("SELECT count(*) FROM matches").fetchone()[0] == 1  # not the old
+    fresh.close()
     after = _snapshot(store)
     assert after[("name:ann", "duo")][0] == before[("name:ann", "duo")][0] + 1
     Index.of(store.data_dir).refresh(rebuild=True)
@@ -113,6 +116,7 @@ def test_a_damaged_index_is_removed_and_rebuilt(store, damage):
     for seed in range(3):
         play_and_save(store, seed * 11, winner=seed % 2)
     before = _snapshot(store)
+    Index.of(store.data_dir).close()  # the damage is done from outside this process
     path = Index.of(store.data_dir).path
     for tail in ("-wal", "-shm"):
         Path(str(path) + tail).unlink(missing_ok=True)

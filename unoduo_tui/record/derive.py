@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from engine.savefile import SaveFileError, decode, load
+from engine.savefile import HEAD_BYTES, SaveFileError, decode, load
 from engine.tally import tally
 
 from ..files import open_regular, read_all
@@ -84,8 +84,8 @@ def derive(root: Path, source: str, owner: Owner, data_dir: Path) -> Derived:
             data = read_all(fd, path)
         finally:
             os.close(fd)
-        head = decode(data, source)
-        header = head.header
+        header = decode(data[:HEAD_BYTES], source).header  # the header alone: cheap
+
         if header is None:
             raise SaveFileError(f"{source}: the match never started")
         if all(kind.startswith("bot:") for _, kind in header.seats):

@@ -17,9 +17,9 @@ read compares the saves on disk with the rows and derives what is new, changed o
 gone — so a missing, stale or damaged index mends itself, a damaged save is a row
 saying so and nothing else.  ``unoduo stats --rebuild`` starts from nothing.
 
-**Many writers.** Each operation opens its own connection (so a deleted index is
-never written through an old handle) and writes in one ``BEGIN IMMEDIATE``
-transaction: concurrent match ends queue on SQLite's lock (``busy_timeout``) and each
+**Many writers.** A process keeps one connection to the index file, checked before
+every operation (a deleted or replaced index is never written through an old handle:
+its inode changed), and writes in one ``BEGIN IMMEDIATE`` transaction: concurrent match ends queue on SQLite's lock (``busy_timeout``) and each
 refold reads what the one before wrote.  A damaged file (not a database, a bad page,
 another schema) is removed — under ``record.lock`` — and made again from the saves.
 """
@@ -29,6 +29,7 @@ from __future__ import annotations
 import fcntl
 import os
 import sqlite3
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
@@ -41,7 +42,7 @@ from .identity import INDEX_NAME, Owner, index_root, owner_of
 __all__ = ["Index", "Refreshed", "SCHEMA", "IndexBusy", "note_saved", "changes_for"]
 
 #: the layout's version (``PRAGMA user_version``): another one is rebuilt
-SCHEMA = 1
+SCHEMA = 2
 BUSY_MS = 30_000
 _SUFFIX = ".unoduo"
 
@@ -58,13 +59,19 @@ CREATE TABLE seats(source TEXT NOT NULL, seat INTEGER NOT NULL, who TEXT NOT NUL
     name TEXT NOT NULL, kind TEXT NOT NULL, verified INTEGER NOT NULL,
     place INTEGER NOT NULL, won INTEGER NOT NULL, score INTEGER NOT NULL,
     points TEXT NOT NULL, {", ".join(f"{c} INTEGER NOT NULL" for c in COUNTS)},
-    mu_before REAL, sigma_before REAL, mu REAL, sigma REAL, PRIMARY KEY(source, seat));
+    mu_before REAL, sigma_before REAL, mu REAL, sigma REAL, rated_n INTEGER,
+    PRIMARY KEY(source, seat));
 CREATE INDEX seats_who ON seats(who);
 CREATE TABLE ratings(who TEXT NOT NULL, preset TEXT NOT NULL, mu REAL NOT NULL,
     sigma REAL NOT NULL, rated INTEGER NOT NULL, last_ended INTEGER NOT NULL,
-    last_source TEXT NOT NULL, PRIMARY KEY(who, preset));
+    last_source TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY(who, preset));
 """
 _NAMES = ("files", "matches", "seats", "ratings")
+
+
+#: each index file's connection in this process: (connection, inode, pid, its lock)
+_CONNS: dict[str, tuple] = {}
+_CONNS_LOCK = threading.Lock()
 
 
 class IndexBusy(Exception):
@@ -183,25 +190,55 @@ class Index:
         finally:
             os.close(fd)
 
+    def _conn(self) -> tuple[sqlite3.Connection, threading.RLock]:
+        """This process's connection to the index file there is now: kept open (closing
+        the last connection checkpoints the WAL, ~20 ms), made again when the file was
+        replaced or deleted (its inode changed) or in a forked child."""
+        key = str(self.path)
+        with _CONNS_LOCK:
+            held = _CONNS.get(key)
+            now = self._inode()
+            if held is not None and (held[1] != now or held[2] != os.getpid()
+                                     or now is None):
+                _CONNS.pop(key, None)
+                if held[2] == os.getpid():
+                    held[0].close()
+                held = None
+            if held is None:
+                conn = self._connect()
+                held = (conn, self._inode(), os.getpid(), threading.RLock())
+                _CONNS[key] = held
+            return held[0], held[3]
+
+    def close(self) -> None:
+        """Close this process's connection to the index (the next operation opens one)."""
+        self._drop()
+
+    def _drop(self) -> None:
+        with _CONNS_LOCK:
+            held = _CONNS.pop(str(self.path), None)
+        if held is not None and held[2] == os.getpid():
+            held[0].close()
+
     def _run(self, work: Callable[[sqlite3.Connection], object]):
         """``work(conn)``; a damaged index is removed, made again from the saves and
         ``work`` run once more."""
         for attempt in (0, 1):
             used = self._inode()
             try:
-                conn = self._connect()
-                try:
+                conn, lock = self._conn()
+                with lock:  # one thread at a time on a connection
                     if attempt:  # made afresh: from the saves first
                         self._refresh(conn, rebuilt=True)
                     return work(conn)
-                finally:
-                    conn.close()
             except sqlite3.OperationalError as exc:
                 if "locked" in str(exc) or "busy" in str(exc):
                     raise IndexBusy(str(exc)) from None
+                self._drop()
                 if attempt:
                     raise
             except (_Damaged, sqlite3.DatabaseError):
+                self._drop()
                 if attempt:
                     raise
             self._reset(used if used is not None else self._inode())
@@ -370,7 +407,7 @@ class Index:
                               int(d.practice), int(d.branch), d.winner))
                 conn.executemany(
                     f"INSERT INTO seats VALUES ({','.join('?' * (10 + len(COUNTS)))},"
-                    "NULL,NULL,NULL,NULL)",
+                    "NULL,NULL,NULL,NULL,NULL)",
                     [(d.source, s.seat, s.who, s.name, s.kind, int(s.verified), s.place,
                       int(s.won), s.score, ",".join(map(str, s.points)), *s.counts)
                      for s in d.seats])
@@ -467,11 +504,12 @@ def _refold(conn: sqlite3.Connection, preset: str, point: tuple[int, str],
     rating is put back to what the remaining matches make."""
     rows = conn.execute(
         "SELECT m.source, m.ended, m.day, m.practice, m.branch, s.seat, s.who, s.kind, "
-        "s.verified, s.place FROM matches m JOIN seats s ON s.source=m.source "
+        "s.verified, s.place, s.name FROM matches m JOIN seats s ON s.source=m.source "
         "WHERE m.preset=? AND (m.ended, m.source) >= (?, ?) "
         "ORDER BY m.ended, m.source, s.seat", (preset, *point)).fetchall()
     state: dict[str, list] = {}
     last: dict[str, tuple[int, str]] = {}
+    names: dict[str, str] = {}
     for who in touched:
         if not who.startswith("bot:"):
             state[who] = _state_before(conn, preset, who, point)
@@ -481,7 +519,8 @@ def _refold(conn: sqlite3.Connection, preset: str, point: tuple[int, str],
         source, ended, day, practice, branch = rows[i][:5]
         seats = []
         while i < len(rows) and rows[i][0] == source:
-            seats.append(rows[i][5:])
+            seats.append(rows[i][5:10])
+            names[rows[i][6]] = rows[i][10]
             i += 1
         for _, who, kind, _, _ in seats:
             if kind == "human" and who not in state:
@@ -496,18 +535,20 @@ def _refold(conn: sqlite3.Connection, preset: str, point: tuple[int, str],
         # the pair cap of a later match reads this one's flag: written now
         conn.execute("UPDATE matches SET rated=? WHERE source=?", (int(rated), source))
         if not rated:
-            seat_updates += [(None, None, None, None, source, s[0]) for s in seats]
+            seat_updates += [(None, None, None, None, None, source, s[0]) for s in seats]
             continue
         players = [(*R.anchor(preset, who[4:]), True) if kind == "bot"
                    else (state[who][0], state[who][1], False)
                    for _, who, kind, _, _ in seats]
         after = R.update(players, [s[4] for s in seats])
         for (seat, who, kind, _, _), (mu0, s0, _), (mu1, s1) in zip(seats, players, after):
-            seat_updates.append((mu0, s0, mu1, s1, source, seat))
+            n = None
             if kind == "human":
-                state[who] = [mu1, s1, state[who][2] + 1]
+                n = state[who][2] + 1
+                state[who] = [mu1, s1, n]
                 last[who] = (ended, source)
-    conn.executemany("UPDATE seats SET mu_before=?, sigma_before=?, mu=?, sigma=? "
+            seat_updates.append((mu0, s0, mu1, s1, n, source, seat))
+    conn.executemany("UPDATE seats SET mu_before=?, sigma_before=?, mu=?, sigma=?, rated_n=? "
                      "WHERE source=? AND seat=?", seat_updates)
     for who, (mu, sigma, count) in state.items():
         if count == 0:
@@ -520,5 +561,10 @@ def _refold(conn: sqlite3.Connection, preset: str, point: tuple[int, str],
                 "WHERE s.who=? AND m.preset=? AND m.rated=1 ORDER BY m.ended DESC, "
                 "m.source DESC LIMIT 1", (who, preset)).fetchone()
             when = tuple(row) if row else (0, "")
-        conn.execute("INSERT OR REPLACE INTO ratings VALUES (?,?,?,?,?,?,?)",
-                     (who, preset, mu, sigma, count, when[0], when[1]))
+        name = names.get(who)
+        if name is None:  # only in a removed match: the name it last had
+            row = conn.execute("SELECT name FROM ratings WHERE who=? AND preset=?",
+                               (who, preset)).fetchone()
+            name = row[0] if row else who
+        conn.execute("INSERT OR REPLACE INTO ratings VALUES (?,?,?,?,?,?,?,?)",
+                     (who, preset, mu, sigma, count, when[0], when[1], name))

@@ -218,16 +218,6 @@ def records(conn: sqlite3.Connection, preset: str | None = None,
                                         -r.matches, r.name.casefold()))
 
 
-def _names(conn: sqlite3.Connection, whos: list[str]) -> dict[str, str]:
-    """Each identity's name as last seen."""
-    names = {}
-    for who in whos:
-        row = conn.execute("SELECT s.name FROM seats s JOIN matches m ON m.source=s.source "
-                           "WHERE s.who=? ORDER BY m.ended DESC LIMIT 1", (who,)).fetchone()
-        names[who] = row[0] if row else who
-    return names
-
-
 _BOARD = ("FROM ratings WHERE preset=? AND rated>=? AND who NOT LIKE 'bot:%'")
 
 
@@ -235,13 +225,11 @@ def leaderboard(conn: sqlite3.Connection, preset: str,
                 limit: int = LEADERBOARD_SIZE) -> list[tuple[int, str, str, Rating]]:
     """The top ``limit`` non-provisional players of ``preset`` by the cautious end of
     their rating (μ − 2σ): (rank, id, name, rating); equal ones share a rank."""
-    rows = conn.execute(f"SELECT who, mu, sigma, rated {_BOARD} ORDER BY mu - 2*sigma DESC, "
-                        "who LIMIT ?", (preset, R.PROVISIONAL_UNDER, limit)).fetchall()
-    names = _names(conn, [r[0] for r in rows])
-    out = []
-    for who, mu, sigma, rated in rows:
-        out.append((rank_of(conn, who, preset) or 0, who, names[who], Rating.of(mu, sigma, rated)))
-    return out
+    rows = conn.execute(f"SELECT who, mu, sigma, rated, name {_BOARD} ORDER BY "
+                        "mu - 2*sigma DESC, who LIMIT ?",
+                        (preset, R.PROVISIONAL_UNDER, limit)).fetchall()
+    return [(rank_of(conn, who, preset) or 0, who, name, Rating.of(mu, sigma, rated))
+            for who, mu, sigma, rated, name in rows]
 
 
 def rank_of(conn: sqlite3.Connection, who: str, preset: str) -> int | None:
@@ -276,20 +264,16 @@ def changes(conn: sqlite3.Connection, source: str) -> list[SeatChange] | None:
                          "WHERE source=?", (source,)).fetchone()
     if match is None:
         return None
-    preset, ended, practice, branch, rated = match
+    preset, _, practice, branch, rated = match
     why = None if rated else ("practice (undo)" if practice else "a what-if branch"
                               if branch else "not rated")
     out = []
-    for seat, who, name, mu0, s0, mu1, s1 in conn.execute(
-            "SELECT seat, who, name, mu_before, sigma_before, mu, sigma FROM seats "
+    for seat, name, mu0, s0, mu1, s1, count in conn.execute(
+            "SELECT seat, name, mu_before, sigma_before, mu, sigma, rated_n FROM seats "
             "WHERE source=? AND kind='human' ORDER BY seat", (source,)):
         if mu1 is None:
             out.append(SeatChange(seat, name, preset, None, None, why or "not rated"))
             continue
-        count = conn.execute(
-            "SELECT count(*) FROM seats s JOIN matches m ON m.source=s.source WHERE s.who=? "
-            "AND m.preset=? AND m.rated=1 AND (m.ended, m.source) <= (?, ?)",
-            (who, preset, ended, source)).fetchone()[0]
         out.append(SeatChange(seat, name, preset, Rating.of(mu0, s0, count - 1),
                               Rating.of(mu1, s1, count)))
     return out
