@@ -77,7 +77,7 @@ def make_saves(data_dir: Path, matches: int, jobs: int = 2, seed: int = 1) -> No
         import multiprocessing
 
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            for done, _ in enumerate(pool.imap(_one, work, chunksize=8), 1):
+            for done, _ in enumerate(pool.imap_unordered(_one, work, chunksize=8), 1):
                 if done % 500 == 0:
                     print(f"{done}/{matches}", file=sys.stderr, flush=True)
     else:
@@ -115,15 +115,21 @@ def time_dir(data_dir: Path, jobs: int, ends: int) -> None:
     make_saves(spare, ends, jobs=1, seed=99)
     index = Index.of(data_dir)
     index.refresh()  # the connection a playing process holds
-    took, cpu = [], []
+    took, cpu, noted = [], [], []
     for path in sorted((spare / "matches").glob("*.unoduo")):
         target = data_dir / "matches" / path.name
+        if target.exists():
+            raise SystemExit(f"{target} is there already: not a fresh match's end")
+        noted.append(target)
         os.replace(path, target)  # a save whose match has just ended
         tick, tock = time.perf_counter(), time.process_time()
         index.note(target)
         took.append(time.perf_counter() - tick)
         cpu.append(time.process_time() - tock)
     shutil.rmtree(spare, ignore_errors=True)
+    for t in noted:  # the dir as it was, for the next run
+        t.unlink()
+        index.forget(t)
     print(f"index update at a match's end: mean {1000 * sum(took) / len(took):.1f} ms, "
           f"median {1000 * sorted(took)[len(took) // 2]:.1f} ms, max {1000 * max(took):.1f} ms "
           f"wall; mean {1000 * sum(cpu) / len(cpu):.1f} ms CPU, over {len(took)}")

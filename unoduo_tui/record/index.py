@@ -220,15 +220,16 @@ class Index:
         if held is not None and held[2] == os.getpid():
             held[0].close()
 
-    def _run(self, work: Callable[[sqlite3.Connection], object]):
+    def _run(self, work: Callable[[sqlite3.Connection], object], refreshes: bool = False):
         """``work(conn)``; a damaged index is removed, made again from the saves and
-        ``work`` run once more."""
+        ``work`` run once more (``refreshes``: ``work`` is the making again itself, with
+        its progress and its pool)."""
         for attempt in (0, 1):
             used = self._inode()
             try:
                 conn, lock = self._conn()
                 with lock:  # one thread at a time on a connection
-                    if attempt:  # made afresh: from the saves first
+                    if attempt and not refreshes:  # made afresh: from the saves first
                         self._refresh(conn, rebuilt=True)
                     return work(conn)
             except sqlite3.OperationalError as exc:
@@ -327,7 +328,8 @@ class Index:
         ``progress(done, total)`` as saves are derived; ``jobs`` processes."""
         if rebuild:
             self._run(self._clear)
-        return self._run(lambda conn: self._refresh(conn, progress, jobs, rebuild))
+        return self._run(lambda conn: self._refresh(conn, progress, jobs, rebuild),
+                         refreshes=True)
 
     def _clear(self, conn: sqlite3.Connection) -> None:
         conn.execute("BEGIN IMMEDIATE")
@@ -360,7 +362,9 @@ class Index:
         if jobs > 1 and total >= 64:
             import multiprocessing
 
-            ctx = multiprocessing.get_context("forkserver")
+            # fork where no other thread runs (the CLI), forkserver in the app
+            ctx = multiprocessing.get_context(
+                "fork" if threading.active_count() == 1 else "forkserver")
             with ctx.Pool(jobs) as pool:
                 for done, d in enumerate(pool.imap(_derive_job, work, chunksize=16), 1):
                     if progress:
