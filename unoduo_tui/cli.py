@@ -11,6 +11,7 @@
     unoduo serve [--port 2222] [--listen ADDR]   an SSH server: anyone with ssh plays
     unoduo lobby                the lobby an SSH player sees (resume, quick match, tables)
     unoduo web [--port 8000]    the app in a web browser (textual-serve)
+    unoduo stats [--player NAME] [--json]   your record: wins, ratings, moments
 
 Non-interactive commands never import Textual.  A bad argument is one line on
 stderr and exit status 2, before anything full-screen: the interactive commands
@@ -457,6 +458,8 @@ from .net.lobby_cli import run as _lobby  # noqa: E402 - the lobby (#16)
 _COMMANDS["lobby"] = _lobby
 from .web import run as _web  # noqa: E402 - unoduo web (#16)
 _COMMANDS["web"] = _web
+from .record.command import run as _stats  # noqa: E402 - unoduo stats (#24)
+_COMMANDS["stats"] = _stats
 
 
 if __name__ == "__main__":  # pragma: no cover

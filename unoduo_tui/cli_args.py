@@ -211,4 +211,6 @@ def build_parser() -> argparse.ArgumentParser:
     lobby_parser(sub, common, _name)
     from .web import add_parser as web_parser  # unoduo web (#16)
     web_parser(sub, common)
+    from .record.command import add_parser as stats_parser  # unoduo stats (#24)
+    stats_parser(sub, common)
     return parser

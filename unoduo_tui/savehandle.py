@@ -16,6 +16,7 @@ import os
 import socket
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from engine import Match
 from engine.savefile import Encoder, Footer, Header, SaveFileError
@@ -142,6 +143,8 @@ class SaveHandle:
         self._rewind: int | None = None  # an undo not yet on disk: back to this length
         self._dirty = False  # a failed write may have left bytes past _size
         self._failed = False  # the last write failed: the file is behind the match
+        #: called with the path once the footer is on disk (the store's record, #24)
+        self.on_finish: "Callable[[Path], None] | None" = None
 
     @property
     def id(self) -> str:
@@ -195,6 +198,8 @@ class SaveHandle:
             self._undos += 1
             self._rewind = None
         self._finished = self._finished or footer
+        if footer and self.on_finish is not None:
+            self.on_finish(self.path)
 
     def _append(self, chunk: bytes) -> None:
         fd = self._fd

@@ -152,6 +152,10 @@ class Store:
             raise
         handle._tag, handle._size = enc.tag, len(start) + len(rest)
         handle._written, handle._finished = match.log_length, footer
+        if durable:  # bulk saves (simulate) are bot-only: the record finds them itself
+            handle.on_finish = self._recorded
+            if footer:
+                self._recorded(path)
         return handle
 
     # -- reading ---------------------------------------------------------------------
@@ -230,6 +234,7 @@ class Store:
         handle = SaveHandle(path, fd, lock, last_tag(data, decoded.good_length),
                             decoded.good_length, len(decoded.entries), decoded.header,
                             finished=decoded.footer is not None, undos=decoded.undos)
+        handle.on_finish = self._recorded
         try:  # the start's chance outcomes of a header-only file; a lost footer
             handle.sync(match)
         except SaveWriteError as exc:
@@ -256,7 +261,16 @@ class Store:
                     raise SaveFileError(f"{victim}: cannot delete: {exc.strerror}") from None
         finally:
             lock.release()
+        self._recorded(path, gone=True)
         return path
+
+    def _recorded(self, path: Path, gone: bool = False) -> None:
+        """Tell the record's index (#24) that a save's match ended, or that it was
+        deleted.  The index is derived from the saves and mends itself: its failing
+        never stops a save."""
+        from .record.index import note_saved
+
+        note_saved(self.data_dir, path, gone)
 
     def summaries(self) -> list[Summary]:
         """Every saved match, newest first (finished ones are read, not replayed); a

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -134,12 +135,31 @@ class MatchOver(GoesHome, Dialog[str]):
         with Vertical(classes="dialog"):
             yield Static(Text(head), classes="dialog-title")
             yield Static(sheet, classes="dialog-text")
+            if self.replay_ref and unoduo(self).store is not None:  # #24
+                yield Static("Rating: counting…", id="over-rating", classes="dialog-help")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("New match (n)", id="new", compact=True)
                 if self.replay_ref:
                     yield Button("Watch replay (w)", id="watch", compact=True)
                 yield Button(f"{unoduo(self).home_name} (m)", id="menu", compact=True)
                 yield Button("Quit (q)", id="quit", compact=True)
+
+    def on_mount(self) -> None:
+        if self.query("#over-rating"):
+            self._rating(unoduo(self).store.data_dir, self.replay_ref)
+
+    @work(thread=True, exclusive=True)
+    def _rating(self, data_dir, ref: str) -> None:
+        """The rating change of each human seat, from the record's index (#24)."""
+        from ..record.words import rating_lines
+
+        text = rating_lines(data_dir, ref)
+        self.app.call_from_thread(self._rated, text)
+
+    def _rated(self, text: str) -> None:
+        line = self.query("#over-rating")
+        if line:
+            line.first(Static).update(text)
 
     def _two(self, view: PlayerView) -> tuple[str, Text]:
         """Two seats: "X wins, 12 to 205" and a column each, round by round."""

@@ -1,6 +1,6 @@
 """The main menu: Resume (first, when a match is unfinished), New match, Host / Join /
 Watch a table (shared between terminals: :mod:`unoduo_tui.net.menu_forms`), Saved
-matches, Replays, Rules, Help, Quit."""
+matches, Replays, Stats, Rules, Help, Quit."""
 
 from __future__ import annotations
 
@@ -86,6 +86,7 @@ class MenuScreen(Screen[None]):
             Option("Watch a table…", id="watch"),
             Option("Saved matches…", id="saved"),
             Option("Replays…", id="replays"),
+            Option("Stats", id="stats"),
             Option("Rules", id="rules"),
             Option("Help", id="help"),
             Option("Quit", id="quit"),
@@ -116,6 +117,9 @@ class MenuScreen(Screen[None]):
         elif what == "replays":
             from .replay_list import ReplayListScreen
             app.push_screen(ReplayListScreen())
+        elif what == "stats":
+            from .stats import StatsScreen
+            app.push_screen(StatsScreen())
         elif what == "rules":
             from .rules import RulesScreen
             app.push_screen(RulesScreen())

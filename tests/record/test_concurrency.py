@@ -1,0 +1,142 @@
+"""Many processes write one index: matches ending at the same instant, a serve dir's
+index shared by its players, and the leaderboard a lobby will show."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from pathlib import Path
+
+import pytest
+
+from engine import Rules
+from unoduo_tui.record import ratings as R
+from unoduo_tui.record.derive import Derived, SeatRow
+from unoduo_tui.record.index import Index
+from unoduo_tui.record.stats import leaderboard, rank_of, records
+from unoduo_tui.ssh.identity import folder_name, identify
+from unoduo_tui.store import Seat, Store
+
+from .helpers import finished, save
+
+RULES = Rules(target=40)
+ROUNDS = 6
+
+
+def _ender(data_dir: str, who: int, barrier, matches: list) -> None:
+    """A process ending its matches at the same instants as the other one."""
+    store = Store(data_dir)
+    seats = (Seat(f"P{who}", "human"), Seat("Normal bot", "bot:normal"))
+    prepared = [finished(RULES, seed) for seed in matches]
+    for m in prepared:
+        handle = store.new_match(m.__class__.replay(m.rules, m.actions[:-1], seed=m.seed),
+                                 seats)
+        barrier.wait(timeout=120)
+        handle.sync(m)  # the last move: the footer, and the index at the same instant
+        handle.close()
+
+
+def test_two_matches_ending_at_the_same_instant_lose_no_update(tmp_path):
+    data = tmp_path / "data"
+    Store(data)._ensure()
+    ctx = multiprocessing.get_context("spawn")
+    barrier = ctx.Barrier(2)
+    procs = [ctx.Process(target=_ender, args=(str(data), n, barrier,
+                                              [n * 1000 + k * 7 for k in range(ROUNDS)]))
+             for n in range(2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=300)
+        assert p.exitcode == 0
+    index = Index.of(data)
+    import sqlite3
+    conn = sqlite3.connect(index.path)
+    assert conn.execute("SELECT count(*) FROM matches").fetchone()[0] == 2 * ROUNDS
+    noted = {r.who: (r.matches, r.rating) for r in index.read(records, fresh=False)}
+    assert noted["name:p0"][0] == noted["name:p1"][0] == ROUNDS
+    assert noted["name:p0"][1].rated == ROUNDS
+    index.refresh(rebuild=True)
+    assert {r.who: (r.matches, r.rating) for r in index.read(records)} == noted
+
+
+# -- a serve dir's index ---------------------------------------------------------------
+
+def test_under_serve_players_are_their_keys_in_one_index_of_the_serve_dir(tmp_path,
+                                                                         monkeypatch):
+    serve = tmp_path / "serve"
+    alice = identify(serve, "SHA256:alice+key/1", "alice")
+    bob = identify(serve, "SHA256:bob+key/2", "bob")
+    monkeypatch.setenv("UNODUO_KEY", alice.fingerprint)
+    save(Store(alice.folder), finished(RULES, 1, winner=0),
+         (Seat("alice", "human"), Seat("Normal bot", "bot:normal")))
+    monkeypatch.setenv("UNODUO_KEY", bob.fingerprint)
+    save(Store(bob.folder), finished(RULES, 2, winner=1),
+         (Seat("alice", "human"), Seat("Normal bot", "bot:normal")))  # bob, named alice
+    assert not (alice.folder / "record.sqlite").exists()
+    index = Index.of(bob.folder)
+    assert index.root == serve and index.shared
+    recs = {r.who: r for r in index.read(records, fresh=False)}
+    assert recs[f"key:{alice.fingerprint}"].wins == 1
+    assert recs[f"key:{bob.fingerprint}"].name == "bob" and recs[
+        f"key:{bob.fingerprint}"].wins == 0
+    assert (serve / "players" / folder_name(bob.fingerprint) / "matches").is_dir()
+    index.refresh(rebuild=True)  # from every player's folder
+    assert {r.who for r in index.read(records)} == set(recs)
+
+
+def test_under_serve_a_human_known_only_by_name_is_not_rated(tmp_path, monkeypatch):
+    serve = tmp_path / "serve"
+    host = identify(serve, "SHA256:host", "host")
+    monkeypatch.setenv("UNODUO_KEY", host.fingerprint)
+    save(Store(host.folder), finished(RULES, 3),
+         (Seat("host", "human"), Seat("Player 2", "human")))
+    recs = {r.who: r for r in Index.of(host.folder).read(records)}
+    assert recs["name:player 2"].matches == 1
+    assert recs[f"key:{host.fingerprint}"].rating.rated == 0
+
+
+def test_a_data_dir_that_only_looks_like_a_players_folder_keeps_its_own_index(tmp_path,
+                                                                              monkeypatch):
+    folder = tmp_path / "players" / "someone"
+    monkeypatch.setenv("UNODUO_KEY", "SHA256:someone")
+    assert Index.of(folder).root == folder
+
+
+# -- the leaderboard -----------------------------------------------------------------
+
+def _synthetic(n: int, wins: int, total: int, t0: int) -> list[Derived]:
+    out = []
+    for k in range(total):
+        won = k < wins
+        seats = (SeatRow(0, f"name:p{n}", f"P{n}", "human", True, 1 - won, won, 0, (0,),
+                         (0,) * 11),
+                 SeatRow(1, "bot:normal", "Normal bot", "bot", True, int(won), not won, 0,
+                         (0,), (0,) * 11))
+        out.append(Derived(f"matches/p{n}-{k}.unoduo", 1, t0 + k, "finished", None,
+                           f"p{n}-{k}", "duo", 1, False, False, 0 if won else 1, seats))
+    return out
+
+
+def test_leaderboard_top_20_of_the_non_provisional_and_one_players_rank(tmp_path):
+    index = Index(tmp_path)
+    rows = []
+    for n in range(25):  # P0 wins 0 of 12 … P24 wins 12 of 12; P25–P27 provisional
+        rows += _synthetic(n, n * 12 // 24, 12, n * 100)
+    for n in range(25, 28):
+        rows += _synthetic(n, 9, 9, n * 100)
+    index._run(lambda conn: index._write(conn, rows, []))
+    board = index.read(lambda conn: leaderboard(conn, "duo"), fresh=False)
+    assert len(board) == 20
+    names = [name for _, _, name, _ in board]
+    assert not {"P25", "P26", "P27"} & set(names)  # 9 rated matches: provisional
+    cautious = [r.value - r.uncertainty for *_, r in board]
+    assert cautious == sorted(cautious, reverse=True) and names[0] == "P24"
+    for rank, who, _, r in board:  # equal records share a place
+        assert rank == 1 + sum(c > r.value - r.uncertainty for c in cautious)
+        assert index.read(lambda conn: rank_of(conn, who, "duo"), fresh=False) == rank
+    assert [rank for rank, *_ in board][:3] == [1, 2, 2]  # P24; P22 and P23 both won 11
+    assert index.read(lambda conn: rank_of(conn, "name:p25", "duo"), fresh=False) is None
+    assert index.read(lambda conn: rank_of(conn, "name:p0", "duo"), fresh=False) == 24
+    assert index.read(lambda conn: rank_of(conn, "bot:normal", "duo"), fresh=False) is None
+    assert all(r.rated >= R.PROVISIONAL_UNDER for *_, r in board)
