@@ -12,7 +12,8 @@ does not end within :attr:`~.limits.Limits.hangup_grace` is cancelled.
 
 :meth:`HostedApp.run` returns the exit status and, for an end the server decided
 (idle, junk, a client not reading, a crash), the one line to tell the player — a
-traceback goes to this process's stderr, never to the player.
+traceback goes to this process's stderr, never to the player.  (Light at import:
+the front, which runs no app, reads the player's lines from here.)
 """
 
 from __future__ import annotations
@@ -20,18 +21,23 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from .driver import ChannelDriver
 from .limits import Limits, TokenBucket
 
-__all__ = ["HostedApp", "CRASHED", "NOT_READING"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .driver import ChannelDriver
+
+__all__ = ["HostedApp", "CRASHED", "NOT_READING", "WORKER_LOST"]
 
 #: the line for a player whose app failed (its traceback is in the server's log)
 CRASHED = ("the game hit a problem and closed; your match is saved: connect again "
            "to carry on")
 #: … and for one whose client stopped reading its screen
 NOT_READING = "your terminal stopped reading the game's screen: closed"
+#: … and for one whose worker process died or hung (the front says it)
+WORKER_LOST = ("the server's game process stopped; your match is saved: connect again "
+               "to carry on")
 #: the exit status of an app ended because its client went (128 + SIGHUP)
 HANGUP_STATUS = 129
 
@@ -43,6 +49,8 @@ class HostedApp:
     def __init__(self, app: Any, output: Callable[[bytes], None], limits: Limits = Limits(),
                  size: tuple[int, int] = (80, 24)) -> None:
         from rich.console import Console
+
+        from .driver import ChannelDriver
 
         self.app = app
         self.limits = limits
