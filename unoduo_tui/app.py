@@ -61,7 +61,8 @@ def _default_theme(terminal: Mapping[str, str]) -> str:
 class UnoDuoApp(SafePalettes, App[int]):
     """UNO Duo at the terminal.  ``bot_pause``: seconds between bot moves (0 in tests).
     ``terminal``: the terminal's variables (``TERM``, ``COLORTERM``) when they are not
-    the process's — one of many apps in a process (:mod:`.sessions`).
+    the process's — one of many apps in a process (:mod:`.sessions`); ``thinker``:
+    where its bots think (:mod:`.table.thinking`; None: each table's own thread).
     Its palettes are fast-key-safe (:class:`~.textual_compat.SafePalettes`)."""
 
     CSS_PATH = "app.tcss"
@@ -81,7 +82,7 @@ class UnoDuoApp(SafePalettes, App[int]):
                  bot_pause: float = 0.6, think_ms: int | None = None, theme: str | None = None,
                  table: Table | None = None, plan: MatchPlan | None = None,
                  handle_signals: bool = False, lobby: Any = None,
-                 terminal: Mapping[str, str] | None = None) -> None:
+                 terminal: Mapping[str, str] | None = None, thinker: Any = None) -> None:
         #: the remembered choices as the app starts (theme; `unoduo play`'s rules)
         self.start_settings = Settings.load(store)
         wanted = theme or self.start_settings.theme or _default_theme(terminal or os.environ)
@@ -97,6 +98,8 @@ class UnoDuoApp(SafePalettes, App[int]):
                               "spoiler_free": spoiler_free}
         self.bot_pause = bot_pause
         self.think_ms = think_ms
+        #: where its tables' bots think (None: each table's thread; .table.thinking)
+        self.thinker = thinker
         #: a table to open at once (tests, screenshots), or a new match to start
         self.start_table = table
         #: ``unoduo lobby``'s player and lobby dir (:class:`~.screens.lobby.LobbyPlace`):
@@ -243,7 +246,7 @@ class UnoDuoApp(SafePalettes, App[int]):
     def _new_table(self, plan: MatchPlan) -> LocalTable:
         try:
             return LocalTable.start(self.store, plan, think_ms=self.think_ms,
-                                    bot_pause=self.bot_pause)
+                                    bot_pause=self.bot_pause, thinker=self.thinker)
         except Exception as exc:
             raise CannotOpen(f"Could not start the match: {exc}") from exc
 
@@ -255,7 +258,7 @@ class UnoDuoApp(SafePalettes, App[int]):
             ref = str(newest.id)
         try:
             return LocalTable.resume(self.store, ref, think_ms=self.think_ms,
-                                     bot_pause=self.bot_pause)
+                                     bot_pause=self.bot_pause, thinker=self.thinker)
         except Exception as exc:
             raise CannotOpen(self._open_error(exc)) from exc
 
@@ -288,7 +291,8 @@ class UnoDuoApp(SafePalettes, App[int]):
         try:
             table = LocalTable.branch(self.store, header.rules, log_prefix, header.seed,
                                       names, kinds, (loaded.id, decisions),
-                                      think_ms=self.think_ms, bot_pause=self.bot_pause)
+                                      think_ms=self.think_ms, bot_pause=self.bot_pause,
+                                      thinker=self.thinker)
         except Exception as exc:
             self.notify(f"Could not start the branch: {exc}", severity="error", timeout=10)
             return

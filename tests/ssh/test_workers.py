@@ -6,13 +6,17 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
+import sys
 
 from unoduo_tui.net.lobby import pid_alive
 from unoduo_tui.ssh.hosted import WORKER_LOST
 from unoduo_tui.ssh.limits import Limits
 
-from .term import WAIT, new_key
+from .term import WAIT, Served, new_key
+from unoduo_tui.ssh.bench import _tree
+
 from .test_game import my_draft_turn, new_match_vs_a_bot
 
 
@@ -66,6 +70,8 @@ async def test_a_killed_worker_tells_its_players_and_no_other_and_they_resume(se
     await bob.screen.wait("Signed in as bob")
     doomed, spared = link_of(s, "alice"), link_of(s, "bob")
     assert doomed is not spared  # the fewest sessions: one each
+    tree = _tree(doomed.pid)
+    assert len(tree) > 1  # the bots' pool, where the bot's draft was thought
     os.kill(doomed.pid, signal.SIGKILL)
     await asyncio.wait_for(alice.screen.closed.wait(), WAIT)
     assert WORKER_LOST in alice.screen.text() and alice.screen.status == 1
@@ -78,6 +84,7 @@ async def test_a_killed_worker_tells_its_players_and_no_other_and_they_resume(se
     await again.keys("r")
     await again.screen.wait("Your hand · 1 card", f"Draft {turn}/14: keep")
     await until(lambda: len(s.server.pool.links) == 2, "the dead worker replaced")
+    await until(lambda: not any(pid_alive(pid) for pid in tree), "its bots' pool gone too")
 
 
 async def test_a_stuck_worker_is_killed_and_its_players_told(served):
@@ -120,10 +127,59 @@ async def test_stopping_tells_every_player_and_leaves_no_worker_behind(served):
     players = [await s.play(new_key(), name) for name in ("alice", "bob")]
     for p in players:
         await p.screen.wait("Signed in as")
-    pids = s.server.pool.pids
-    assert len(pids) == 2
+    pids = [pid for worker in s.server.pool.pids for pid in _tree(worker)]
+    assert len(pids) >= 2
     await s.server.stop()
     for p in players:
         await asyncio.wait_for(p.screen.closed.wait(), WAIT)
         assert "the server is stopping; your match is saved" in p.screen.text()
-    assert not any(pid_alive(pid) for pid in pids)
+    await until(lambda: not any(pid_alive(pid) for pid in pids),
+                "the workers and their bots' processes gone")
+
+
+async def _serve_with_workers(serve_dir, workers: int):
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "unoduo_tui.cli", "serve", "--data-dir", str(serve_dir),
+        "--port", "0", "--workers", str(workers),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+    line = (await asyncio.wait_for(proc.stdout.readline(), WAIT)).decode()
+    found = re.search(r"port (\d+)", line)
+    assert found, line
+    return proc, Served(None, "127.0.0.1", int(found.group(1)))  # type: ignore[arg-type]
+
+
+async def test_kill_9_of_the_server_leaves_no_process_behind(serve_dir):
+    proc, client = await _serve_with_workers(serve_dir, 2)
+    try:
+        p = await client.play(new_key())
+        await p.screen.wait("Signed in as")
+        # the server, 2 workers, each with a bots' process and its resource tracker
+        await until(lambda: len(_tree(proc.pid)) >= 7, "every process started")
+        tree = _tree(proc.pid)
+        proc.kill()
+        await proc.wait()
+        await until(lambda: not any(pid_alive(pid) for pid in tree), "all of them gone")
+        await asyncio.wait_for(p.screen.closed.wait(), WAIT)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
+
+async def test_sigterm_drains_every_player_told_and_exits(serve_dir):
+    proc, client = await _serve_with_workers(serve_dir, 1)
+    try:
+        players = [await client.play(new_key(), name) for name in ("alice", "bob")]
+        for p in players:
+            await p.screen.wait("Signed in as")
+        tree = _tree(proc.pid)
+        proc.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(proc.wait(), WAIT) == 0
+        for p in players:
+            await asyncio.wait_for(p.screen.closed.wait(), WAIT)
+            assert "the server is stopping; your match is saved" in p.screen.text()
+        await until(lambda: not any(pid_alive(pid) for pid in tree), "its workers gone")
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()

@@ -12,14 +12,14 @@ was killed) hangs up every app and exits; ``PR_SET_PDEATHSIG`` kills it if the f
 dies while this loop is stuck.  SIGTERM hangs up every app too.  A message it cannot
 handle is logged (stderr: the server's log) and that session closed, not the worker.
 Every move was saved as it was made: a worker killed costs its players their
-connection, not their match.
+connection, not their match.  The bots of its tables think in a process of its own
+(:class:`~unoduo_tui.table.thinking.BotPool`), never on this loop's interpreter.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import ctypes
 import dataclasses
 import gc
 import json
@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..shutdown import die_with_parent
 from . import relay
 from .hosted import CRASHED
 from .limits import Limits
@@ -47,8 +48,9 @@ def _log(line: str) -> None:
 class Worker(asyncio.Protocol):
     """The worker's end of the relay: its sessions by ``sid``."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, thinker: Any = None) -> None:
         self.limits = limits
+        self.thinker = thinker  # where the bots think (a pool: not on this loop's GIL)
         self.sessions: dict[int, Any] = {}  # sid → HostedApp
         self.transport: asyncio.Transport | None = None
         self.reader = relay.Reader()
@@ -117,7 +119,7 @@ class Worker(asyncio.Protocol):
             for chunk in relay.chunks(data):
                 self.send(relay.Output(sid, chunk))
 
-        host = HostedApp(session_app(config), output, self.limits,
+        host = HostedApp(session_app(config, thinker=self.thinker), output, self.limits,
                          (message.columns, message.rows))
         self.sessions[sid] = host
         host.start().add_done_callback(lambda task: self._ended(sid, task))
@@ -149,17 +151,6 @@ class Worker(asyncio.Protocol):
             await asyncio.wait(tasks, timeout=seconds)
 
 
-def _die_with_parent() -> None:
-    """SIGKILL when the front dies (Linux), even if this loop is stuck."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):  # not Linux: the socket's end of file still does
-        pass
-    if os.getppid() == 1:  # the front died before we asked
-        os._exit(1)
-
-
 def _preload() -> None:
     """Import what every session's app needs now, once, so the first player does not
     wait for it; then keep the collector off those objects (they live for ever)."""
@@ -173,14 +164,21 @@ def _preload() -> None:
 
 
 async def _serve(fd: int, limits: Limits) -> None:
+    from ..table.thinking import BotPool
+
     loop = asyncio.get_running_loop()
     sock = socket.socket(fileno=fd)
-    worker = Worker(limits)
+    bots = BotPool(1)
+    bots.start()
+    worker = Worker(limits, bots.think)
     await loop.connect_accepted_socket(lambda: worker, sock)
     loop.add_signal_handler(signal.SIGTERM, worker.hang_up_all)
     loop.add_signal_handler(signal.SIGINT, lambda: None)  # the front decides
-    await worker.done.wait()
-    await worker.wait_all(limits.hangup_grace)
+    try:
+        await worker.done.wait()
+        await worker.wait_all(limits.hangup_grace)
+    finally:
+        bots.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -188,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fd", type=int, required=True)
     parser.add_argument("--limits", default="{}")
     args = parser.parse_args(argv)
-    _die_with_parent()
+    die_with_parent()
     known = {f.name for f in dataclasses.fields(Limits)}
     limits = Limits(**{k: v for k, v in json.loads(args.limits).items() if k in known})
     _preload()
