@@ -88,10 +88,11 @@ async def test_a_killed_worker_tells_its_players_and_no_other_and_they_resume(se
 
 
 async def test_a_stuck_worker_is_killed_and_its_players_told(served):
-    s = await served(Limits(worker_stall=1.0), workers=1)
+    s = await served(Limits(worker_stall=5.0), workers=1)
     alice = await s.play(new_key(), "alice")
     await alice.screen.wait("Signed in as alice")
     (link,) = s.server.pool.links
+    await until(lambda: link.up, "the worker answering its pings")
     os.kill(link.pid, signal.SIGSTOP)  # as a session stuck in a loop would leave it
     await asyncio.wait_for(alice.screen.closed.wait(), WAIT)
     assert WORKER_LOST in alice.screen.text()

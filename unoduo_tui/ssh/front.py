@@ -11,7 +11,7 @@ One Unix socket pair per worker carries :mod:`.relay` messages for all its sessi
 - A client whose window is full: the worker is told (:class:`~.relay.Flow`) and
   holds that app's frames, boundedly (:class:`~.driver.ChannelDriver`).
 - A worker that dies, or leaves :attr:`~.limits.Limits.worker_stall` seconds of
-  pings unanswered (a session stuck in a loop), is killed; each of its players is
+  pings unanswered once it is up (a session stuck in a loop), is killed; each of its players is
   told so in one line (their matches are saved move by move: reconnecting resumes
   them) and their channels close; a new worker takes its place.
 - Stopping: every player told, every app hung up, then the sockets closed — a
@@ -35,7 +35,7 @@ from ..shutdown import RESTORE
 from . import relay
 from .hosted import NOT_READING, WORKER_LOST
 from .limits import Limits
-from .session import DEFAULT_TERM, GameSession, child_env, exit_status
+from .session import DEFAULT_TERM, GameSession, exit_status
 
 if TYPE_CHECKING:  # pragma: no cover
     from .server import Client, GameServer
@@ -44,6 +44,9 @@ __all__ = ["WorkerPool", "WorkerLink", "RelaySession", "PING_SECONDS"]
 
 #: seconds between two pings of a worker
 PING_SECONDS = 1.0
+#: seconds a new worker has to answer its first ping (it imports the app first,
+#: slowly on a loaded machine; the stall limit applies once it has answered)
+START_SECONDS = 60.0
 #: seconds before a worker that died is replaced (a crash loop costs little)
 RESPAWN_SECONDS = 1.0
 
@@ -59,6 +62,7 @@ class WorkerLink(asyncio.Protocol):
         self.reader = relay.Reader()
         self.sessions: dict[int, RelaySession] = {}
         self.alive = False
+        self.up = False  # it has answered a ping
         self.lost = asyncio.Event()
         self._pinged = 0
         self._answered = 0
@@ -104,6 +108,7 @@ class WorkerLink(asyncio.Protocol):
         for message in messages:
             if isinstance(message, relay.Pong):
                 self._answered = max(self._answered, message.n)
+                self.up = True
                 self._answered_at = asyncio.get_running_loop().time()
                 continue
             session = self.sessions.get(getattr(message, "sid", -1))
@@ -126,11 +131,11 @@ class WorkerLink(asyncio.Protocol):
 
     async def _pings(self) -> None:
         loop = asyncio.get_running_loop()
-        stall = self.pool.limits.worker_stall
         while self.alive:
             await asyncio.sleep(PING_SECONDS)
             if not self.alive:
                 return
+            stall = self.pool.limits.worker_stall if self.up else START_SECONDS
             if self._answered < self._pinged and loop.time() - self._answered_at > stall:
                 self.pool.log(f"worker {self.pid} has not answered for {stall:g} s: killed")
                 self.kill()
@@ -279,7 +284,7 @@ class RelaySession(GameSession):
             self._hang_up()
         else:
             self._flush_input()
-            self._arm_idle()
+            self._idle.start()
 
     # -- to the worker -----------------------------------------------------------------
 
@@ -292,8 +297,6 @@ class RelaySession(GameSession):
             self.link.send(relay.Input(self.sid, chunk))
 
     def _resize(self) -> None:
-        self._resize_timer = None
-        self._resized_at = self._loop.time()
         if self.link is not None:
             self.link.send(relay.Resize(self.sid, *self._size))
 

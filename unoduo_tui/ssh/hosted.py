@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from .limits import Limits, TokenBucket
+from .timers import IdleClose, Throttle
 
 if TYPE_CHECKING:  # pragma: no cover
     from .driver import ChannelDriver
@@ -60,10 +60,8 @@ class HostedApp:
         self._pending = bytearray()  # input before the driver takes it
         self._bucket = TokenBucket(limits.input_rate, limits.input_burst)
         self._loop = asyncio.get_running_loop()
-        self._last_input = time.monotonic()
-        self._idle_timer: asyncio.TimerHandle | None = None
-        self._resize_timer: asyncio.TimerHandle | None = None
-        self._resized_at = float("-inf")
+        self._idle = IdleClose(limits.idle_seconds, self.leave)
+        self._resizes = Throttle(limits.resize_every, self._resize)
         self._gone = False  # the client left
         self._ending: int | None = None  # the exit status asked for (None: not yet)
         self.message: str | None = None  # why the server ended it (the player is told)
@@ -85,7 +83,7 @@ class HostedApp:
         player (None: nothing to say)."""
         if self._ending is not None:  # the client left before the app started
             return self._ending, self.message
-        self._arm_idle()
+        self._idle.start()
         try:
             await self.app.run_async(size=self.size, mouse=True)
         except Exception as exc:  # Textual catches the app's own; this is Textual's
@@ -118,7 +116,7 @@ class HostedApp:
         """Bytes from the client, through the input limit."""
         if self._gone or self.message is not None:
             return
-        self._last_input = time.monotonic()
+        self._idle.touch()
         if not self._bucket.take(len(data)):
             if self._bucket.dropped > self.limits.junk_limit:
                 self.leave("too much input at once (is something pasting junk?): closed")
@@ -135,17 +133,9 @@ class HostedApp:
         if columns <= 0 or rows <= 0:
             return
         self.size = _clamp((columns, rows))
-        if self._resize_timer is not None:
-            return  # the pending one will pass on the newest size
-        wait = self._resized_at + self.limits.resize_every - self._loop.time()
-        if wait > 0:
-            self._resize_timer = self._loop.call_later(wait, self._resize)
-        else:
-            self._resize()
+        self._resizes.ask()
 
     def _resize(self) -> None:
-        self._resize_timer = None
-        self._resized_at = self._loop.time()
         if self.driver is not None:
             self.driver.resize(*self.size)
 
@@ -187,22 +177,9 @@ class HostedApp:
                     task.cancel()
             self._loop.call_later(self.limits.hangup_grace, cancel)
 
-    def _arm_idle(self) -> None:
-        idle = self.limits.idle_seconds
-        if idle <= 0 or self._gone or self.message is not None:
-            return
-        left = self._last_input + idle - time.monotonic()
-        if left <= 0:
-            minutes = f"{idle / 60:g} minute{'s' * (idle != 60)}"
-            self.leave(f"closed after {minutes} without a key press; your match is "
-                       "saved: connect again to carry on")
-            return
-        self._idle_timer = self._loop.call_later(left + 0.05, self._arm_idle)
-
     def _stop_timers(self) -> None:
-        for timer in (self._idle_timer, self._resize_timer):
-            if timer is not None:
-                timer.cancel()
+        self._idle.cancel()
+        self._resizes.cancel()
 
 
 def _clamp(size: tuple[int, int]) -> tuple[int, int]:
