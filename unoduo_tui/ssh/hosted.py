@@ -22,8 +22,8 @@ import asyncio
 import sys
 from typing import TYPE_CHECKING, Any, Callable
 
-from .limits import Limits, TokenBucket
-from .timers import IdleClose, Throttle
+from .limits import Limits
+from .timers import IdleClose, InputGate, Throttle
 
 if TYPE_CHECKING:  # pragma: no cover
     from .driver import ChannelDriver
@@ -58,7 +58,7 @@ class HostedApp:
         self._output = output
         self.driver: ChannelDriver | None = None
         self._pending = bytearray()  # input before the driver takes it
-        self._bucket = TokenBucket(limits.input_rate, limits.input_burst)
+        self._gate = InputGate(limits, self.leave)
         self._loop = asyncio.get_running_loop()
         self._idle = IdleClose(limits.idle_seconds, self.leave)
         self._resizes = Throttle(limits.resize_every, self._resize)
@@ -117,9 +117,7 @@ class HostedApp:
         if self._gone or self.message is not None:
             return
         self._idle.touch()
-        if not self._bucket.take(len(data)):
-            if self._bucket.dropped > self.limits.junk_limit:
-                self.leave("too much input at once (is something pasting junk?): closed")
+        if not self._gate.admit(len(data)):
             return
         if self.driver is not None and self.driver.running:
             self.driver.feed(data)

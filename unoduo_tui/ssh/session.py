@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING
 import asyncssh
 
 from ..shutdown import RESTORE
-from .limits import Limits, TokenBucket
-from .timers import IdleClose, Throttle
+from .limits import Limits
+from .timers import IdleClose, InputGate, Throttle
 
 if TYPE_CHECKING:  # pragma: no cover
     from .server import Client
@@ -102,7 +102,7 @@ class GameSession(asyncssh.SSHServerSession):
         self._reading_paused = False  # the channel, while the child does not read
         self.output_paused = False    # the master, while the client does not read
         self._task: asyncio.Task | None = None
-        self._bucket = TokenBucket(self.limits.input_rate, self.limits.input_burst)
+        self._gate = InputGate(self.limits, self.leave)
         self._idle = IdleClose(self.limits.idle_seconds, self.leave)
         self._resizes = Throttle(self.limits.resize_every, self._resize)
         self._closing = False
@@ -269,9 +269,7 @@ class GameSession(asyncssh.SSHServerSession):
         if self._closing:
             return
         self._idle.touch()
-        if not self._bucket.take(len(data)):
-            if self._bucket.dropped > self.limits.junk_limit:
-                self.leave("too much input at once (is something pasting junk?): closed")
+        if not self._gate.admit(len(data)):
             return
         self._pending += data
         self._flush_input()

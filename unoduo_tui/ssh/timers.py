@@ -1,5 +1,5 @@
-"""Two timers every session of ``unoduo serve`` has, a game process's or a hosted
-app's: resizes passed on at most so often, and the idle close."""
+"""What paces every session of ``unoduo serve``, a game process's or a hosted app's:
+the input limit, resizes passed on at most so often, and the idle close."""
 
 from __future__ import annotations
 
@@ -7,7 +7,29 @@ import asyncio
 import time
 from typing import Callable
 
-__all__ = ["Throttle", "IdleClose"]
+from .limits import Limits, TokenBucket
+
+__all__ = ["InputGate", "Throttle", "IdleClose", "JUNK"]
+
+#: the line for a client closed for sending junk
+JUNK = "too much input at once (is something pasting junk?): closed"
+
+
+class InputGate:
+    """The input limit (:class:`~.limits.TokenBucket`): :meth:`admit` says whether
+    ``n`` bytes pass, whole; past :attr:`~.limits.Limits.junk_limit` bytes dropped,
+    ``close(JUNK)`` is called."""
+
+    def __init__(self, limits: Limits, close: Callable[[str], None]) -> None:
+        self._bucket = TokenBucket(limits.input_rate, limits.input_burst)
+        self._junk, self._close = limits.junk_limit, close
+
+    def admit(self, n: int) -> bool:
+        if self._bucket.take(n):
+            return True
+        if self._bucket.dropped > self._junk:
+            self._close(JUNK)
+        return False
 
 
 class Throttle:
