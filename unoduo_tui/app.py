@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gc
 import os
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -27,7 +27,7 @@ from .shutdown import SignalExit
 from .table import Table
 from .table.local import LocalTable
 from .text import printable
-from .textual_compat import SafePalettes, give_result_callback
+from .textual_compat import SafePalettes, give_result_callback, use_terminal
 
 __all__ = ["UnoDuoApp", "run_app", "run_to_exit"]
 
@@ -52,14 +52,17 @@ class CannotOpen(Exception):
         self.severity = severity
 
 
-def _default_theme() -> str:
+def _default_theme(terminal: Mapping[str, str]) -> str:
     """textual-dark with true colour; ansi-dark otherwise (OpenSSH drops COLORTERM)."""
-    truecolor = os.environ.get("COLORTERM", "").lower() in ("truecolor", "24bit")
+    truecolor = terminal.get("COLORTERM", "").lower() in ("truecolor", "24bit")
     return "textual-dark" if truecolor else "ansi-dark"
 
 
 class UnoDuoApp(SafePalettes, App[int]):
     """UNO Duo at the terminal.  ``bot_pause``: seconds between bot moves (0 in tests).
+    ``terminal``: the terminal's variables (``TERM``, ``COLORTERM``) when they are not
+    the process's — one of many apps in a process (:mod:`.sessions`); ``thinker``:
+    where its bots think (:mod:`.table.thinking`; None: each table's own thread).
     Its palettes are fast-key-safe (:class:`~.textual_compat.SafePalettes`)."""
 
     CSS_PATH = "app.tcss"
@@ -78,12 +81,15 @@ class UnoDuoApp(SafePalettes, App[int]):
                  resume: str | None = None, replay: Any = None, spoiler_free: bool = False,
                  bot_pause: float = 0.6, think_ms: int | None = None, theme: str | None = None,
                  table: Table | None = None, plan: MatchPlan | None = None,
-                 handle_signals: bool = False, lobby: Any = None) -> None:
+                 handle_signals: bool = False, lobby: Any = None,
+                 terminal: Mapping[str, str] | None = None, thinker: Any = None) -> None:
         #: the remembered choices as the app starts (theme; `unoduo play`'s rules)
         self.start_settings = Settings.load(store)
-        wanted = theme or self.start_settings.theme or _default_theme()
+        wanted = theme or self.start_settings.theme or _default_theme(terminal or os.environ)
         self.first_theme = wanted if wanted in BUILTIN_THEMES else "textual-dark"
         super().__init__()
+        if terminal is not None:  # one of many apps in a process: its own terminal
+            use_terminal(self.console, terminal)
         self.store = store
         self.start = start
         self.start_options = {"vs": vs, "seed": seed, "target": target, "name": name,
@@ -92,6 +98,8 @@ class UnoDuoApp(SafePalettes, App[int]):
                               "spoiler_free": spoiler_free}
         self.bot_pause = bot_pause
         self.think_ms = think_ms
+        #: where its tables' bots think (None: each table's thread; .table.thinking)
+        self.thinker = thinker
         #: a table to open at once (tests, screenshots), or a new match to start
         self.start_table = table
         #: ``unoduo lobby``'s player and lobby dir (:class:`~.screens.lobby.LobbyPlace`):
@@ -147,6 +155,12 @@ class UnoDuoApp(SafePalettes, App[int]):
         if screen is None:
             screen = self._home()()
         return screen
+
+    @property
+    def you(self) -> str | None:
+        """The player's name, when the app knows it (the lobby's); None: the login
+        name is the default for "you"."""
+        return self.lobby.name if self.lobby is not None else None
 
     @property
     def home_name(self) -> str:
@@ -232,7 +246,7 @@ class UnoDuoApp(SafePalettes, App[int]):
     def _new_table(self, plan: MatchPlan) -> LocalTable:
         try:
             return LocalTable.start(self.store, plan, think_ms=self.think_ms,
-                                    bot_pause=self.bot_pause)
+                                    bot_pause=self.bot_pause, thinker=self.thinker)
         except Exception as exc:
             raise CannotOpen(f"Could not start the match: {exc}") from exc
 
@@ -244,7 +258,7 @@ class UnoDuoApp(SafePalettes, App[int]):
             ref = str(newest.id)
         try:
             return LocalTable.resume(self.store, ref, think_ms=self.think_ms,
-                                     bot_pause=self.bot_pause)
+                                     bot_pause=self.bot_pause, thinker=self.thinker)
         except Exception as exc:
             raise CannotOpen(self._open_error(exc)) from exc
 
@@ -268,7 +282,7 @@ class UnoDuoApp(SafePalettes, App[int]):
         kind = f"bot:{level}"
         from .screens.new_match import default_names
         from .store import short_id
-        me, bot_name = default_names(kind, human)
+        me, bot_name = default_names(kind, human or self.you or "")
         names = [s.name for s in seats]  # with more seats, the others keep their names
         kinds = [kind] * len(seats)
         names[seat], kinds[seat] = me, HUMAN
@@ -277,7 +291,8 @@ class UnoDuoApp(SafePalettes, App[int]):
         try:
             table = LocalTable.branch(self.store, header.rules, log_prefix, header.seed,
                                       names, kinds, (loaded.id, decisions),
-                                      think_ms=self.think_ms, bot_pause=self.bot_pause)
+                                      think_ms=self.think_ms, bot_pause=self.bot_pause,
+                                      thinker=self.thinker)
         except Exception as exc:
             self.notify(f"Could not start the branch: {exc}", severity="error", timeout=10)
             return

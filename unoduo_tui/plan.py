@@ -95,11 +95,13 @@ def login_name() -> str:
         return ""
 
 
-def default_names(kinds: Sequence[str], names: Sequence[str | None] = ()) -> tuple[str, ...]:
+def default_names(kinds: Sequence[str], names: Sequence[str | None] = (),
+                  me: str | None = None) -> tuple[str, ...]:
     """A name per seat for ``kinds``, each cleaned at the edge (:func:`player_name`); a
-    blank one gets a default: seat 0 (you) the login name — or "Player 1" at a hot-seat
-    table —, other humans "Player N", bots their label ("Normal bot 2" when several
-    seats have that level)."""
+    blank one gets a default: seat 0 (you) ``me`` or else the login name — or "Player
+    1" at a hot-seat table —, other humans "Player N", bots their label ("Normal bot 2"
+    when several seats have that level).  ``me``: the player's name when the app knows
+    it (a lobby session: one of many in a process, whose login is the server's)."""
     given = list(names) + [None] * (len(kinds) - len(names))
     hot_seat = sum(kind == HUMAN for kind in kinds) > 1
     labels = Counter(kinds)
@@ -112,7 +114,8 @@ def default_names(kinds: Sequence[str], names: Sequence[str | None] = ()) -> tup
         elif seat or hot_seat:
             fallback = f"Player {seat + 1}"
         else:
-            fallback = "" if player_name(name, "") else player_name(login_name(), "You")
+            fallback = ("" if player_name(name, "")
+                        else player_name(me or login_name(), "You"))
         out.append(player_name(name, fallback))
     return tuple(out)
 

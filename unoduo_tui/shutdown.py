@@ -20,7 +20,7 @@ import sys
 import threading
 from typing import Any, Callable
 
-__all__ = ["SignalExit", "SIGNALS", "GRACE", "exit_code"]
+__all__ = ["SignalExit", "SIGNALS", "GRACE", "exit_code", "die_with_parent"]
 
 SIGNALS = (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)
 
@@ -36,6 +36,21 @@ RESTORE = ("\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?1004l\x1b[?2004l"
 def exit_code(sig: int) -> int:
     """The shell's convention: 128 + the signal's number (SIGINT: 130)."""
     return 128 + int(sig)
+
+
+def die_with_parent() -> None:
+    """SIGKILL this process when its parent dies (Linux ``PR_SET_PDEATHSIG``), even if
+    it is stuck and never reads the end of file its parent's death gives it: a
+    server's worker, a worker's bot process."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the end of file still does
+        pass
+    if os.getppid() == 1:  # the parent died before we asked
+        os._exit(1)
 
 
 def _terminal_state() -> tuple[int, Any] | None:

@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 __all__ = ["AnswerOnce", "CommandPalette", "SafePalettes", "give_result_callback",
-           "footer_bindings_ready", "is_pruning", "log_size_known"]
+           "footer_bindings_ready", "is_pruning", "log_size_known", "use_terminal"]
 
 
 def give_result_callback(screen: Screen) -> None:
@@ -57,6 +57,26 @@ def log_size_known(log: Any) -> bool:
     entry wrapped to.  There is no public equivalent.
     """
     return bool(log._size_known)
+
+
+def use_terminal(console: Any, terminal: Any) -> None:
+    """Make the app's Rich ``console`` render for ``terminal`` (a mapping with
+    ``TERM`` and maybe ``COLORTERM``) rather than for the process's environment.
+
+    ``App.__init__`` builds its console from ``os.environ``, and Rich picks the colour
+    system (true colour, 256, 16) from ``COLORTERM`` and ``TERM`` there, once.  Many
+    apps in one process (``unoduo serve --workers``) each have a terminal of their
+    own, and there is no public way to give an app's console another environment:
+    this sets Rich's ``Console._environ`` and ``Console._color_system`` (what
+    ``Console.__init__`` sets from them, with the console's own
+    ``_detect_color_system``).  ``TERM=dumb`` keeps colour (the app is full-screen).
+    """
+    environ = {k: v for k, v in console._environ.items()
+               if k not in ("TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR")}
+    environ.update(terminal)
+    console._environ = environ
+    colours = console._detect_color_system()
+    console._color_system = colours if colours is not None else console._color_system
 
 
 class AnswerOnce:

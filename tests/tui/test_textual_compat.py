@@ -8,7 +8,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, RichLog, Static
 
 from unoduo_tui.textual_compat import (AnswerOnce, footer_bindings_ready, give_result_callback,
-                                       is_pruning, log_size_known)
+                                       is_pruning, log_size_known, use_terminal)
 
 
 class First(Screen[None]):
@@ -116,3 +116,18 @@ async def test_textual_dismiss_alone_answers_twice_and_pops_the_screen_below():
         await pilot.pause()
         assert answers == ["a"]
         assert isinstance(app.screen, First)  # the second dismiss popped Second
+
+
+@pytest.mark.parametrize("terminal, colours", [
+    ({"TERM": "xterm-256color"}, "256"),
+    ({"TERM": "xterm-256color", "COLORTERM": "truecolor"}, "truecolor"),
+    ({"TERM": "xterm"}, "standard"),
+])
+def test_use_terminal_gives_an_apps_console_the_colours_of_its_own_terminal(
+        monkeypatch, terminal, colours):
+    monkeypatch.setenv("TERM", "xterm-16color")  # the process's: not the session's
+    monkeypatch.setenv("COLORTERM", "truecolor" if colours != "truecolor" else "")
+    app = App()
+    use_terminal(app.console, terminal)
+    assert app.console.color_system == colours
+    assert app.console._environ["TERM"] == terminal["TERM"]

@@ -4,7 +4,9 @@ terminals.
 
 The SSH server runs it per connection with ``--data-dir PLAYER_DIR`` and the
 environment ``UNODUO_SOCKET_DIR``, ``UNODUO_LOBBY_DIR`` and ``UNODUO_KEY`` (the key's
-fingerprint, shown in the lobby's header).  The name is ``--name``, else the one in
+fingerprint, shown in the lobby's header), read here, at the edge, into a
+:class:`~unoduo_tui.sessions.SessionConfig` (a worker of ``serve --workers`` builds
+that config from what the server tells it instead).  The name is ``--name``, else the one in
 ``<data dir>/identity.json`` (``{"name": …}``, written by the server), else the login.
 The lobby dir: :func:`.lobby.lobby_dir`.
 """
@@ -12,6 +14,7 @@ The lobby dir: :func:`.lobby.lobby_dir`.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 from pathlib import Path
@@ -65,7 +68,7 @@ def save_identity_name(data_dir: Path, name: str) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..cli import _store, _terminal_problem, _writable_dir
     from ..plan import login_name
-    from ..screens.lobby import LobbyPlace
+    from ..sessions import SessionConfig, session_app
     from .lobby import lobby_dir
 
     store = _store(args)
@@ -79,14 +82,22 @@ def run(args: argparse.Namespace) -> int:
     problem = _terminal_problem()
     if problem:
         raise UsageError(problem)
-    place = LobbyPlace(folder, name, os.environ.get("UNODUO_KEY") or None)
     from ..app import run_to_exit
 
-    return run_to_exit(lobby_app(store, place, handle_signals=True))
+    config = SessionConfig.from_environment(store.data_dir, name, folder)
+    return run_to_exit(session_app(config, handle_signals=True))
 
 
 def lobby_app(store: Any, place: Any, **options: Any) -> Any:
-    """The app with the lobby as its first screen and ``/`` to chat at a shared table."""
+    """The app with the lobby as its first screen and ``/`` to chat at a shared table
+    (``options`` go to :class:`~unoduo_tui.app.UnoDuoApp`)."""
+    return _lobby_app_class()(store, "menu", lobby=place, **options)
+
+
+@functools.cache
+def _lobby_app_class() -> type:
+    """The lobby's app class, made once per process (many sessions share a worker:
+    a class each would be made, and kept, once per session)."""
     from .. import app as app_module
     from ..app import UnoDuoApp
     from ..screens.game import GameScreen
@@ -103,4 +114,4 @@ def lobby_app(store: Any, place: Any, **options: Any) -> Any:
                     and not isinstance(self.screen, ChatLine)):
                 self.push_screen(ChatLine(table))
 
-    return LobbyApp(store, "menu", lobby=place, **options)
+    return LobbyApp

@@ -163,7 +163,7 @@ class NewMatchScreen(AnswerOnce, Screen[None]):
     def _name_placeholders(self) -> None:
         seats = self._seats()
         kinds, _ = self._seat_values(seats)
-        for seat, name in enumerate(seat_names(kinds)):
+        for seat, name in enumerate(seat_names(kinds, me=unoduo(self).you)):
             self.query_one(f"#name-{seat}", Input).placeholder = name
 
     def _remember_shown(self) -> None:
@@ -238,7 +238,7 @@ class NewMatchScreen(AnswerOnce, Screen[None]):
         kinds, names = self._seat_values(seats)
         try:
             rules = Rules(preset=self._preset, seats=seats, **options)
-            return MatchPlan(seat_names(kinds, names), kinds, rules, seed)
+            return MatchPlan(seat_names(kinds, names, me=unoduo(self).you), kinds, rules, seed)
         except ValueError as exc:
             self.notify(str(exc), severity="error")
             return None

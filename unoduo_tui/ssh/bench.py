@@ -1,23 +1,26 @@
-"""Figures for the SSH game server (#16): ``python -m unoduo_tui.ssh.bench
-[--connections 100] [--seconds 60]``.
+"""Figures for the SSH game server (#16, #22): ``python -m unoduo_tui.ssh.bench
+[--connections 30,60] [--workers 0,2] [--seconds 60] [--pace 0.5]``.
 
 Starts ``unoduo serve`` (a process of its own, on 127.0.0.1 and a free port, in a
-temporary folder), then opens ``--connections`` SSH connections from this process
-(asyncssh, one fresh ed25519 key each: one player each, each from an address of its
-own in 127.0.0.0/8, :func:`loopback`, as players on the network would come — the
-server's limits per address stay the defaults), each with an 80×24 pty.
-Every connection goes the way a player does: the lobby, ``n`` (vs bots), ``ctrl+s``
-(the new-match form's start: UNO Duo vs one normal bot), then plays the match by a
-fixed script of keys that needs no knowledge of the cards (keep in the draft; a card
-number and Enter; Red for a wild; draw; pass; Enter for a round's end), one key every
+temporary folder; ``--workers W``: ``serve --workers W``, 0 a process per connection,
+several given: each in turn and then a table side by side), then opens
+``--connections`` SSH connections from this process (asyncssh, one fresh ed25519 key
+each: one player each; ``--per-address`` of them from each of 127.0.0.2, 127.0.0.3 …,
+as serve limits connections per address), each with an 80×24 pty.  Every connection
+goes the way a player does: the lobby, ``n`` (vs bots), ``ctrl+s`` (the new-match
+form's start: UNO Duo vs one normal bot), then plays the match by a fixed script of
+keys that needs no knowledge of the cards (keep in the draft; a card number and
+Enter; Red for a wild; draw; pass; Enter for a round's end), one key every
 ``--pace`` seconds.
 
-Printed, once every connection is at its table:
+Printed for each run:
 
-- **memory per connection**: the sum over the game processes (the server's children)
-  of their PSS (``/proc/PID/smaps_rollup``: shared pages split between the sharers)
-  and of their RSS, plus the server process's growth over its idle size, divided by
-  the connections;
+- **memory per player**: the PSS (``/proc/PID/smaps_rollup``: shared pages split
+  between the sharers) of the server's whole process tree (the server, its game
+  processes or workers) with every player at their table, over the tree's idle PSS
+  (measured once it has settled after the start), divided by the players;
+- **CPU per script key**: the tree's CPU time while they play, over the script keys
+  sent (the bots' moves and the SSH server's own work included);
 - **key-to-screen-update latency**: every ``--probe-every`` script keys a connection
   waits until its screen has been quiet for 0.1 s and shows its own decision with no
   dialog over the table (read from a terminal emulator, ``pyte``: the footer offers
@@ -26,6 +29,9 @@ Printed, once every connection is at its table:
   times the first byte of screen update that comes back — p50, p90, p99 and the max
   over all probes of all connections, while all of them play.  (``pyte`` is in the
   ``bench`` extra.)
+- **connect → lobby**: ``--burst`` players connecting at once before the others,
+  from the TCP connect to "Signed in" on their screen;
+- the load average at the end of the play (the machine may be shared).
 
 A benchmark, not a test: nothing here asserts on time.
 """
@@ -64,6 +70,7 @@ class Player:
         self.keys = 0
         self.skipped = 0  # probes not taken: not this player's decision just then
         self.error: str | None = None
+        self.to_lobby: float | None = None  # seconds from connecting to the lobby shown
         import pyte
 
         self.screen = pyte.Screen(80, 24)
@@ -114,24 +121,34 @@ async def _pump(process: asyncssh.SSHClientProcess, player: Player) -> None:
         raise
 
 
-def loopback(number: int) -> str:
-    """A loopback address of its own for the player ``number`` (127.0.1.1 on)."""
-    return f"127.0.{1 + number // 250}.{1 + number % 250}"
+def source_address(number: int, per_address: int) -> str:
+    """The loopback address player ``number`` connects from: ``per_address`` players
+    on each of 127.0.0.2, 127.0.0.3, … (serve limits connections per address)."""
+    return f"127.0.0.{2 + number // per_address}"
 
 
 async def play(number: int, port: int, ready: asyncio.Queue, go: asyncio.Event,
-               stop: asyncio.Event, pace: float, probe_every: int, timeout: float) -> Player:
+               stop: asyncio.Event, pace: float, probe_every: int, timeout: float,
+               per_address: int = 8, lobby_only: bool = False) -> Player:
+    """One scripted player (``lobby_only``: connect, note the time to the lobby on
+    screen in :attr:`Player.to_lobby`, and leave)."""
     player = Player(number)
     key = asyncssh.generate_private_key("ssh-ed25519")
     try:
+        started = time.monotonic()
         async with asyncssh.connect("127.0.0.1", port, username=f"p{number}",
-                                    client_keys=[key], known_hosts=None,
-                                    agent_path=None,
-                                    local_addr=(loopback(number), 0)) as conn:
+                                    client_keys=[key], known_hosts=None, agent_path=None,
+                                    local_addr=(source_address(number, per_address), 0)
+                                    ) as conn:
             process = await conn.create_process(term_type="xterm-256color",
                                                 term_size=(80, 24), encoding=None)
             pump = asyncio.create_task(_pump(process, player))
             await player.wait_for(b"Signed in", timeout)
+            player.to_lobby = time.monotonic() - started
+            if lobby_only:
+                pump.cancel()
+                await ready.put(number)
+                return player
             process.stdin.write(b"n")
             await player.wait_for(b"Start", timeout)
             process.stdin.write(b"\x13")  # ctrl+s: start the match the form shows
@@ -167,17 +184,21 @@ async def play(number: int, port: int, ready: asyncio.Queue, go: asyncio.Event,
     return player
 
 
-def _children(pid: int) -> list[int]:
-    kids = []
+def _tree(pid: int) -> list[int]:
+    """``pid`` and every process under it (its workers, their children …)."""
+    parents: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 stat = Path(f"/proc/{entry}/stat").read_text()
             except OSError:
                 continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                kids.append(int(entry))
-    return kids
+            parents.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry))
+    out, todo = [], [pid]
+    while todo:
+        out.append(todo.pop())
+        todo += parents.get(out[-1], [])
+    return out
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -199,6 +220,22 @@ def _kib(pid: int, field: str, name: str = "smaps_rollup") -> int:
     return 0
 
 
+def _tree_pss(pid: int) -> int:
+    return sum(_kib(k, "Pss") for k in _tree(pid))
+
+
+async def _settled_pss(pid: int, at_most: float = 20.0) -> int:
+    """The tree's PSS once it has stopped growing (workers import for a second or two
+    after the server says it listens)."""
+    last, steady, deadline = _tree_pss(pid), 0, time.monotonic() + at_most
+    while steady < 4 and time.monotonic() < deadline:
+        await asyncio.sleep(0.25)
+        now = _tree_pss(pid)
+        steady = steady + 1 if abs(now - last) <= max(last // 200, 256) else 0
+        last = now
+    return last
+
+
 def _played(players: Path) -> dict[str, int]:
     """What the scripts played, from the players' save files."""
     from ..store import Store
@@ -218,69 +255,77 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def run(args: argparse.Namespace) -> int:
+def _ms(values: list[float]) -> str:
+    if not values:
+        return "no samples"
+    ms = [v * 1000 for v in values]
+    return (f"p50 {statistics.median(ms):.0f} ms, p90 {_pct(ms, 0.9):.0f} ms, "
+            f"p99 {_pct(ms, 0.99):.0f} ms, max {max(ms):.0f} ms")
+
+
+async def run_model(args: argparse.Namespace, workers: int, connections: int) -> dict:
+    """One server (``workers`` 0: a process per connection), ``connections`` players:
+    its figures (printed as they come, and returned for the side-by-side table)."""
+    model = f"--workers {workers}" if workers else "process per connection"
+    print(f"== {model}, {connections} players ==", file=sys.stderr)
     folder = tempfile.mkdtemp(prefix="unoduo-sshbench-")
     server = subprocess.Popen(
         [sys.executable, "-m", "unoduo_tui.cli", "serve", "--port", "0", "--data-dir", folder,
-         "--max-connections", str(args.connections + 10), "--idle", "0"],
+         "--max-connections", str(connections + args.burst + 10), "--idle", "0",
+         "--workers", str(workers)],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         assert server.stdout is not None
         line = server.stdout.readline()
         found = re.search(r"port (\d+)", line)
         if not found:
-            print(f"the server did not start: {line.strip()!r}", file=sys.stderr)
-            return 1
+            raise RuntimeError(f"the server did not start: {line.strip()!r}")
         port = int(found.group(1))
-        idle_kib = _kib(server.pid, "VmRSS", "status")
+        idle_pss = await _settled_pss(server.pid)
         ready: asyncio.Queue = asyncio.Queue()
         go, stop = asyncio.Event(), asyncio.Event()
+        burst = []
+        if args.burst:  # connect → lobby, this many at once, before anyone plays
+            burst = await asyncio.gather(*(
+                play(connections + i, port, ready, go, stop, 0, 1, args.timeout,
+                     args.per_address, lobby_only=True) for i in range(args.burst)))
+            while not ready.empty():
+                ready.get_nowait()
         started = time.monotonic()
         tasks = [asyncio.create_task(play(i, port, ready, go, stop, args.pace,
-                                          args.probe_every, args.timeout))
-                 for i in range(args.connections)]
+                                          args.probe_every, args.timeout, args.per_address))
+                 for i in range(connections)]
         at_table = failed = 0
-        while at_table + failed < args.connections:
+        while at_table + failed < connections:
             number = await ready.get()
             at_table, failed = at_table + (number >= 0), failed + (number < 0)
             print(f"\r{at_table} at their tables, {failed} failed", end="", file=sys.stderr)
         print(file=sys.stderr)
         setup = time.monotonic() - started
-        kids = _children(server.pid)
-        pss = sum(_kib(k, "Pss") for k in kids)
-        rss = sum(_kib(k, "Rss") for k in kids)
-        server_kib = _kib(server.pid, "VmRSS", "status")
-        cpu_before = sum(_cpu_seconds(k) for k in kids)
+        await asyncio.sleep(1.0)  # the last matches' first frames drawn
+        tree = _tree(server.pid)
+        pss = sum(_kib(k, "Pss") for k in tree)
+        cpu_before = sum(_cpu_seconds(k) for k in tree)
         go.set()
         await asyncio.sleep(args.seconds)
-        cpu_used = sum(_cpu_seconds(k) for k in kids) - cpu_before
+        tree = _tree(server.pid)
+        cpu_used = sum(_cpu_seconds(k) for k in tree) - cpu_before
+        load = os.getloadavg()[0]
         stop.set()
         players = await asyncio.gather(*tasks)
         samples = [s for p in players for s in p.samples]
         keys = sum(p.keys for p in players)
-        errors = [p.error for p in players if p.error]
+        errors = [p.error for p in players if p.error] + [p.error for p in burst if p.error]
         n = max(at_table, 1)
-        print(f"connections: {args.connections} asked, {at_table} reached their table in "
-              f"{setup:.1f} s ({len(errors)} failed{': ' + errors[0] if errors else ''})")
-        print(f"memory per connection: PSS {pss / n / 1024:.1f} MiB, RSS {rss / n / 1024:.1f} MiB "
-              f"(game processes: {len(kids)}; the server {idle_kib / 1024:.1f} → "
-              f"{server_kib / 1024:.1f} MiB, {(server_kib - idle_kib) / n:.0f} KiB per connection)")
-        print(f"CPU of the game processes while playing: {cpu_used:.1f} s in {args.seconds:.0f} s, "
-              f"{cpu_used / args.seconds / n * 100:.1f}% of a core per connection "
-              f"({cpu_used / max(sum(p.keys for p in players), 1) * 1000:.1f} ms per script key, "
-              f"bots' moves included)")
-        if samples:
-            ms = [s * 1000 for s in samples]
-            print(f"key → first screen update, {len(ms)} probes over {args.seconds:.0f} s while "
-                  f"{at_table} play ({keys} script keys): p50 {statistics.median(ms):.1f} ms, "
-                  f"p90 {_pct(ms, 0.9):.1f} ms, p99 {_pct(ms, 0.99):.1f} ms, max {max(ms):.1f} ms")
-        played = _played(Path(folder) / "players")
-        print(f"played: {played['actions']} moves logged in {played['matches']} saved matches "
-              f"({played['rounds']} rounds reached, {played['finished']} matches finished)")
-        print(f"probes not taken (a dialog, the bot's turn, one card): "
-              f"{sum(p.skipped for p in players)}")
-        print(f"load average: {os.getloadavg()[0]:.1f} (2 cores: {os.cpu_count()} CPUs)")
-        return 0
+        figures = dict(
+            model=model, players=at_table, setup=setup,
+            pss=(pss - idle_pss) / n / 1024, idle=idle_pss / 1024, processes=len(tree),
+            cpu_key=cpu_used / max(keys, 1) * 1000, core=cpu_used / args.seconds / n * 100,
+            latency=samples, lobby=[p.to_lobby for p in burst if p.to_lobby is not None],
+            keys=keys, load=load, errors=errors, played=_played(Path(folder) / "players"),
+            skipped=sum(p.skipped for p in players))
+        _print(figures, args)
+        return figures
     finally:
         server.terminate()
         try:
@@ -288,6 +333,58 @@ async def run(args: argparse.Namespace) -> int:
         except subprocess.TimeoutExpired:
             server.kill()
         subprocess.run(["rm", "-rf", folder], check=False)
+
+
+def _print(f: dict, args: argparse.Namespace) -> None:
+    print(f"{f['model']}: {f['players']} players reached their table in {f['setup']:.1f} s "
+          f"({len(f['errors'])} failed{': ' + f['errors'][0] if f['errors'] else ''})")
+    print(f"  memory per player: PSS {f['pss']:.1f} MiB (the whole process tree, "
+          f"{f['processes']} processes, over its idle {f['idle']:.1f} MiB)")
+    print(f"  CPU while playing: {f['cpu_key']:.1f} ms per script key, bots' moves and "
+          f"the server included ({f['core']:.1f}% of a core per player)")
+    print(f"  key → first screen update ({len(f['latency'])} probes, {f['keys']} script keys "
+          f"in {args.seconds:.0f} s, a key every {args.pace:g} s): {_ms(f['latency'])}")
+    if args.burst:
+        print(f"  connect → lobby on screen, {args.burst} at once: {_ms(f['lobby'])}")
+    played = f["played"]
+    print(f"  played: {played['actions']} moves logged in {played['matches']} saved matches "
+          f"({played['rounds']} rounds reached, {played['finished']} finished); "
+          f"probes not taken: {f['skipped']}; load average {f['load']:.1f}")
+
+
+def _table(results: list[dict], args: argparse.Namespace) -> None:
+    print(f"\nside by side (a key every {args.pace:g} s, {args.seconds:.0f} s of play, "
+          f"{os.cpu_count()} CPUs):")
+    print(f"{'model':<24} {'players':>7} {'PSS MiB':>8} {'ms/key':>7} {'p50':>6} {'p99':>6}"
+          f" {'lobby p50':>9} {'load':>5}")
+    for f in results:
+        lat = [v * 1000 for v in f["latency"]] or [float("nan")]
+        lobby = [v * 1000 for v in f["lobby"]] or [float("nan")]
+        print(f"{f['model']:<24} {f['players']:>7} {f['pss']:>8.1f} {f['cpu_key']:>7.1f} "
+              f"{statistics.median(lat):>6.0f} {_pct(lat, 0.99):>6.0f} "
+              f"{statistics.median(lobby):>9.0f} {f['load']:>5.1f}")
+
+
+async def run(args: argparse.Namespace) -> int:
+    results = []
+    for connections in args.connections:
+        for workers in args.models:
+            results.append(await run_model(args, workers, connections))
+    if len(results) > 1:
+        _table(results, args)
+    return 0
+
+
+def _list(kind):
+    def parse(text: str) -> list:
+        try:
+            values = [kind(v) for v in text.split(",") if v.strip()]
+        except ValueError:
+            values = []
+        if not values or any(v < 0 for v in values):
+            raise argparse.ArgumentTypeError(f"{text[:20]!r}: numbers, comma-separated")
+        return values
+    return parse
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -299,12 +396,22 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     parser = argparse.ArgumentParser(prog="python -m unoduo_tui.ssh.bench",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--connections", type=int, default=100)
+    parser.add_argument("--connections", type=_list(int), default=[100], metavar="N[,N…]",
+                        help="players (several: one run each, e.g. 30,60)")
+    parser.add_argument("--workers", dest="models", type=_list(int), default=[0],
+                        metavar="W[,W…]",
+                        help="serve --workers W (0: a process per connection; several: "
+                             "each model in turn, e.g. 0,2, and a table side by side)")
     parser.add_argument("--seconds", type=float, default=60.0,
                         help="how long all of them play once they are at their tables")
     parser.add_argument("--pace", type=float, default=0.5, help="seconds between script keys")
     parser.add_argument("--probe-every", type=int, default=6,
                         help="script keys between two latency probes")
+    parser.add_argument("--burst", type=int, default=10,
+                        help="players connecting at once, before the run, to time "
+                             "connect → lobby (0: none)")
+    parser.add_argument("--per-address", type=int, default=8,
+                        help="players per source address (127.0.0.2, 127.0.0.3, …)")
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds a connection may take to reach its table")
     return asyncio.run(run(parser.parse_args(argv)))

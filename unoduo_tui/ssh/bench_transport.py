@@ -2,7 +2,7 @@
 
 Starts ``unoduo serve`` in this process (127.0.0.1, a free port, a temp serve dir),
 connects ``--connections`` asyncssh clients at once, each with a key and a loopback
-address of its own (:func:`.bench.loopback`) and a pty, and prints:
+address of its own (:func:`.bench.source_address`) and a pty, and prints:
 
 - the time from connecting to the first screen (the lobby's "Signed in as"; with
   ``--child cat``, the first byte of the stand-in's banner);
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import asyncssh
 
-from .bench import loopback
+from .bench import source_address
 from .limits import Limits
 from .server import GameServer
 
@@ -70,7 +70,7 @@ async def _one(host: str, port: int, ready: bytes, echoes: int,
     start = time.perf_counter()
     conn = await asyncssh.connect(host, port, username="bench", client_keys=[key],
                                   known_hosts=None, agent_path=None, encoding=None,
-                                  local_addr=(loopback(number), 0))
+                                  local_addr=(source_address(number, 1), 0))
     chan, client = await conn.create_session(_Client, term_type="xterm-256color",
                                              term_size=(80, 24), encoding=None)
     await client.until(ready)

@@ -12,7 +12,7 @@ from ..cli_args import EXIT_OK, UsageError, clip
 __all__ = ["add_parser", "serve"]
 
 _MAX = {"connections": 10_000, "per_address": 10_000, "per_key": 100, "new_keys": 10_000,
-        "idle": 24 * 60}
+        "idle": 24 * 60, "workers": 64}
 
 
 def _whole(limit: int, zero: bool = False):
@@ -65,6 +65,10 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
                        default=int(d.idle_seconds // 60),
                        help=f"close a connection after this many minutes without input "
                             f"(default {int(d.idle_seconds // 60)}; 0: never)")
+    serve.add_argument("--workers", type=_whole(_MAX["workers"], zero=True), metavar="N",
+                       default=0,
+                       help="run the games in N worker processes, many players each "
+                            "(about one per core); default 0: a process per connection")
     serve.add_argument("--child-command", help=argparse.SUPPRESS)  # the transport bench
 
 
@@ -83,7 +87,7 @@ def serve(args: argparse.Namespace) -> int:
         serve_dir = serve_dir_of(args.data_dir)
         return run_serve(serve_dir, args.listen, args.port,
                          Path(args.host_key).expanduser() if args.host_key else None,
-                         limits, args.child_command) or EXIT_OK
+                         limits, args.child_command, args.workers) or EXIT_OK
     except HostKeyError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:  # the folder, the address in use …

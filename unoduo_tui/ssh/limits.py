@@ -68,6 +68,12 @@ class Limits:
     window: int = 256 * 1024
     #: seconds a game process has to leave after SIGHUP before SIGKILL
     hangup_grace: float = 5.0
+    #: bytes of screen kept for a client whose window stays full before it is closed
+    #: (``serve --workers``: the game writes into the server, not into a pty)
+    output_buffer: int = 1 << 20
+    #: seconds a worker may leave the server's pings unanswered before it is taken
+    #: for hung, killed and its players told
+    worker_stall: float = 10.0
 
 
 class TokenBucket:

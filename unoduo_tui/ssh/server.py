@@ -114,7 +114,7 @@ class GameServer:
 
     def __init__(self, serve_dir: Path, limits: Limits = Limits(),
                  child_command: Sequence[str] | None = None,
-                 log: Callable[[str], None] | None = None) -> None:
+                 log: Callable[[str], None] | None = None, workers: int = 0) -> None:
         self.serve_dir = _own_private_dir(serve_dir)
         self.sockets_dir = _own_private_dir(serve_dir / "sockets")
         self.lobby_dir = _own_private_dir(serve_dir / "lobby")
@@ -133,10 +133,15 @@ class GameServer:
         self.running: set[GameSession] = set()
         self.host_key: asyncssh.SSHKey | None = None
         self._acceptor: asyncssh.SSHAcceptor | None = None
+        #: ``workers`` > 0: the games run in that many worker processes (:mod:`.front`)
+        self.workers = workers
+        self.pool: Any = None
 
     async def start(self, host: str, port: int, host_key: Path) -> tuple[str, int]:
         """Listen on ``host``:``port`` (0: any free port); the address it got."""
         self.host_key = load_host_key(host_key)
+        if self.workers:
+            await self._start_workers()
         lim = self.limits
         self._acceptor = await asyncssh.create_server(
             lambda: Client(self), host, port, server_host_keys=[self.host_key],
@@ -148,6 +153,22 @@ class GameServer:
             keepalive_count_max=3, max_pktsize=lim.max_packet, window=lim.window)
         sock = self._acceptor.sockets[0].getsockname()
         return sock[0], sock[1]
+
+    async def _start_workers(self) -> None:
+        from .front import WorkerPool
+        from .session import DEFAULT_TERM, child_env
+
+        env = child_env(DEFAULT_TERM, None, {"UNODUO_SOCKET_DIR": str(self.sockets_dir),
+                                             "UNODUO_LOBBY_DIR": str(self.lobby_dir)})
+        self.pool = WorkerPool(self.workers, self.limits, env, self.log)
+        await self.pool.start()
+
+    def new_session(self, client: "Client") -> GameSession:
+        """A session's game: a child process on a pty, or one of the workers' apps."""
+        if self.pool is not None:
+            from .front import RelaySession
+            return RelaySession(client)
+        return GameSession(client)
 
     @property
     def fingerprint(self) -> str:
@@ -169,6 +190,8 @@ class GameServer:
             client.close()
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
+        if self.pool is not None:
+            await self.pool.stop()
         await self._end_tables()
 
     async def _end_tables(self) -> None:
@@ -277,7 +300,7 @@ class Client(asyncssh.SSHServer):
     def session_requested(self) -> Any:
         if self.session is not None or self.fingerprint is None:
             return False  # one game per connection
-        self.session = GameSession(self)
+        self.session = self.server.new_session(self)
         return self.session
 
     def connection_requested(self, *args: Any) -> bool:
@@ -365,11 +388,12 @@ async def _serve(server: GameServer, host: str, port: int, host_key: Path) -> No
 
 
 def run_serve(serve_dir: Path, host: str, port: int, host_key: Path | None,
-              limits: Limits, child_command: str | None) -> int:
+              limits: Limits, child_command: str | None, workers: int = 0) -> int:
     """``unoduo serve``: serve until SIGINT / SIGTERM.  Raises :class:`HostKeyError`
-    or ``OSError`` (the folders, the address) for the CLI to print as one line."""
+    or ``OSError`` (the folders, the address) for the CLI to print as one line.
+    ``workers`` > 0: the games run in that many worker processes."""
     server = GameServer(serve_dir, limits,
                         shlex.split(child_command) if child_command else None,
-                        log=_stderr_log)
+                        log=_stderr_log, workers=workers)
     asyncio.run(_serve(server, host, port, host_key or serve_dir / "host_key"))
     return 0

@@ -31,13 +31,13 @@ import re
 import signal
 import struct
 import termios
-import time
 from typing import TYPE_CHECKING
 
 import asyncssh
 
 from ..shutdown import RESTORE
-from .limits import Limits, TokenBucket
+from .limits import Limits
+from .timers import IdleClose, InputGate, Throttle
 
 if TYPE_CHECKING:  # pragma: no cover
     from .server import Client
@@ -102,11 +102,9 @@ class GameSession(asyncssh.SSHServerSession):
         self._reading_paused = False  # the channel, while the child does not read
         self.output_paused = False    # the master, while the client does not read
         self._task: asyncio.Task | None = None
-        self._bucket = TokenBucket(self.limits.input_rate, self.limits.input_burst)
-        self._last_input = time.monotonic()
-        self._idle_timer: asyncio.TimerHandle | None = None
-        self._resize_timer: asyncio.TimerHandle | None = None
-        self._resized_at = float("-inf")
+        self._gate = InputGate(self.limits, self.leave)
+        self._idle = IdleClose(self.limits.idle_seconds, self.leave)
+        self._resizes = Throttle(self.limits.resize_every, self._resize)
         self._closing = False
         self.started = False  # shell, exec or subsystem asked for
         self.exited = asyncio.Event()  # the child reaped (or never started)
@@ -191,7 +189,7 @@ class GameSession(asyncssh.SSHServerSession):
         else:
             self._loop.add_reader(master, self._on_output)
             self._flush_input()
-            self._arm_idle()
+            self._idle.start()
         status = await self.proc.wait()
         self._drain_output()
         self._close_master()
@@ -270,10 +268,8 @@ class GameSession(asyncssh.SSHServerSession):
     def data_received(self, data: bytes, datatype) -> None:
         if self._closing:
             return
-        self._last_input = time.monotonic()
-        if not self._bucket.take(len(data)):
-            if self._bucket.dropped > self.limits.junk_limit:
-                self.leave("too much input at once (is something pasting junk?): closed")
+        self._idle.touch()
+        if not self._gate.admit(len(data)):
             return
         self._pending += data
         self._flush_input()
@@ -309,17 +305,9 @@ class GameSession(asyncssh.SSHServerSession):
         seconds (a client sending thousands would have its app lay out for ever, on
         the CPU everyone shares); the last size always gets there."""
         self._size = (width, height) if width > 0 and height > 0 else self._size
-        if self._resize_timer is not None:
-            return  # the pending one will send the newest size
-        wait = self._resized_at + self.limits.resize_every - self._loop.time()
-        if wait > 0:
-            self._resize_timer = self._loop.call_later(wait, self._resize)
-        else:
-            self._resize()
+        self._resizes.ask()
 
     def _resize(self) -> None:
-        self._resize_timer = None
-        self._resized_at = self._loop.time()
         if self._master is not None:
             try:
                 _set_size(self._master, *self._size)
@@ -345,18 +333,6 @@ class GameSession(asyncssh.SSHServerSession):
 
     # -- the end -----------------------------------------------------------------------
 
-    def _arm_idle(self) -> None:
-        idle = self.limits.idle_seconds
-        if idle <= 0 or self._closing:
-            return
-        left = self._last_input + idle - time.monotonic()
-        if left <= 0:
-            minutes = f"{idle / 60:g} minute{'s' * (idle != 60)}"
-            self.leave(f"closed after {minutes} without a key press; your match is "
-                       "saved: connect again to carry on")
-            return
-        self._idle_timer = self._loop.call_later(left + 0.05, self._arm_idle)
-
     def leave(self, message: str) -> None:
         """Close this session from the server's side: the child hung up, the client's
         terminal put back, ``message`` as the last line, exit status 1."""
@@ -373,9 +349,8 @@ class GameSession(asyncssh.SSHServerSession):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._closing = True
-        for timer in (self._idle_timer, self._resize_timer):
-            if timer is not None:
-                timer.cancel()
+        self._idle.cancel()
+        self._resizes.cancel()
         self._hang_up()
         self.client.session_closed(self)
 

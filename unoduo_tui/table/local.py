@@ -22,6 +22,7 @@ from engine.replay import ReplayCursor
 
 from ..plan import MatchPlan
 from . import Cause, Listener, Refused, ShownHand, TableUpdate, guilt_estimate, shown_hand
+from .thinking import Hint, Thinker, think_here
 
 __all__ = ["LocalTable", "HINT_MS"]
 
@@ -40,7 +41,7 @@ class LocalTable:
     def __init__(self, match: Match, names: Sequence[str], kinds: Sequence[str],
                  handle: Any = None, *, notes: Sequence[str] = (), undos: int = 0,
                  bots: dict[int, Any] | None = None, think_ms: int | None = None,
-                 bot_pause: float = 0.0) -> None:
+                 bot_pause: float = 0.0, thinker: Thinker | None = None) -> None:
         if len(names) != match.seats or len(kinds) != match.seats:
             raise ValueError(f"a name and a kind for each of the {match.seats} seats")
         self.match = match
@@ -51,6 +52,8 @@ class LocalTable:
         self.undos = undos  # practice undos so far (the file records each one)
         self.think_ms = think_ms
         self.bot_pause = bot_pause
+        #: where the bots think (:mod:`.thinking`): this table's thread by default
+        self.thinker: Thinker = thinker or think_here
         self.save_error: str | None = None  # why the last save failed (None: it did not)
         self.redo_stack: list[Action] = []  # decisions z took back, in order
         self.bots: dict[int, Any] = dict(bots or {})
@@ -72,7 +75,7 @@ class LocalTable:
     @classmethod
     def start(cls, store: Any, plan: MatchPlan, *, deck: Sequence | None = None,
               first: int | None = None, think_ms: int | None = None,
-              bot_pause: float = 0.0) -> "LocalTable":
+              bot_pause: float = 0.0, thinker: Thinker | None = None) -> "LocalTable":
         """A new match as ``plan`` describes, saved through ``store`` (``None``: not
         saved).  ``deck``/``first`` fix the deal (tests)."""
         match = Match.new(plan.rules, seed=plan.seed, deck=deck, first=first)
@@ -82,12 +85,13 @@ class LocalTable:
             handle = store.new_match(match, tuple(Seat(n, k) for n, k in
                                                   zip(plan.names, plan.kinds)))
         return cls(match, plan.names, plan.kinds, handle, think_ms=think_ms,
-                   bot_pause=bot_pause)
+                   bot_pause=bot_pause, thinker=thinker)
 
     @classmethod
     def branch(cls, store: Any, rules: Rules, log_prefix: Sequence, seed: int,
                names: Sequence[str], kinds: Sequence[str], parent: tuple[str, int],
-               think_ms: int | None = None, bot_pause: float = 0.0) -> "LocalTable":
+               think_ms: int | None = None, bot_pause: float = 0.0,
+               thinker: Thinker | None = None) -> "LocalTable":
         """A what-if branch: a new match that replays ``log_prefix`` (a saved match's log
         up to a position, with the same ``seed``), saved as a new file whose header
         names ``parent`` (its id and the number of decisions taken over).  The
@@ -100,18 +104,19 @@ class LocalTable:
             from ..store import Seat
             handle = store.new_match(match, tuple(Seat(n, k) for n, k in zip(names, kinds)),
                                      extra={"parent": [parent[0], int(parent[1])]})
-        return cls(match, names, kinds, handle, think_ms=think_ms, bot_pause=bot_pause)
+        return cls(match, names, kinds, handle, think_ms=think_ms, bot_pause=bot_pause,
+                   thinker=thinker)
 
     @classmethod
     def resume(cls, store: Any, ref: str, think_ms: int | None = None,
-               bot_pause: float = 0.0) -> "LocalTable":
+               bot_pause: float = 0.0, thinker: Thinker | None = None) -> "LocalTable":
         """Reopen a saved match, of either preset (``SaveFileError`` / ``LockedError``
         pass through)."""
         loaded = store.open(ref)
         seats = loaded.seats
         return cls(loaded.match, [s.name for s in seats], [s.kind for s in seats],
                    loaded.handle, notes=loaded.notes, undos=loaded.undos, think_ms=think_ms,
-                   bot_pause=bot_pause)
+                   bot_pause=bot_pause, thinker=thinker)
 
     def _make_bots(self, fresh: bool = False) -> None:
         """A bot for each ``bot:<level>`` seat (``fresh``: replace the ones made here,
@@ -306,10 +311,10 @@ class LocalTable:
                 self._thinking = seat
                 self._emit("thinking")
                 self._pause(token)
-            try:
-                action = bot.choose(view)  # from its view only, outside the lock
+            try:  # from its view only, outside the lock
+                action, thought = self.thinker(bot, view)
             except Exception:  # a bot that fails must not wedge the table
-                action = None
+                action, thought = None, bot
             with self._lock:
                 self._thinking = None
                 if self._closed:
@@ -320,6 +325,8 @@ class LocalTable:
                 legal = self.match.legal_actions()
                 if action not in legal:
                     action = legal[0]
+                if self.bots.get(seat) is bot:
+                    self.bots[seat] = thought  # what it learnt (a pool sends a copy back)
                 self._after_decision(self.match.apply(action))
 
     def _pause(self, token: tuple) -> None:
@@ -409,7 +416,7 @@ class LocalTable:
         view = self.view(seat)
         if not view.legal_actions:
             raise Refused(f"it is not {self.names[seat]}'s turn")
-        return str(engine_bots.suggest(view, HINT_MS))
+        return str(self.thinker(Hint(HINT_MS), view)[0])
 
     def guilt_estimate(self, seat: int) -> float | None:
         """The bots' estimate that the Wild Draw 4 ``seat`` faces was played illegally."""

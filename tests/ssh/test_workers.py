@@ -1,0 +1,186 @@
+"""``unoduo serve --workers N`` (#22): the SSH front relays each session to one of N
+worker processes running many apps; real clients with keys, real workers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import sys
+
+from unoduo_tui.net.lobby import pid_alive
+from unoduo_tui.ssh.hosted import WORKER_LOST
+from unoduo_tui.ssh.limits import Limits
+
+from .term import WAIT, Served, new_key
+from unoduo_tui.ssh.bench import _tree
+
+from .test_game import my_draft_turn, new_match_vs_a_bot
+
+
+def link_of(s, player_name: str):
+    """The worker whose sessions include ``player_name``'s."""
+    for link in s.server.pool.links:
+        if any(sess.client.identity.name == player_name for sess in link.sessions.values()):
+            return link
+    raise AssertionError(f"{player_name} is on no worker")
+
+
+async def until(check, what: str) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while not check():
+        assert loop.time() < deadline, f"waited for {what}"
+        await asyncio.sleep(0.02)
+
+
+async def test_two_players_in_one_worker_each_have_their_own_name_and_folder(served):
+    s = await served(workers=1)
+    alice = await s.play(new_key(), "alice")
+    bob = await s.play(new_key(), "bob")
+    await alice.screen.wait("Signed in as alice")
+    await bob.screen.wait("Signed in as bob")
+    (link,) = s.server.pool.links
+    assert len(link.sessions) == 2  # one process holds both
+    for player, name in ((alice, "alice"), (bob, "bob")):
+        start = len(player.screen.out)
+        await new_match_vs_a_bot(player)
+        assert name in player.screen.text(start)  # "you" at the table: their own name
+    folders = sorted((s.server.serve_dir / "players").iterdir())
+    names = {json.loads((f / "identity.json").read_text())["name"]: f for f in folders}
+    assert set(names) == {"alice", "bob"}
+    for name, folder in names.items():
+        (save,) = (folder / "matches").glob("*.unoduo")  # each match in its own folder
+        assert name.encode() in save.read_bytes()
+        other = "bob" if name == "alice" else "alice"
+        assert other.encode() not in save.read_bytes()
+
+
+async def test_a_killed_worker_tells_its_players_and_no_other_and_they_resume(served):
+    s = await served(workers=2)
+    key = new_key()
+    alice = await s.play(key, "alice")
+    turn = await new_match_vs_a_bot(alice)
+    await alice.keys("k")
+    await alice.screen.wait("Your hand · 1 card")
+    turn = await my_draft_turn(alice, turn)
+    bob = await s.play(new_key(), "bob")
+    await bob.screen.wait("Signed in as bob")
+    doomed, spared = link_of(s, "alice"), link_of(s, "bob")
+    assert doomed is not spared  # the fewest sessions: one each
+    tree = _tree(doomed.pid)
+    assert len(tree) > 1  # the bots' pool, where the bot's draft was thought
+    os.kill(doomed.pid, signal.SIGKILL)
+    await asyncio.wait_for(alice.screen.closed.wait(), WAIT)
+    assert WORKER_LOST in alice.screen.text() and alice.screen.status == 1
+    assert "\x1b[?1049l" in alice.screen.out.decode("utf-8", "replace")  # screen put back
+    await bob.keys("n")  # bob's worker never noticed
+    await bob.screen.wait("Start")
+    assert not bob.screen.closed.is_set()
+    again = await s.play(key, "alice")  # a new worker, or bob's: either resumes exactly
+    await again.screen.wait("Signed in as alice", "Resume")
+    await again.keys("r")
+    await again.screen.wait("Your hand · 1 card", f"Draft {turn}/14: keep")
+    await until(lambda: len(s.server.pool.links) == 2, "the dead worker replaced")
+    await until(lambda: not any(pid_alive(pid) for pid in tree), "its bots' pool gone too")
+
+
+async def test_a_stuck_worker_is_killed_and_its_players_told(served):
+    s = await served(Limits(worker_stall=5.0), workers=1)
+    alice = await s.play(new_key(), "alice")
+    await alice.screen.wait("Signed in as alice")
+    (link,) = s.server.pool.links
+    await until(lambda: link.up, "the worker answering its pings")
+    os.kill(link.pid, signal.SIGSTOP)  # as a session stuck in a loop would leave it
+    await asyncio.wait_for(alice.screen.closed.wait(), WAIT)
+    assert WORKER_LOST in alice.screen.text()
+    await until(lambda: not pid_alive(link.pid), "the stuck worker gone")
+
+
+async def test_junk_closes_that_connection_and_no_other_in_its_worker(served):
+    s = await served(workers=1)
+    bob = await s.play(new_key(), "bob")
+    await bob.screen.wait("Signed in as bob")
+    junk = await s.play(new_key(), "mallory")
+    await junk.screen.wait("Signed in as mallory")
+    junk.chan.write(os.urandom(1 << 20))
+    await asyncio.wait_for(junk.screen.closed.wait(), WAIT)
+    assert "too much input" in junk.screen.text() and junk.screen.status == 1
+    await bob.keys("n")
+    await bob.screen.wait("Start")
+
+
+async def test_the_fourth_connection_of_one_key_is_refused_with_workers(served):
+    s = await served(workers=1)
+    key = new_key()
+    for _ in range(3):
+        p = await s.play(key)
+        await p.screen.wait("Signed in as")
+    fourth = await s.play(key)
+    await fourth.screen.wait("already 3 connections with this key", err=True)
+    await asyncio.wait_for(fourth.screen.closed.wait(), WAIT)
+
+
+async def test_stopping_tells_every_player_and_leaves_no_worker_behind(served):
+    s = await served(workers=2)
+    players = [await s.play(new_key(), name) for name in ("alice", "bob")]
+    for p in players:
+        await p.screen.wait("Signed in as")
+    pids = [pid for worker in s.server.pool.pids for pid in _tree(worker)]
+    assert len(pids) >= 2
+    await s.server.stop()
+    for p in players:
+        await asyncio.wait_for(p.screen.closed.wait(), WAIT)
+        assert "the server is stopping; your match is saved" in p.screen.text()
+    await until(lambda: not any(pid_alive(pid) for pid in pids),
+                "the workers and their bots' processes gone")
+
+
+async def _serve_with_workers(serve_dir, workers: int):
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "unoduo_tui.cli", "serve", "--data-dir", str(serve_dir),
+        "--port", "0", "--workers", str(workers),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+    line = (await asyncio.wait_for(proc.stdout.readline(), WAIT)).decode()
+    found = re.search(r"port (\d+)", line)
+    assert found, line
+    return proc, Served(None, "127.0.0.1", int(found.group(1)))  # type: ignore[arg-type]
+
+
+async def test_kill_9_of_the_server_leaves_no_process_behind(serve_dir):
+    proc, client = await _serve_with_workers(serve_dir, 2)
+    try:
+        p = await client.play(new_key())
+        await p.screen.wait("Signed in as")
+        # the server, 2 workers, each with a bots' process and its resource tracker
+        await until(lambda: len(_tree(proc.pid)) >= 7, "every process started")
+        tree = _tree(proc.pid)
+        proc.kill()
+        await proc.wait()
+        await until(lambda: not any(pid_alive(pid) for pid in tree), "all of them gone")
+        await asyncio.wait_for(p.screen.closed.wait(), WAIT)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
+
+async def test_sigterm_drains_every_player_told_and_exits(serve_dir):
+    proc, client = await _serve_with_workers(serve_dir, 1)
+    try:
+        players = [await client.play(new_key(), name) for name in ("alice", "bob")]
+        for p in players:
+            await p.screen.wait("Signed in as")
+        tree = _tree(proc.pid)
+        proc.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(proc.wait(), WAIT) == 0
+        for p in players:
+            await asyncio.wait_for(p.screen.closed.wait(), WAIT)
+            assert "the server is stopping; your match is saved" in p.screen.text()
+        await until(lambda: not any(pid_alive(pid) for pid in tree), "its workers gone")
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()

@@ -1,0 +1,223 @@
+"""A worker of ``unoduo serve --workers N``: many players' apps in one process.
+
+``python -m unoduo_tui.ssh.worker --fd N --limits JSON``: the front (:mod:`.front`)
+starts it with one end of a Unix socket pair as descriptor ``N`` and speaks
+:mod:`.relay` on it.  Each :class:`~.relay.Open` starts the lobby app of that
+player (:func:`~unoduo_tui.sessions.session_app`, its own data dir, name, key and
+terminal) as a :class:`~.hosted.HostedApp` in this event loop; its screen goes back as
+:class:`~.relay.Output`, its end as :class:`~.relay.Closed`.
+
+The worker ends when the front does: the socket's end of file (the front stopped, or
+was killed) hangs up every app and exits; ``PR_SET_PDEATHSIG`` kills it if the front
+dies while this loop is stuck.  SIGTERM hangs up every app too.  A message it cannot
+handle is logged (stderr: the server's log) and that session closed, not the worker.
+Every move was saved as it was made: a worker killed costs its players their
+connection, not their match.  The bots of its tables think in a process of its own
+(:class:`~unoduo_tui.table.thinking.BotPool`), never on this loop's interpreter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import gc
+import json
+import os
+import signal
+import socket
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from ..shutdown import die_with_parent
+from . import relay
+from .hosted import CRASHED
+from .limits import Limits
+
+__all__ = ["main", "Worker"]
+
+
+def _log(line: str) -> None:
+    # sys.__stderr__: Textual points sys.stderr at an app's print capture while it runs
+    print(f"{time.strftime('%H:%M:%S')} worker {os.getpid()}: {line}", file=sys.__stderr__,
+          flush=True)
+
+
+class Worker(asyncio.Protocol):
+    """The worker's end of the relay: its sessions by ``sid``."""
+
+    def __init__(self, limits: Limits, thinker: Any = None) -> None:
+        self.limits = limits
+        self.thinker = thinker  # where the bots think (a pool: not on this loop's GIL)
+        self.sessions: dict[int, Any] = {}  # sid → HostedApp
+        self.transport: asyncio.Transport | None = None
+        self.reader = relay.Reader()
+        self.done = asyncio.Event()
+
+    # -- the socket --------------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def data_received(self, data: bytes) -> None:
+        try:
+            messages = self.reader.feed(data)
+        except relay.BadFrame as exc:  # the front speaks nothing else: stop
+            _log(f"bad frame from the front ({exc}): stopping")
+            self.transport.close()  # type: ignore[union-attr]
+            return
+        for message in messages:
+            try:
+                self.handle(message)
+            except Exception as exc:  # one session's trouble is not the others'
+                _log(f"cannot handle {type(message).__name__}: {exc!r}")
+                sid = getattr(message, "sid", None)
+                if sid is not None:
+                    self._drop(sid, f"the server could not handle that session ({exc!r})")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.hang_up_all()
+        self.done.set()
+
+    def send(self, message: relay.Message) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.write(relay.encode(message))
+
+    # -- the messages ------------------------------------------------------------------
+
+    def handle(self, message: relay.Message) -> None:
+        if isinstance(message, relay.Ping):
+            self.send(relay.Pong(message.n))
+        elif isinstance(message, relay.Open):
+            self.open(message)
+        else:
+            host = self.sessions.get(getattr(message, "sid", -1))
+            if host is None:
+                return  # a session that has just ended
+            if isinstance(message, relay.Input):
+                host.input(message.data)
+            elif isinstance(message, relay.Resize):
+                host.resize(message.columns, message.rows)
+            elif isinstance(message, relay.Flow):
+                (host.pause_output if message.paused else host.resume_output)()
+            elif isinstance(message, relay.Hangup):
+                host.hangup()
+
+    def open(self, message: relay.Open) -> None:
+        from ..sessions import SessionConfig, session_app
+        from .hosted import HostedApp
+
+        sid = message.sid
+        if sid in self.sessions:
+            raise ValueError(f"session {sid} is open already")
+        config = SessionConfig(Path(message.data_dir), message.name, Path(message.lobby_dir),
+                               message.key, message.term, message.colorterm)
+
+        def output(data: bytes) -> None:
+            for chunk in relay.chunks(data):
+                self.send(relay.Output(sid, chunk))
+
+        host = HostedApp(session_app(config, thinker=self.thinker), output, self.limits,
+                         (message.columns, message.rows))
+        self.sessions[sid] = host
+        host.start().add_done_callback(lambda task: self._ended(sid, task))
+
+    def _ended(self, sid: int, task: asyncio.Task) -> None:
+        self.sessions.pop(sid, None)
+        if task.cancelled():
+            status, message = 1, None
+        elif task.exception() is not None:
+            _log(f"session {sid} failed: {task.exception()!r}")
+            status, message = 1, CRASHED
+        else:
+            status, message = task.result()
+        self.send(relay.Closed(sid, status, message))
+
+    def _drop(self, sid: int, why: str) -> None:
+        host = self.sessions.pop(sid, None)
+        if host is not None:
+            host.hangup()
+        self.send(relay.Closed(sid, 1, why))
+
+    def hang_up_all(self) -> None:
+        for host in list(self.sessions.values()):
+            host.hangup()
+
+    async def wait_all(self, seconds: float) -> None:
+        tasks = [h.task for h in self.sessions.values() if h.task is not None]
+        if tasks:
+            await asyncio.wait(tasks, timeout=seconds)
+
+
+def _preload() -> None:
+    """Import what every session's app needs now, once, so the first player does not
+    wait for it; then keep the collector off those objects (they live for ever)."""
+    from .. import app, sessions  # noqa: F401
+    from ..net import lobby_cli
+    from ..screens import game, lobby, new_match  # noqa: F401
+
+    lobby_cli._lobby_app_class()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(_YOUNG, 10, _NEVER)  # no full collection but ours (_full_collections)
+
+
+#: the collector's first threshold (Python's default)
+_YOUNG = 700
+#: a second threshold no count reaches: no full collection on its own
+_NEVER = 1 << 30
+#: seconds between two full collections (the cyclic garbage of ended sessions)
+FULL_GC_SECONDS = 300.0
+
+
+async def _full_collections() -> None:
+    """A full collection every :data:`FULL_GC_SECONDS`, and none in between.
+
+    Many apps make one big heap: measured with 15 players in one worker on this
+    (loaded) machine, Python's own full collections ran 19 times a minute and stopped
+    every session of the worker for up to 1.4 s each (key → screen p99 3 s); with
+    them left to this timer, p99 0.5 s.  The young generations are still collected
+    as usual, and everything imported before the first session is frozen out of the
+    collector's sight (``gc.freeze``)."""
+    while True:
+        await asyncio.sleep(FULL_GC_SECONDS)
+        gc.collect()
+
+
+async def _serve(fd: int, limits: Limits) -> None:
+    from ..table.thinking import BotPool
+
+    loop = asyncio.get_running_loop()
+    sock = socket.socket(fileno=fd)
+    bots = BotPool(1)
+    bots.start()
+    worker = Worker(limits, bots.think)
+    await loop.connect_accepted_socket(lambda: worker, sock)
+    loop.add_signal_handler(signal.SIGTERM, worker.hang_up_all)
+    loop.add_signal_handler(signal.SIGINT, lambda: None)  # the front decides
+    collector = loop.create_task(_full_collections())
+    try:
+        await worker.done.wait()
+        await worker.wait_all(limits.hangup_grace)
+    finally:
+        collector.cancel()
+        bots.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m unoduo_tui.ssh.worker")
+    parser.add_argument("--fd", type=int, required=True)
+    parser.add_argument("--limits", default="{}")
+    args = parser.parse_args(argv)
+    die_with_parent()
+    known = {f.name for f in dataclasses.fields(Limits)}
+    limits = Limits(**{k: v for k, v in json.loads(args.limits).items() if k in known})
+    _preload()
+    asyncio.run(_serve(args.fd, limits))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
