@@ -343,19 +343,21 @@ def store(tmp_path):
     return Store(tmp_path)
 
 
-async def test_a_long_opponent_name_leaves_the_strips_marks_in_sight():
+@pytest.mark.parametrize("play, mark", [("play R9 uno", "UNO!"), ("play R9", "catch! (x)")])
+async def test_a_long_opponent_name_leaves_the_strips_marks_in_sight(play, mark):
     from unoduo_tui.widgets import Seats
 
     long = "Maximilian " + "x" * 53  # MAX_NAME characters
-    s = table(HAND7, BOT7, "R1", script=["draw"], hands=[HAND7, ["B9"]])
+    s = table(HAND7, BOT7, "R1", script=[play], hands=[HAND7, ["B9", "R9"]])
     async with seated(s) as (pilot, app):
+        await press(pilot, "1", "enter")  # R5; the bot's R9 leaves it one card
         strip = app.screen.query_one(Seats)
         strip.name_seats(("Ann", long), ("", "Normal bot"))
         strip.view = s.match.view(0)
         strip.thinking = 1
         await pilot.pause()
         line = screen_text(app).splitlines()[0]
-        assert "Maximilian" in line and "UNO!" in line and "thinking" in line
+        assert "Maximilian" in line and mark in line and "thinking" in line
 
 
 async def test_a_long_name_leaves_the_status_lines_keys_in_sight():

@@ -12,7 +12,7 @@ from engine.events import Event
 from unoduo_tui.widgets import GameLog, ScoreSheet, Seats, StatusLine
 from unoduo_tui.widgets.gamelog import effect_note
 from unoduo_tui.widgets.scoresheet import leader, ranking, target_rule
-from unoduo_tui.widgets.seats import play_order
+from unoduo_tui.widgets.seats import play_order, said_uno
 from unoduo_tui.widgets.status import status_text
 
 from .conftest import screen_text
@@ -20,10 +20,11 @@ from .harness import NAMES, TableApp, position
 
 
 def _uno_mine(m: Match) -> bool:
-    """Seat 0 to play a turn while another seat is down to one card (UNO!)."""
+    """Seat 0 to play a turn while another seat is down to one card and said UNO!."""
     if m.to_act != 0 or m.phase != "turn":
         return False
-    return 1 in m.view(0).hand_sizes[1:]
+    view = m.view(0)
+    return any(n == 1 and said_uno(view, s) for s, n in enumerate(view.hand_sizes) if s)
 
 
 def _uno_reversed(m: Match) -> bool:

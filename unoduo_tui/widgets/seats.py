@@ -26,7 +26,7 @@ from ..text import printable
 from .cards import CardCanvas
 from .names import SeatNames
 
-__all__ = ["Seats", "play_order", "MIN_CELL"]
+__all__ = ["Seats", "play_order", "said_uno", "MIN_CELL"]
 
 _SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 _MARKS = 56  # the two-seat line: the cells its marks may need (kind, count, UNO!, catch!…)
@@ -41,6 +41,22 @@ def play_order(view: PlayerView) -> tuple[int, ...]:
     n = len(view.hand_sizes)
     first = 0 if view.seat is None else view.seat  # a watcher's: from seat 0
     return tuple((first + i * view.direction) % n for i in range(n))
+
+
+def said_uno(view: PlayerView, seat: int) -> bool:
+    """``seat`` said UNO with the move that left it its one card (U1): its last play or
+    dump says so.  A seat at one card that did not is not marked "UNO!" — it forgot."""
+    for e in reversed(view.events):
+        if e.seat == seat and e.kind in ("play", "dump"):
+            return bool(e.uno)
+        if e.kind in ("round", "deal"):
+            break  # a new round: nothing played yet
+    return False
+
+
+def _catchable(view: PlayerView, seat: int) -> bool:
+    """The viewer may catch ``seat`` without UNO now (U2)."""
+    return view.exposed == seat and any(a.kind == "catch" for a in view.legal_actions)
 
 
 def _layout(seats: int, width: int) -> tuple[int, int]:
@@ -145,10 +161,11 @@ class Seats(SeatNames, CardCanvas):
         if shown < count:
             text.append(f"+{count - shown}", "dim")
         if count == 1 and view.phase != "draft":
-            text.append("  ")
-            text.append(" UNO! ", "bold reverse")
-        if view.exposed == seat and view.seat is not None and view.to_act == view.seat:
-            text.append(" catch! (x)", "bold")
+            if said_uno(view, seat):
+                text.append("  ")
+                text.append(" UNO! ", "bold reverse")
+            elif _catchable(view, seat):
+                text.append("  no UNO: catch! (x)", "bold")
         if seat in self.away:
             text.append("  away", "bold")
         if self.thinking == seat:
@@ -176,10 +193,11 @@ class Seats(SeatNames, CardCanvas):
             tail.append((" D", "bold"))
         if not me:
             tail.append((f" {count}", "bold"))
-        if view.exposed == seat and view.seat is not None and view.to_act == view.seat and not me:
-            tail.append((" catch!", "bold"))  # one card, no UNO! said: in its place
-        elif count == 1 and view.phase != "draft" and not me:
-            tail += [(" ", ""), ("UNO!", "bold reverse")]
+        if count == 1 and view.phase != "draft" and not me:
+            if said_uno(view, seat):
+                tail += [(" ", ""), ("UNO!", "bold reverse")]
+            elif _catchable(view, seat):
+                tail.append((" catch!", "bold"))  # one card, no UNO! said
         if seat in self.away:
             tail.append((" away", "bold"))
         if me:

@@ -1,0 +1,70 @@
+"""What the seats say about each other (issue #21, item 7): "UNO!" only for a seat that
+said it; a seat that forgot is one to catch, never one that called."""
+
+from __future__ import annotations
+
+from engine import Match
+from unoduo_tui.widgets import Seats
+
+from .conftest import screen_text, seated, settle, table
+from .harness import NAMES, TableApp, position
+
+HAND7 = ["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"]
+BOT7 = ["B9", "B8", "B7", "B6", "B5", "B4", "Y9"]
+
+
+def _strip(app) -> str:
+    widget = app.screen.query_one(Seats)
+    rows = screen_text(app).splitlines()
+    return " ".join(rows[widget.region.y:widget.region.bottom])
+
+
+async def test_u2_an_opponent_who_forgot_uno_is_to_catch_not_marked_uno():
+    s = table(HAND7, BOT7, "R1", script=["play R9"], hands=[HAND7, ["B9", "R9"]])
+    async with seated(s) as (pilot, app):
+        await pilot.press("1", "enter")  # R5; the bot plays R9 and forgets UNO
+        await settle(pilot)
+        assert len(s.match.hand(1)) == 1 and "catch" in s.match.legal_actions()
+        strip = _strip(app)
+        assert "catch! (x)" in strip
+        assert "UNO!" not in strip.replace("no UNO", "")
+
+
+async def test_u1_an_opponent_who_said_uno_is_marked_uno():
+    s = table(HAND7, BOT7, "R1", script=["play R9 uno"], hands=[HAND7, ["B9", "R9"]])
+    async with seated(s) as (pilot, app):
+        await pilot.press("1", "enter")
+        await settle(pilot)
+        assert len(s.match.hand(1)) == 1 and "catch" not in s.match.legal_actions()
+        strip = _strip(app)
+        assert "UNO!" in strip and "catch" not in strip
+
+
+def said_uno(view, seat: int) -> bool:
+    """What the log tells: ``seat``'s last play or dump said UNO (the test's own reading)."""
+    mine = [e for e in view.events if e.seat == seat and e.kind in ("play", "dump")]
+    return bool(mine and mine[-1].uno)
+
+
+def _one_card(said: bool):
+    def stop(m: Match) -> bool:
+        if m.to_act != 0 or m.phase != "turn":
+            return False
+        view = m.view(0)
+        return any(n == 1 and said_uno(view, s) == said
+                   for s, n in enumerate(view.hand_sizes) if s)
+    return stop
+
+
+async def test_u1_the_chain_marks_uno_only_where_it_was_said():
+    for said in (False, True):
+        m = position(4, _one_card(said))
+        view = m.view(0)
+        seat = next(s for s, n in enumerate(view.hand_sizes) if s and n == 1
+                    and said_uno(view, s) == said)
+        app = TableApp(view, NAMES[:4])
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            cells = _strip(app).split("→")
+        cell = next(c for c in cells if NAMES[seat][:4] in c)
+        assert ("UNO!" in cell) == said, (said, cell)
