@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
+from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown
+from textual.widgets import Markdown, Static
 
 from ..dialogs import OwnKeys
 from ..textual_compat import AnswerOnce
 
-__all__ = ["HelpScreen"]
+__all__ = ["HelpScreen", "KeysScreen"]
 
 HELP = """\
 # Keys
@@ -77,11 +81,39 @@ Press **Escape**, **q** or **?** to go back.
 
 
 class HelpScreen(AnswerOnce, OwnKeys, ModalScreen[None]):
+    """Keys as Markdown (``text``: the game's :data:`HELP` unless given), in a box that
+    fits 80×24 and scrolls (↑ ↓, PgUp PgDn)."""
+
     BINDINGS = [Binding("escape,q,question_mark", "close", "Back", id="help.back")]
+
+    def __init__(self, text: str = HELP) -> None:
+        super().__init__()
+        self.text = text
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body"):
-            yield Markdown(HELP)
+            yield Markdown(self.text)
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class KeysScreen(HelpScreen):
+    """A screen's keys as two columns (``rows``: key, what it does), under ``title``:
+    the help box, scrolling when the rows are more than it holds."""
+
+    def __init__(self, title: str, rows: Sequence[tuple[str, str]], note: str = "") -> None:
+        super().__init__("")
+        self.title_text, self.rows, self.note = title, tuple(rows), note
+
+    def compose(self) -> ComposeResult:
+        table = Table(box=None, show_header=False, padding=(0, 1), expand=True)
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column(ratio=1)
+        for key, what in self.rows:
+            table.add_row(Text(key), Text(what))
+        with VerticalScroll(id="help-body"):
+            yield Static(Text(self.title_text, "bold"), classes="help-title")
+            yield Static(table)
+            yield Static(Text(self.note or "Escape, q or ? goes back.", "dim"),
+                         classes="help-note")
