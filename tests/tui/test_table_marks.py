@@ -1,10 +1,13 @@
-"""What the seats say about each other (issue #21, item 7): "UNO!" only for a seat that
-said it; a seat that forgot is one to catch, never one that called."""
+"""What the table says about the seats (issue #21, item 7): "UNO!" only for a seat that
+said it, a seat that forgot is one to catch; what a seat owes is said as owed (a
+Draw 2 without stacking is no volley)."""
 
 from __future__ import annotations
 
-from engine import Match
-from unoduo_tui.widgets import Seats
+import pytest
+
+from engine import Match, Rules
+from unoduo_tui.widgets import Discard, Seats, StatusLine
 
 from .conftest import screen_text, seated, settle, table
 from .harness import NAMES, TableApp, position
@@ -68,3 +71,27 @@ async def test_u1_the_chain_marks_uno_only_where_it_was_said():
             cells = _strip(app).split("→")
         cell = next(c for c in cells if NAMES[seat][:4] in c)
         assert ("UNO!" in cell) == said, (said, cell)
+
+
+# -- what is owed is not an event, and no volley without stacking (C6) ----------------------
+
+
+def _facing_draw2(m: Match) -> bool:
+    return m.to_act == 0 and m.phase == "volley"
+
+
+@pytest.mark.parametrize("stacking", [False, True])
+async def test_c6_a_draw_2_without_stacking_is_no_volley(stacking):
+    rules = Rules(preset="classic", seats=4, stacking=stacking)
+    m = position(4, _facing_draw2, rules=rules)
+    app = TableApp(m.view(0), NAMES[:4])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        discard = " ".join(str(line) for line in app.screen.query_one(Discard).render().renderables)
+        status = str(app.screen.query_one(StatusLine).render())
+    owed = m.view(0).pending_draw
+    if stacking:
+        assert f"+{owed} to you (volley)" in discard
+    else:
+        assert "volley" not in discard and f"+{owed} to you (Draw 2)" in discard
+        assert "A Draw 2 on you: draw 2 (d)" in status

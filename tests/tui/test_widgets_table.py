@@ -212,7 +212,7 @@ def test_the_log_says_who_a_next_seat_card_hits():
         "Reverse: play goes Ann → Dan → Cal → Bea → Ann."
     assert effect_note(_play(0, "GR", 3), None, names, 2) == \
         "Reverse: play goes Ann → Bea → you → Dan → Ann."
-    assert effect_note(_play(2, "W+4", 1), None, names, 0) == "Bea draws 4 or challenges."
+    assert effect_note(_play(2, "W+4", 1), None, names, 0) == "Bea must draw 4 or challenge."
     drawn = Event("draw", 1, (), 2, data="draw2")
     assert effect_note(drawn, None, names, 0) == "Bea is skipped."
     challenge = Event("challenge", 1, data=False)

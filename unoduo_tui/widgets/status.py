@@ -12,7 +12,7 @@ from engine.cards import COLOUR_NAMES
 from ..columns import short_name
 from .names import SeatNames
 
-__all__ = ["StatusLine", "status_text", "wd4_player"]
+__all__ = ["StatusLine", "status_text", "wd4_player", "owed_kind"]
 
 _NAME_ROOM = 20  # a name in the status line's sentences (a seat's name may be 64 long)
 
@@ -27,6 +27,22 @@ def wd4_player(view: PlayerView) -> int | None:
         if e.kind in ("start", "round", "deal"):
             return None
     return None
+
+
+def owed_kind(view: PlayerView) -> str:
+    """What the cards ``view.pending_draw`` are owed for: "W+4", "volley" (a played
+    Draw 2 that may be stacked on: A1, C6 with stacking) or "Draw 2" (C6 without
+    stacking, or a start card's, S8: drawn, never a volley)."""
+    if view.phase == "wd4":
+        return "W+4"
+    if view.rules.stacking is False:
+        return "Draw 2"
+    for e in reversed(view.events):
+        if e.kind == "play":
+            return "volley"
+        if e.kind == "start":
+            break
+    return "Draw 2"
 
 
 def status_text(view: PlayerView, names: tuple[str, ...], armed: bool = False,
@@ -62,9 +78,12 @@ def status_text(view: PlayerView, names: tuple[str, ...], armed: bool = False,
     if phase == "drawn":
         return f"You drew {view.drawn}: play it (Enter) or keep it (p){uno}"
     if phase == "volley":
+        owed = view.pending_draw
         if "play" in legal:
-            return f"Facing +{view.pending_draw}: stack a Draw 2 (Enter) or draw (d){uno}{catch}"
-        return f"Facing +{view.pending_draw}: draw (d){catch}"
+            return f"Facing +{owed}: stack a Draw 2 (Enter) or draw {owed} (d){uno}{catch}"
+        if owed_kind(view) == "Draw 2":
+            return f"A Draw 2 on you: draw {owed} (d){catch}"
+        return f"Facing +{owed}: draw {owed} (d){catch}"
     if phase == "wd4":
         player = wd4_player(view)
         if "challenge" in legal and player is not None:
