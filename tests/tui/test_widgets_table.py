@@ -172,16 +172,35 @@ async def test_a_duo_sheet_says_lose_at_200():
         assert "lose at 200" in _sheet_text(app)
 
 
-async def test_ten_seats_of_rounds_scroll_in_the_sheet():
+async def test_ten_seats_show_ten_rows_and_whole_names_at_80x24():
+    """Ten seats showed eight rows, and names were cut ("Norm…1") with room to spare:
+    every row shows, names as long as the room allows, the rule under the sheet."""
     m = position(10, lambda m: len(m.rounds) >= 1 and m.to_act == 0 and m.phase == "turn")
-    app = TableApp(m.view(0), NAMES)
+    view = m.view(0)
+    app = TableApp(view, NAMES)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         sheet = app.screen.query_one(ScoreSheet)
-        assert sheet.max_scroll_y > 0  # longer than its room: it scrolls
-        sheet.scroll_end(animate=False, immediate=True)
+        assert sheet.max_scroll_y == 0 and sheet.max_scroll_x == 0  # it all fits
+        text = _sheet_text(app)
+    rows = [line for line in text.splitlines()
+            if any(n in line for n in NAMES) and "leads" not in line]
+    assert len(rows) == 10, text
+    for name, score in zip(NAMES, view.scores):
+        assert any(name in row and str(score) in row for row in rows), (name, text)
+    assert "first to 500 wins" in text  # in the sheet's border
+    assert "R1" in text
+
+
+async def test_a_sheet_with_room_says_names_whole():
+    m = position(4, lambda m: m.to_act == 0 and m.phase == "turn")
+    names = ("Ann", "Normal bot 1", "Normal bot 2", "Normal bot 3")
+    app = TableApp(m.view(0), names)
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert NAMES[9][:4] in _sheet_text(app)
+        text = _sheet_text(app)
+    assert all(name in text for name in names), text
+    assert "first to 500 wins" in text and "no points yet" in text
 
 
 # -- the status line and the log ---------------------------------------------------------
@@ -266,7 +285,7 @@ async def test_like_names_stay_told_apart_on_the_sheet():
         await pilot.pause()
         rows = [line for line in _sheet_text(app).splitlines() if "Norm" in line]
     assert len(rows) == 3
-    assert len({row.strip("│ ").split()[0] for row in rows}) == 3, rows
+    assert len({re.split(r"\s{2,}", row.strip("│ "))[0] for row in rows}) == 3, rows
 
 
 async def test_card_backs_never_misstate_a_count():

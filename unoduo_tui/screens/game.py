@@ -171,14 +171,20 @@ class GameScreen(GameKeys, Screen[None]):
         assert self.latest is not None
         return self.my_view() or self.latest.views[self._first]
 
+    @property
+    def say_you(self) -> bool:
+        """The viewer's seat is "you": not to a watcher (nobody at the table), nor at
+        hot-seat, where "you" is whoever holds the keyboard — every seat by its name,
+        so the screen says whose turn it is."""
+        return not self.spectator and not self.hot_seat
+
     def _name_widgets(self) -> None:
         names = self.names
-        say_you = not self.spectator  # a watcher is nobody at the table: every seat named
         for widget in (self.query_one(Discard), self.query_one(GameLog),
-                       self.query_one(ScoreSheet)):
-            widget.name_seats(names, say_you=say_you)
-        # hot-seat: the end of the match is told by name to those at the keyboard
-        self.query_one(StatusLine).name_seats(names, say_you=say_you and not self.hot_seat)
+                       self.query_one(StatusLine)):
+            widget.name_seats(names, say_you=self.say_you)
+        # the sheet underlines the seat whose hand is shown (it says no "you")
+        self.query_one(ScoreSheet).name_seats(names, say_you=not self.spectator)
 
     def rename_seats(self, names: Iterable[str]) -> None:
         """The seats' names changed: a player took a hosted table's seat under theirs."""
@@ -196,8 +202,9 @@ class GameScreen(GameKeys, Screen[None]):
             return
         seats = self.query_one(Seats)
         seats.name_seats(self.names, [opponent_label(k) if k.startswith("bot:") else ""
-                                      for k in self.kinds], say_you=not self.spectator)
+                                      for k in self.kinds], say_you=self.say_you)
         hand = self.hand
+        hand.owner = self.names[view.seat] if self.hot_seat and view.seat is not None else None
         for widget in (seats, self.query_one(Discard), self.query_one(ScoreSheet), hand):
             widget.view = view
         self.query_one(GameLog).show(view)

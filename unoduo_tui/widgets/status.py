@@ -48,7 +48,19 @@ def owed_kind(view: PlayerView) -> str:
 def status_text(view: PlayerView, names: tuple[str, ...], armed: bool = False,
                 thinking: bool = False, say_you: bool = True) -> str:
     """One sentence for the seat ``view.seat``: its options and their keys
-    (``say_you=False``: the winner is named even when it is this seat)."""
+    (``say_you=False``, as at hot-seat: the seat is named — "Ann's turn: …",
+    "Ann — Facing +4: …" — and so is the winner, even when it is this seat)."""
+    text = _status(view, names, armed, thinking, say_you)
+    seat = view.seat
+    if say_you or seat is None or view.over or view.to_act != seat or not view.legal_actions:
+        return text
+    if text.startswith("Your turn"):
+        return f"{names[seat]}'s turn" + text[len("Your turn"):]
+    return f"{names[seat]} — {text}"
+
+
+def _status(view: PlayerView, names: tuple[str, ...], armed: bool, thinking: bool,
+            say_you: bool) -> str:
     if view.over:
         if view.winner is None:
             return "Match over: a draw."
