@@ -42,7 +42,8 @@ def effect_note(event: Event, after: Event | None, names: Sequence[str],
     or more seats, C6 / C8; two seats need no telling): a Skip or a Draw 2 taken
     skips the next seat, a Reverse turns the order round, a Wild Draw 4 asks the
     next seat to draw 4 or challenge (a demand: it has not happened yet).  ``after``:
-    the event that followed (none when the card went out); ``wd4_by``: who played the Wild Draw 4 a challenge is about."""
+    the event that followed (none when the card went out); ``wd4_by``: who played
+    the Wild Draw 4 a challenge is about."""
     n = len(names)
     if n < 3:
         return ""
