@@ -106,6 +106,23 @@ async def test_a_classic_match_at_four_seats_by_keys_to_the_winner():
         assert "You win the match" in str(app.screen.query_one(".dialog-title").render())
 
 
+async def test_c8_the_challenge_prompt_hints_only_on_t_as_in_uno_duo():
+    """UNO Duo's prompt showed the guilt odds unasked, classic's did not: one
+    behaviour — nothing until ``t``, then the hint, in both games."""
+    rules = classic4()
+    t = LocalTable(dealt4(rules), NAMES, ("human", "bot:easy", "bot:easy", "bot:easy"),
+                   bots={seat: Scripted(moves) for seat, moves in BOTS.items()})
+    async with seated(t) as (pilot, app):
+        await play(pilot, "RR")
+        prompt = app.screen
+        assert isinstance(prompt, ChallengePrompt) and "Hint:" not in screen_text(app)
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert prompt.hint.startswith("Hint: ") and prompt.hint[:20] in screen_text(app)
+        assert app.screen is prompt  # still to answer
+
+
 def _human_move(g: GameScreen) -> list[str]:
     """Keys for a plain move from the viewer's view: a fitting coloured card, else draw,
     else keep the drawn card."""

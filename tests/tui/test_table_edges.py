@@ -213,7 +213,12 @@ async def test_a6_the_challenge_hint_says_guilty_with_the_right_article(monkeypa
         g = game(app)
         hint = GameScreen._challenge_hint(g, g.my_view())
         assert hint == "Hint: an 81% chance that Bot is guilty."
-        assert app.screen.hint == hint  # on the challenge prompt
+        # only when asked, as in classic: t, the table's hint key
+        assert "%" not in screen_text(app) and app.screen.hint == ""
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen.hint == hint and "81% chance" in screen_text(app)
 
 
 async def test_the_hint_toast_is_one_sentence():

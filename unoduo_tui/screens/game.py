@@ -23,7 +23,7 @@ from ..plan import opponent_label
 from .game_keys import GameKeys
 from ..table import Refused, Table, TableUpdate
 from ..app_link import unoduo
-from ..words import article
+from ..words import article, hint_text
 from ..text import printable
 from ..widgets.status import wd4_player
 from ..widgets import (Discard, Footer, GameLog, Hand, Seats, ScoreSheet, StatusLine,
@@ -284,7 +284,8 @@ class GameScreen(GameKeys, Screen[None]):
         elif view.phase == "dump":
             self._wait(DumpDialog(view, self.uno_armed), self.do)
         elif view.phase == "wd4" and "challenge" in legal:
-            self._wait(ChallengePrompt(view, self.names, self._challenge_hint(view)), self.do)
+            hint = (lambda: self._challenge_hint(view)) if self.table.practice else None
+            self._wait(ChallengePrompt(view, self.names, hint), self.do)
 
     def _show_save_error(self, error: str | None) -> None:
         """The banner, while the last save failed (a full disk): the moves are kept in
@@ -339,13 +340,16 @@ class GameScreen(GameKeys, Screen[None]):
         self._show(HandOff(self.names[seat]), uncovered)
 
     def _challenge_hint(self, view: PlayerView) -> str:
-        """The bots' estimate that the W+4 was guilty, once the table offers one."""
+        """``t`` at the challenge prompt (slow: off the event loop): the bots' estimate
+        that the W+4 was guilty, or, when they have none, the hard bot's pick — the
+        same for both games, and only when asked."""
         p = self.table.guilt_estimate(view.seat)
         by = wd4_player(view)
-        if p is None or by is None:
-            return ""
-        percent = round(p * 100)
-        return f"Hint: {article(percent)} {percent}% chance that {self.names[by]} is guilty."
+        if p is not None and by is not None:
+            percent = round(p * 100)
+            return f"Hint: {article(percent)} {percent}% chance that {self.names[by]} is guilty."
+        action = Action.parse(self.table.hint(view.seat))
+        return f"Hint: the hard bot would {hint_text(action, view)}."
 
     def do(self, action: Action | str) -> None:
         """Send the viewer's decision to the table; its update moves the screen on (a
