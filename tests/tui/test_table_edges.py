@@ -48,6 +48,20 @@ async def test_e1_a_round_that_does_not_end_the_match_still_names_the_target():
         assert "The match ends when someone reaches 200" in dialog_text(app.screen)
 
 
+async def test_e1_the_round_over_dialog_covers_the_next_rounds_draft_until_dismissed():
+    """The round's summary sat over the next round's draft (its card, its keys): the
+    draft shows only once the summary is dismissed."""
+    s = table(HAND7, BOT7, "R1", hands=[["R5"], ["B9", "B8"]])
+    async with seated(s) as (pilot, app):
+        await press(pilot, "enter")
+        assert isinstance(app.screen, RoundOver) and s.match.phase == "draft"
+        shown = screen_text(app)
+        assert "went out" in shown
+        assert "Draft" not in shown and "hand ·" not in shown and "keep (k)" not in shown
+        await press(pilot, "enter")
+        assert app.screen is game(app) and "Draft" in screen_text(app)
+
+
 # -- UNO (U1, U3) --------------------------------------------------------------------------
 
 

@@ -236,8 +236,9 @@ class GameScreen(GameKeys, Screen[None]):
         self._announce(new)
         ends = [e for e in new if e.kind == "round_end"]
         if ends:
+            # the round's end, alone on the screen: the table under it is already the
+            # next round's (its draft, its deal), shown once the dialog is dismissed
             end = ends[-1]
-            self.refresh_table()
             from ..dialogs import RoundOver
 
             viewer = self.viewer if not self.hot_seat else None
