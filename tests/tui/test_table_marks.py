@@ -95,3 +95,46 @@ async def test_c6_a_draw_2_without_stacking_is_no_volley(stacking):
     else:
         assert "volley" not in discard and f"+{owed} to you (Draw 2)" in discard
         assert "A Draw 2 on you: draw 2 (d)" in status
+
+
+# -- what happened since your last turn (a lap at ten seats does not fit the log) -----------
+
+_MOVES = ("play", "dump", "nodump", "draw", "pass", "challenge", "catch")
+
+
+def _plays_since_mine(view) -> dict[int, str]:
+    """The test's own reading of the log: each other seat whose last move since the
+    viewer's own last move (this round) was a play, and the card it played."""
+    events = list(view.events)
+    start = max([i + 1 for i, e in enumerate(events)
+                 if e.kind in ("round", "deal") or (e.seat == view.seat and e.kind in _MOVES)],
+                default=0)
+    last: dict[int, object] = {}
+    for e in events[start:]:
+        if e.kind in _MOVES and e.seat is not None and e.seat != view.seat:
+            last[e.seat] = e
+    return {s: e.cards[0].text for s, e in last.items() if e.kind == "play"}
+
+
+def _a_lap_played(m: Match) -> bool:
+    if m.to_act != 0 or m.phase != "turn":
+        return False
+    view = m.view(0)
+    return (any(e.seat == 0 and e.kind in _MOVES for e in view.events[-40:])
+            and len(_plays_since_mine(view)) >= 6)
+
+
+async def test_at_ten_seats_each_seat_shows_what_it_played_since_your_last_turn():
+    m = position(10, _a_lap_played)
+    view = m.view(0)
+    played = _plays_since_mine(view)
+    app = TableApp(view, NAMES)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        seats = app.screen.query_one(Seats)
+        assert seats.region.height <= 3  # the table keeps its room
+        cells = _strip(app).split("→")[1:]
+    assert len(cells) == 9
+    for seat, card in played.items():
+        cell = next(c for c in cells if NAMES[seat][:3] in c)
+        assert card in cell.split(), (seat, card, cell)
