@@ -72,7 +72,7 @@ class _Form(ModalScreen[dict | None]):
 
 
 class HostForm(_Form):
-    TITLE_TEXT = "Host a table: others join from their own terminals"
+    TITLE_TEXT = "Host a table: others join it by its code"
     OK = "Host"
 
     def fields(self) -> ComposeResult:
