@@ -163,6 +163,13 @@ class UnoDuoApp(SafePalettes, App[int]):
         return self.lobby.name if self.lobby is not None else None
 
     @property
+    def place(self) -> str:
+        """Where this app runs, for texts that say where to go (:data:`.words.PLACES`):
+        a browser tab of ``unoduo web``, ``unoduo lobby`` (what an SSH player gets: no
+        shell, no other command) or a terminal of one's own."""
+        return "web" if self.is_web else "lobby" if self.lobby is not None else "terminal"
+
+    @property
     def home_name(self) -> str:
         """What the screen under every table is called on a button: "Lobby" or "Menu"."""
         return HOME_NAMES[self.lobby is not None]

@@ -165,10 +165,9 @@ def scene_keys(name: str) -> tuple[str, ...]:
 
 def lobby_scene(root: Path, theme: str = "textual-dark"):
     """``unoduo lobby`` with one unfinished match (in ``root``) and two tables others
-    listed (by this process, so they look alive)."""
-    import json
-
-    from .net.lobby import LISTING_VERSION
+    listed (by this process, as their tables would: it holds their listings' locks
+    while the app lives)."""
+    from .net.lobby import LISTING_VERSION, Listing
     from .net.lobby_cli import lobby_app
     from .plan import MatchPlan
     from .screens.lobby import LobbyPlace
@@ -176,18 +175,22 @@ def lobby_scene(root: Path, theme: str = "textual-dark"):
 
     store = Store(root / "you")
     LocalTable.start(store, MatchPlan(("You", "Normal bot"), KINDS, Rules(), 7)).close()
-    (root / "lobby" / "tables").mkdir(parents=True, mode=0o700)
+    (root / "lobby").mkdir(parents=True, mode=0o700)
+    held = []
     for when, (word, host, preset, seats, names, free) in enumerate((
             ("tide", "Ann", "classic", 4, ["Ann", "Cy"], 2),
             ("moss", "Bo", "duo", 2, ["Bo", "Di"], 0))):
-        path = root / "lobby" / "tables" / f"{word}.json"
-        path.write_text(json.dumps({
+        listing = Listing(root / "lobby", f"{word}-wolf-17", word, preset)
+        listing.put({
             "v": LISTING_VERSION, "code": f"{word}-wolf-17", "match": word, "host": host,
             "preset": preset, "seats": seats, "names": names, "open": free, "quick": False,
-            "over": False, "pid": os.getpid()}))
-        os.utime(path, (1_800_000_000 + when, 1_800_000_000 + when))
+            "over": False, "pid": os.getpid()})
+        os.utime(listing.path, (1_800_000_000 + when, 1_800_000_000 + when))
+        held.append(listing)
     place = LobbyPlace(root / "lobby", "You", "SHA256:q8Vb2LmZr4Xw9TnKc3Yh")
-    return lobby_app(store, place, theme=theme, bot_pause=0)
+    app = lobby_app(store, place, theme=theme, bot_pause=0)
+    app.scene_listings = held  # the locks live as long as the app
+    return app
 
 
 async def _shoot(name: str, theme: str, out: Path) -> Path:

@@ -9,6 +9,8 @@ of each phrase.  No Textual here (rich's cell widths only).
   :func:`practice_mark`.
 - Numbers and hints: :func:`article` ("an 81% chance"), :func:`hint_text` (a decision
   in words, with its key); :func:`fit` cuts any text to a width.
+- Where to go, said for where the app runs (:data:`PLACES`): :func:`resume_note`,
+  :func:`rules_pointer` — a command to type only where there is a shell to type it.
 """
 
 from __future__ import annotations
@@ -25,9 +27,30 @@ from .columns import distinct_names
 from .store import short_id
 from .text import printable
 
-__all__ = ["article", "hint_text", "fit", "and_list", "players", "seat_names", "seat_label",
+__all__ = ["PLACES", "resume_note", "rules_pointer",
+           "article", "hint_text", "fit", "and_list", "players", "seat_names", "seat_label",
            "game_name", "distinct_names", "standings", "result_line", "summary_line", "summary_lines",
            "lineage", "practice_mark"]
+
+#: where the app runs: a terminal of one's own (a shell around it: ``unoduo resume``
+#: works), ``unoduo lobby`` (an SSH player's whole world: the lobby, no shell) or a
+#: browser tab of ``unoduo web`` (the menu; no shell, and the browser keeps Ctrl+P)
+PLACES = ("terminal", "lobby", "web")
+
+
+def resume_note(place: str) -> str:
+    """Leaving a saved match: how to come back to it, from where the player is."""
+    return {"terminal": "resume this match from the menu or with 'unoduo resume'",
+            "lobby": "resume this match from the lobby (r)",
+            "web": "resume this match from the menu (reload the page after quitting)",
+            }[place]
+
+
+def rules_pointer(place: str) -> str:
+    """Where the rule book is, from where the player is."""
+    return ("Rules in the menu" if place == "web" else
+            "Ctrl+P → Rules" if place == "lobby" else "Ctrl+P → Rules, or 'unoduo rules'")
+
 
 #: each preset's name, as titles and lists say it
 GAME_NAMES = {"duo": "UNO Duo", "classic": "Classic UNO"}

@@ -11,14 +11,16 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
 
 from textual.widgets import OptionList  # noqa: E402
 
 from tests.tui.conftest import SIZE, game, screen_text  # noqa: E402
 from unoduo_tui.net import commands  # noqa: E402
-from unoduo_tui.net.lobby import (LISTING_VERSION, cancel_quick, quick_match,  # noqa: E402
-                                  read_listings)
+from unoduo_tui.net.lobby import (LISTING_VERSION, Listing, cancel_quick,  # noqa: E402
+                                  quick_match, read_listings)
 from unoduo_tui.net.lobby_cli import identity_name, lobby_app  # noqa: E402
 from unoduo_tui.net.menu_forms import HostForm  # noqa: E402
 from unoduo_tui.net.remote import RemoteTable  # noqa: E402
@@ -49,15 +51,30 @@ def _highlighted(app) -> str:
     return menu.get_option_at_index(menu.highlighted).id
 
 
-def _listing(env: Path, word: str, **fields) -> Path:
+#: listings this test process writes as a table would (holding their locks)
+_HELD: list[Listing] = []
+
+
+def _listing(env: Path, word: str, held: bool = True, **fields) -> Path:
+    """A listing of ``word``, as a live table writes it (``held``: its lock held by this
+    process, as the table's process holds it; else a file alone, as anyone could)."""
     raw = {"v": LISTING_VERSION, "code": f"{word}-wolf-17", "match": "m", "host": "Ann",
            "preset": "classic", "seats": 4, "names": ["Ann"], "open": 3, "quick": False,
            "over": False, "pid": os.getpid(), **fields}
     folder = env / "l" / "tables"
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if held and not any(h.path == folder / f"{word}.json" for h in _HELD):
+        _HELD.append(Listing(env / "l", raw["code"], "m", "classic"))
     path = folder / f"{word}.json"
     path.write_text(json.dumps(raw))
     return path
+
+
+@pytest.fixture(autouse=True)
+def _let_go():
+    yield
+    while _HELD:
+        _HELD.pop().remove()
 
 
 def _dead_pid() -> int:
@@ -177,6 +194,22 @@ async def test_stale_and_junk_listings_are_ignored_and_removed_and_names_are_cle
         text = screen_text(app)
         assert "Join Eve's table — classic, 4 seats, 3 open" in text
         assert "pwned" not in text and "\x1b" not in text
+
+
+def test_a_listing_naming_a_live_pid_that_is_not_a_table_of_ours_is_not_shown(env):
+    """Any live pid passed for a table (a table killed with -9 leaves its listing, and
+    its pid is soon someone else's): a listing shows only while its table's process
+    holds its lock."""
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    try:
+        foreign = _listing(env, "wasp", held=False, pid=other.pid)  # live, not a table
+        unheld = _listing(env, "tide", held=False)  # this live process, no lock held
+        held = _listing(env, "moss")  # as a table writes it
+        assert [t.code for t in read_listings(env / "l")] == ["moss-wolf-17"]
+        assert not foreign.exists() and not unheld.exists() and held.exists()
+    finally:
+        other.kill()
+        other.wait()
 
 
 # -- quick match ----------------------------------------------------------------------

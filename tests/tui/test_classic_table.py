@@ -14,7 +14,8 @@ from engine import Match, Rules
 from engine.chance import ChanceLog
 from tests.engine.helpers import arrange, dealt
 from tests.engine.test_classic import classic_deck
-from tests.tui.conftest import SIZE, Scripted, game, make_app, press, seated, settle
+from tests.tui.conftest import (SIZE, Scripted, game, make_app, press, screen_text, seated,
+                                settle)
 from tests.tui.test_table_edges import BOT7, HAND7
 from unoduo_tui.dialogs import ChallengePrompt, MatchOver, RoundOver, ShownHand
 from unoduo_tui.plan import MatchPlan
@@ -22,6 +23,7 @@ from unoduo_tui.screens.game import GameScreen
 from unoduo_tui.screens.handoff import HandOff
 from unoduo_tui.table import Refused, TableUpdate
 from unoduo_tui.table.local import UNDO_EVERY, LocalTable
+from unoduo_tui.widgets import Seats, StatusLine
 
 NAMES = ("Ann", "Bo", "Cy", "Di")
 
@@ -104,6 +106,23 @@ async def test_a_classic_match_at_four_seats_by_keys_to_the_winner():
         assert "You win the match" in str(app.screen.query_one(".dialog-title").render())
 
 
+async def test_c8_the_challenge_prompt_hints_only_on_t_as_in_uno_duo():
+    """UNO Duo's prompt showed the guilt odds unasked, classic's did not: one
+    behaviour — nothing until ``t``, then the hint, in both games."""
+    rules = classic4()
+    t = LocalTable(dealt4(rules), NAMES, ("human", "bot:easy", "bot:easy", "bot:easy"),
+                   bots={seat: Scripted(moves) for seat, moves in BOTS.items()})
+    async with seated(t) as (pilot, app):
+        await play(pilot, "RR")
+        prompt = app.screen
+        assert isinstance(prompt, ChallengePrompt) and "Hint:" not in screen_text(app)
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert prompt.hint.startswith("Hint: ") and prompt.hint[:20] in screen_text(app)
+        assert app.screen is prompt  # still to answer
+
+
 def _human_move(g: GameScreen) -> list[str]:
     """Keys for a plain move from the viewer's view: a fitting coloured card, else draw,
     else keep the drawn card."""
@@ -145,6 +164,26 @@ async def test_hot_seat_three_humans_and_a_bot_cover_between_every_change_of_hum
             await press(pilot, *_human_move(g))
             last = seat
         assert covers == changes >= 8
+
+
+async def test_hot_seat_says_whose_turn_it_is_by_name_not_you():
+    """Several humans at one keyboard: "You" was everyone; the strip, the hand and the
+    status line name the player whose turn it is."""
+    rules = classic4(target=500)
+    t = LocalTable.start(None, MatchPlan(NAMES, ("human", "human", "human", "bot:easy"),
+                                         rules, 0),
+                         deck=classic_deck(HANDS, "R5", 3, rules=rules), first=3)
+    async with seated(t) as (pilot, app):
+        assert isinstance(app.screen, HandOff)
+        await press(pilot, "enter")
+        g = game(app)
+        name = NAMES[t.match.to_act]
+        rows = screen_text(app).splitlines()
+        strip = rows[g.query_one(Seats).region.y]
+        assert strip.lstrip().startswith(f"▶ {name}") and "You" not in strip
+        assert f"{name}'s hand" in screen_text(app) and "Your hand" not in screen_text(app)
+        status = str(g.query_one(StatusLine).render())
+        assert status.strip().startswith(f"{name}'s turn"), status
 
 
 async def test_unoduo_resume_of_a_classic_match(store):

@@ -289,6 +289,30 @@ async def test_saved_matches_replays_a_finished_one_and_marks_practice(store):
         assert app.screen is saved
 
 
+async def test_question_mark_lists_every_replay_key_on_a_screen_that_scrolls_at_80x24(store):
+    """The replay's key help was a toast cut off at 80×24: it is a screen of its own
+    that fits and scrolls to its last row, read from the bindings."""
+    async with watching(store) as (pilot, screen):
+        await pilot.press("question_mark")
+        await pilot.pause()
+        shown = pilot.app.screen
+        assert shown is not screen and not clipped(shown)
+        seen = screen_text(pilot.app)
+        for _ in range(6):
+            await pilot.press("pagedown")
+            await pilot.pause()
+            seen += screen_text(pilot.app)
+        flat = " ".join(seen.split())
+        for _, kind, _, label in screen.jumps:
+            assert f"previous {label}" in flat, label
+        for words in ("One action forward", "Go to an action number", "Leave the replay",
+                      "Escape, q or ? goes back."):
+            assert words in flat, words
+        await pilot.press("escape")
+        await pilot.pause()
+        assert pilot.app.screen is screen
+
+
 def test_the_help_lists_every_replay_key_and_undo():
     from unoduo_tui.screens.help import HELP
 

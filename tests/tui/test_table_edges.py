@@ -48,6 +48,20 @@ async def test_e1_a_round_that_does_not_end_the_match_still_names_the_target():
         assert "The match ends when someone reaches 200" in dialog_text(app.screen)
 
 
+async def test_e1_the_round_over_dialog_covers_the_next_rounds_draft_until_dismissed():
+    """The round's summary sat over the next round's draft (its card, its keys): the
+    draft shows only once the summary is dismissed."""
+    s = table(HAND7, BOT7, "R1", hands=[["R5"], ["B9", "B8"]])
+    async with seated(s) as (pilot, app):
+        await press(pilot, "enter")
+        assert isinstance(app.screen, RoundOver) and s.match.phase == "draft"
+        shown = screen_text(app)
+        assert "went out" in shown
+        assert "Draft" not in shown and "hand ·" not in shown and "keep (k)" not in shown
+        await press(pilot, "enter")
+        assert app.screen is game(app) and "Draft" in screen_text(app)
+
+
 # -- UNO (U1, U3) --------------------------------------------------------------------------
 
 
@@ -213,7 +227,12 @@ async def test_a6_the_challenge_hint_says_guilty_with_the_right_article(monkeypa
         g = game(app)
         hint = GameScreen._challenge_hint(g, g.my_view())
         assert hint == "Hint: an 81% chance that Bot is guilty."
-        assert app.screen.hint == hint  # on the challenge prompt
+        # only when asked, as in classic: t, the table's hint key
+        assert "%" not in screen_text(app) and app.screen.hint == ""
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen.hint == hint and "81% chance" in screen_text(app)
 
 
 async def test_the_hint_toast_is_one_sentence():
@@ -343,19 +362,21 @@ def store(tmp_path):
     return Store(tmp_path)
 
 
-async def test_a_long_opponent_name_leaves_the_strips_marks_in_sight():
+@pytest.mark.parametrize("play, mark", [("play R9 uno", "UNO!"), ("play R9", "catch! (x)")])
+async def test_a_long_opponent_name_leaves_the_strips_marks_in_sight(play, mark):
     from unoduo_tui.widgets import Seats
 
     long = "Maximilian " + "x" * 53  # MAX_NAME characters
-    s = table(HAND7, BOT7, "R1", script=["draw"], hands=[HAND7, ["B9"]])
+    s = table(HAND7, BOT7, "R1", script=[play], hands=[HAND7, ["B9", "R9"]])
     async with seated(s) as (pilot, app):
+        await press(pilot, "1", "enter")  # R5; the bot's R9 leaves it one card
         strip = app.screen.query_one(Seats)
         strip.name_seats(("Ann", long), ("", "Normal bot"))
         strip.view = s.match.view(0)
         strip.thinking = 1
         await pilot.pause()
         line = screen_text(app).splitlines()[0]
-        assert "Maximilian" in line and "UNO!" in line and "thinking" in line
+        assert "Maximilian" in line and mark in line and "thinking" in line
 
 
 async def test_a_long_name_leaves_the_status_lines_keys_in_sight():

@@ -14,7 +14,7 @@ from .harness import NAMES, TableApp, position
 
 
 def _scene(seats: int):
-    """Seat 0 to play, a seat at UNO!; with four and more, after a Reverse; a round
+    """Seat 0 to play, a seat at one card; with four and more, after a Reverse; a round
     already scored with ten (the sheet's rows)."""
     def stop(m):
         view = m.view(0)

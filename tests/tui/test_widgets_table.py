@@ -12,7 +12,7 @@ from engine.events import Event
 from unoduo_tui.widgets import GameLog, ScoreSheet, Seats, StatusLine
 from unoduo_tui.widgets.gamelog import effect_note
 from unoduo_tui.widgets.scoresheet import leader, ranking, target_rule
-from unoduo_tui.widgets.seats import play_order
+from unoduo_tui.widgets.seats import play_order, said_uno
 from unoduo_tui.widgets.status import status_text
 
 from .conftest import screen_text
@@ -20,10 +20,11 @@ from .harness import NAMES, TableApp, position
 
 
 def _uno_mine(m: Match) -> bool:
-    """Seat 0 to play a turn while another seat is down to one card (UNO!)."""
+    """Seat 0 to play a turn while another seat is down to one card and said UNO!."""
     if m.to_act != 0 or m.phase != "turn":
         return False
-    return 1 in m.view(0).hand_sizes[1:]
+    view = m.view(0)
+    return any(n == 1 and said_uno(view, s) for s, n in enumerate(view.hand_sizes) if s)
 
 
 def _uno_reversed(m: Match) -> bool:
@@ -171,16 +172,35 @@ async def test_a_duo_sheet_says_lose_at_200():
         assert "lose at 200" in _sheet_text(app)
 
 
-async def test_ten_seats_of_rounds_scroll_in_the_sheet():
+async def test_ten_seats_show_ten_rows_and_whole_names_at_80x24():
+    """Ten seats showed eight rows, and names were cut ("Norm…1") with room to spare:
+    every row shows, names as long as the room allows, the rule under the sheet."""
     m = position(10, lambda m: len(m.rounds) >= 1 and m.to_act == 0 and m.phase == "turn")
-    app = TableApp(m.view(0), NAMES)
+    view = m.view(0)
+    app = TableApp(view, NAMES)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         sheet = app.screen.query_one(ScoreSheet)
-        assert sheet.max_scroll_y > 0  # longer than its room: it scrolls
-        sheet.scroll_end(animate=False, immediate=True)
+        assert sheet.max_scroll_y == 0 and sheet.max_scroll_x == 0  # it all fits
+        text = _sheet_text(app)
+    rows = [line for line in text.splitlines()
+            if any(n in line for n in NAMES) and "leads" not in line]
+    assert len(rows) == 10, text
+    for name, score in zip(NAMES, view.scores):
+        assert any(name in row and str(score) in row for row in rows), (name, text)
+    assert "first to 500 wins" in text  # in the sheet's border
+    assert "R1" in text
+
+
+async def test_a_sheet_with_room_says_names_whole():
+    m = position(4, lambda m: m.to_act == 0 and m.phase == "turn")
+    names = ("Ann", "Normal bot 1", "Normal bot 2", "Normal bot 3")
+    app = TableApp(m.view(0), names)
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert NAMES[9][:4] in _sheet_text(app)
+        text = _sheet_text(app)
+    assert all(name in text for name in names), text
+    assert "first to 500 wins" in text and "no points yet" in text
 
 
 # -- the status line and the log ---------------------------------------------------------
@@ -211,7 +231,7 @@ def test_the_log_says_who_a_next_seat_card_hits():
         "Reverse: play goes Ann → Dan → Cal → Bea → Ann."
     assert effect_note(_play(0, "GR", 3), None, names, 2) == \
         "Reverse: play goes Ann → Bea → you → Dan → Ann."
-    assert effect_note(_play(2, "W+4", 1), None, names, 0) == "Bea draws 4 or challenges."
+    assert effect_note(_play(2, "W+4", 1), None, names, 0) == "Bea must draw 4 or challenge."
     drawn = Event("draw", 1, (), 2, data="draw2")
     assert effect_note(drawn, None, names, 0) == "Bea is skipped."
     challenge = Event("challenge", 1, data=False)
@@ -265,22 +285,24 @@ async def test_like_names_stay_told_apart_on_the_sheet():
         await pilot.pause()
         rows = [line for line in _sheet_text(app).splitlines() if "Norm" in line]
     assert len(rows) == 3
-    assert len({row.strip("│ ").split()[0] for row in rows}) == 3, rows
+    assert len({re.split(r"\s{2,}", row.strip("│ "))[0] for row in rows}) == 3, rows
 
 
 async def test_card_backs_never_misstate_a_count():
     """A seat's backs are all its cards up to five, or none: a cell short of room once
     drew 1 back for 7 cards beside 5 for 7 (seen in the 4-seat screenshot)."""
-    for seats, size in ((4, (80, 24)), (10, (80, 24)), (10, (120, 40))):
+    drawn = 0
+    for seats, size in ((4, (80, 24)), (10, (80, 24)), (10, (120, 40)), (4, (120, 40))):
         m = position(seats, lambda m: m.to_act == 0 and m.phase == "turn" and m.round >= 2)
         app = TableApp(m.view(0), NAMES[:seats])
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
             chain = " ".join(_seat_rows(app, seats))
-        found = re.findall(r"(\d+) ((?:▐▌)+)", chain)
-        assert found, chain
+        found = re.findall(r" (\d+)(?: [^\s▐]+)? ((?:▐▌)+)", chain)  # a move may come between
+        drawn += len(found)
         for count, backs in found:
             assert len(backs) // 2 == min(int(count), 5), (count, backs, chain)
+    assert drawn  # where there is room, backs are drawn
 
 
 async def test_a_watcher_of_two_seats_sees_both_seats_counts():

@@ -13,6 +13,7 @@ from textual.widgets import Button, Static
 
 from ..app_link import unoduo
 from ..text import printable
+from ..words import resume_note
 from .base import Dialog, GoesHome, home_bindings
 
 __all__ = ["ConfirmLeave", "ConfirmDelete", "BranchDialog"]
@@ -35,8 +36,8 @@ class ConfirmLeave(GoesHome, Dialog[str | None]):
 
     def compose(self) -> ComposeResult:
         home = unoduo(self).home_name
-        note = (f"Every move is already saved: resume this match from the {home.lower()} or "
-                "with 'unoduo resume'." if self.saved else "This match is not being saved.")
+        note = (f"Every move is already saved: {resume_note(unoduo(self).place)}."
+                if self.saved else "This match is not being saved.")
         with Vertical(classes="dialog"):
             yield Static("Leave the table?", classes="dialog-title")
             yield Static(note, classes="dialog-text")

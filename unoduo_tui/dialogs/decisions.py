@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -154,16 +155,20 @@ class DumpDialog(CanLeave, Dialog[Action]):
 
 
 class ChallengePrompt(CanLeave, Dialog[str]):
-    """A6: challenge the Wild Draw 4, draw 4, or first catch a missed UNO."""
+    """A6: challenge the Wild Draw 4, draw 4, or first catch a missed UNO.  ``t``
+    asks for a hint (practice, as at the table): ``hint`` says it (slow: called off
+    the event loop; ``None``: no hints here).  Nothing is hinted unasked."""
 
     BINDINGS = [
         Binding("c", "choose('challenge')", "Challenge", id="wd4.challenge"),
         Binding("d", "choose('draw')", "Draw 4", id="wd4.draw"),
         Binding("x", "choose('catch')", "Catch", id="wd4.catch"),
+        Binding("t", "hint", "Hint", id="wd4.hint"),
         LEAVE,
     ]
 
-    def __init__(self, view: PlayerView, names: Sequence[str], hint: str = "") -> None:
+    def __init__(self, view: PlayerView, names: Sequence[str],
+                 hint: Callable[[], str] | None = None) -> None:
         """``names``: every seat's (untrusted: cleaned here) — the Wild Draw 4's player
         and a seat to catch are read from ``view``."""
         super().__init__()
@@ -173,7 +178,8 @@ class ChallengePrompt(CanLeave, Dialog[str]):
         self.opponent = self.names[player] if player is not None else "Someone"
         exposed = view.exposed
         self.exposed = self.names[exposed] if exposed is not None else self.opponent
-        self.hint = printable(hint)
+        self.ask_hint = hint
+        self.hint = ""  # what the hint said, once asked
 
     def compose(self) -> ComposeResult:
         colour = COLOUR_NAMES.get(self.view.color or "", "?")
@@ -190,8 +196,9 @@ class ChallengePrompt(CanLeave, Dialog[str]):
                 f"Challenge? {opp} shows you the hand. If it held {guilty}, "
                 f"{opp} draws 4 and you play on. If not, you draw 6 and {then}."),
                 classes="dialog-text")
-            if self.hint:
-                yield Static(Text(self.hint), classes="dialog-text hint")
+            hint = Static(id="wd4-hint", classes="dialog-text hint")
+            hint.display = False
+            yield hint
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Challenge (c)", id="challenge", compact=True)
                 yield Button("Draw 4 (d)", id="draw", compact=True)
@@ -199,9 +206,32 @@ class ChallengePrompt(CanLeave, Dialog[str]):
                     yield Button(Text(f"Catch {self.exposed} without UNO (x)"), id="catch",
                                  compact=True)
 
+    def action_hint(self) -> None:
+        if self.ask_hint is not None and not self.hint:
+            self._hint()
+
+    @work(thread=True, exclusive=True, group="wd4-hint")
+    def _hint(self) -> None:
+        assert self.ask_hint is not None
+        try:
+            said = printable(self.ask_hint())
+        except Exception:  # noqa: BLE001 - a hint is optional: it never breaks the prompt
+            said = "No hint here."
+        self.app.call_from_thread(self._show_hint, said)
+
+    def _show_hint(self, said: str) -> None:
+        if not self.is_attached:
+            return
+        self.hint = said
+        line = self.query_one("#wd4-hint", Static)
+        line.update(Text(said))
+        line.display = True
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose" and parameters:
             return parameters[0] in self.view.legal_actions
+        if action == "hint":
+            return self.ask_hint is not None
         return True
 
     def action_choose(self, what: str) -> None:

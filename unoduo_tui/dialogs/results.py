@@ -24,7 +24,8 @@ __all__ = ["RoundOver", "MatchOver"]
 
 
 class RoundOver(Dialog[None]):
-    """E1–E3: who went out, the cards left, the points and the new totals."""
+    """E1–E3: who went out, the cards left, the points and the new totals — over a
+    covered table (app.tcss): what is under it is already the next round."""
 
     BINDINGS = [Binding("enter,space", "close", "Continue", id="round.continue", key_display="⏎")]
 

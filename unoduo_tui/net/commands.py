@@ -211,9 +211,13 @@ def _run_host(store: Any, what: tuple[str, ...], *, listen: str | None, detach: 
                  banner=host_banner(code))
 
 
-def host_banner(code: str) -> str:
-    """The line at the top of the host's screen: the code, to read out."""
-    return f"Join code: {code}  ·  others type: unoduo join {code}"
+def host_banner(code: str, place: str = "terminal") -> str:
+    """The line at the top of the host's screen: the code, to read out, and where the
+    others join from ``place`` (:data:`..words.PLACES`: a lobby lists the table)."""
+    how = {"lobby": "others join it in the lobby (j)",
+           "web": "others: Join a table… in the menu"}.get(place,
+                                                          f"others type: unoduo join {code}")
+    return f"Join code: {code}  ·  {how}"
 
 
 def _join(args: argparse.Namespace, want: str) -> int:

@@ -22,8 +22,15 @@ table closes::
 ``connected`` how many players are at the table now (a quick table nobody waits at
 is not joined; it ends after :data:`QUICK_IDLE` minutes).
 Everything read from it is untrusted: a file that is not such an object (junk, too
-big, a number out of range) or whose ``pid`` is no longer running is ignored and
-removed; names go through :func:`~unoduo_tui.text.player_name`.
+big, a number out of range) or whose table is gone is ignored and removed; names go
+through :func:`~unoduo_tui.text.player_name`.
+
+**Whose listing**: a live ``pid`` proves nothing (a table killed with -9 leaves its
+listing, and its pid is soon another process's).  The table's process holds an
+exclusive ``flock`` on ``<lobby dir>/tables/<word>.lock`` from before it writes its
+listing until it removes it; a lock goes with the process that held it, so a listing
+is shown only while its lock is held (and its pid runs).  The next issue's
+server-owned registry replaces all this.
 
 **Quick match**: under ``flock`` on ``<lobby dir>/queue.lock``, :func:`quick_match`
 joins a waiting quick table of someone else, else hosts one (UNO Duo, seat 2 open,
@@ -56,6 +63,8 @@ LISTING_VERSION = 1
 MAX_LISTING = 4096
 #: seconds a cancelled quick table has to end before its save is left in place
 END_SECONDS = 10.0
+#: seconds a table waits for its listing's lock (readers hold it for a moment)
+LOCK_SECONDS = 2.0
 #: minutes a quick table waits with nobody connected (its player dropped) before it
 #: ends and leaves the listing
 QUICK_IDLE = 1.0
@@ -156,9 +165,9 @@ def read_listings(folder: Path) -> list[Listed]:
         path = Path(entry.path)
         try:
             mtime = entry.stat(follow_symlinks=False).st_mtime
-            listed = Listed.parse(json.loads(read_regular(path, MAX_LISTING)),
-                                  entry.name[:-5])
-            if not pid_alive(listed.pid):
+            word = entry.name[:-5]
+            listed = Listed.parse(json.loads(read_regular(path, MAX_LISTING)), word)
+            if not _held(tables / f"{word}.lock") or not pid_alive(listed.pid):
                 raise ValueError("its table has gone")
         except FileNotFoundError:
             continue  # removed as we looked
@@ -173,15 +182,47 @@ def read_listings(folder: Path) -> list[Listed]:
     return [listed for _, listed in found]
 
 
+def _held(path: Path) -> bool:
+    """A live process holds ``path``'s lock (a listing's: see the module doc)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)  # and with it the shared lock, if we got it
+    return False
+
+
 class Listing:
     """The authority's side: its table's listing file, rewritten on every presence
-    change (``Authority(on_presence=listing.update)``) and removed at the end."""
+    change (``Authority(on_presence=listing.update)``) and removed at the end; while
+    it exists, this process holds its lock (see the module doc)."""
 
     def __init__(self, folder: str | os.PathLike, code: str, match: str, preset: str,
                  quick: bool = False) -> None:
         self.folder = lobby_dir(folder)
         self.code, self.match, self.preset, self.quick = code, match, preset, quick
-        self.path = self.folder / "tables" / f"{code.split('-', 1)[0]}.json"
+        word = code.split("-", 1)[0]
+        self.path = self.folder / "tables" / f"{word}.json"
+        self.lock = self.folder / "tables" / f"{word}.lock"
+        self._fd = os.open(self.lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                           0o600)
+        deadline = time.monotonic() + LOCK_SECONDS
+        while True:  # a reader holds it for a moment; another table never (its socket)
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    os.close(self._fd)
+                    raise ValueError(f"{self.lock} is held by another table") from None
+                time.sleep(0.01)
 
     def update(self, authority: Any) -> None:
         names = authority.seat_names()
@@ -193,13 +234,23 @@ class Listing:
                 "open": len(authority.open_seats), "quick": self.quick,
                 "over": authority.over, "pid": os.getpid(),
                 "connected": len({c.seat for c in authority.clients if c.seat is not None})}
+        self.put(data)
+
+    def put(self, data: dict[str, Any]) -> None:
+        """Write ``data`` as the listing, whole (the lock is this process's)."""
         replace_private(self.path, json.dumps(data).encode())
 
     def remove(self) -> None:
-        try:
-            self.path.unlink()
-        except OSError:
-            pass
+        """The listing and its lock gone (the lock file only if it is still ours)."""
+        for path in (self.path, self.lock):
+            try:
+                if path == self.path or os.lstat(path).st_ino == os.fstat(self._fd).st_ino:
+                    path.unlink()
+            except OSError:
+                pass
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
 
 
 class queue_lock:

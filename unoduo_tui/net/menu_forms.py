@@ -72,7 +72,7 @@ class _Form(ModalScreen[dict | None]):
 
 
 class HostForm(_Form):
-    TITLE_TEXT = "Host a table: others join from their own terminals"
+    TITLE_TEXT = "Host a table: others join it by its code"
     OK = "Host"
 
     def fields(self) -> ComposeResult:
@@ -138,7 +138,7 @@ def _open(app: Any, what: str, answer: dict) -> None:
             info = commands.start_authority(store.data_dir, "--plan", plan_to_json(plan))
             code, token, want = info["code"], info["token"], "play"
             save_token(store.data_dir, code, token)
-            banner = commands.host_banner(code)
+            banner = commands.host_banner(code, app.place)
         else:
             code = parse_code(answer.get("code") or "")
             want = "play" if what == "join" else "watch"

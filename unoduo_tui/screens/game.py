@@ -23,7 +23,7 @@ from ..plan import opponent_label
 from .game_keys import GameKeys
 from ..table import Refused, Table, TableUpdate
 from ..app_link import unoduo
-from ..words import article
+from ..words import article, hint_text
 from ..text import printable
 from ..widgets.status import wd4_player
 from ..widgets import (Discard, Footer, GameLog, Hand, Seats, ScoreSheet, StatusLine,
@@ -171,14 +171,20 @@ class GameScreen(GameKeys, Screen[None]):
         assert self.latest is not None
         return self.my_view() or self.latest.views[self._first]
 
+    @property
+    def say_you(self) -> bool:
+        """The viewer's seat is "you": not to a watcher (nobody at the table), nor at
+        hot-seat, where "you" is whoever holds the keyboard — every seat by its name,
+        so the screen says whose turn it is."""
+        return not self.spectator and not self.hot_seat
+
     def _name_widgets(self) -> None:
         names = self.names
-        say_you = not self.spectator  # a watcher is nobody at the table: every seat named
         for widget in (self.query_one(Discard), self.query_one(GameLog),
-                       self.query_one(ScoreSheet)):
-            widget.name_seats(names, say_you=say_you)
-        # hot-seat: the end of the match is told by name to those at the keyboard
-        self.query_one(StatusLine).name_seats(names, say_you=say_you and not self.hot_seat)
+                       self.query_one(StatusLine)):
+            widget.name_seats(names, say_you=self.say_you)
+        # the sheet underlines the seat whose hand is shown (it says no "you")
+        self.query_one(ScoreSheet).name_seats(names, say_you=not self.spectator)
 
     def rename_seats(self, names: Iterable[str]) -> None:
         """The seats' names changed: a player took a hosted table's seat under theirs."""
@@ -196,8 +202,9 @@ class GameScreen(GameKeys, Screen[None]):
             return
         seats = self.query_one(Seats)
         seats.name_seats(self.names, [opponent_label(k) if k.startswith("bot:") else ""
-                                      for k in self.kinds], say_you=not self.spectator)
+                                      for k in self.kinds], say_you=self.say_you)
         hand = self.hand
+        hand.owner = self.names[view.seat] if self.hot_seat and view.seat is not None else None
         for widget in (seats, self.query_one(Discard), self.query_one(ScoreSheet), hand):
             widget.view = view
         self.query_one(GameLog).show(view)
@@ -229,8 +236,9 @@ class GameScreen(GameKeys, Screen[None]):
         self._announce(new)
         ends = [e for e in new if e.kind == "round_end"]
         if ends:
+            # the round's end, alone on the screen: the table under it is already the
+            # next round's (its draft, its deal), shown once the dialog is dismissed
             end = ends[-1]
-            self.refresh_table()
             from ..dialogs import RoundOver
 
             viewer = self.viewer if not self.hot_seat else None
@@ -277,7 +285,8 @@ class GameScreen(GameKeys, Screen[None]):
         elif view.phase == "dump":
             self._wait(DumpDialog(view, self.uno_armed), self.do)
         elif view.phase == "wd4" and "challenge" in legal:
-            self._wait(ChallengePrompt(view, self.names, self._challenge_hint(view)), self.do)
+            hint = (lambda: self._challenge_hint(view)) if self.table.practice else None
+            self._wait(ChallengePrompt(view, self.names, hint), self.do)
 
     def _show_save_error(self, error: str | None) -> None:
         """The banner, while the last save failed (a full disk): the moves are kept in
@@ -332,13 +341,16 @@ class GameScreen(GameKeys, Screen[None]):
         self._show(HandOff(self.names[seat]), uncovered)
 
     def _challenge_hint(self, view: PlayerView) -> str:
-        """The bots' estimate that the W+4 was guilty, once the table offers one."""
+        """``t`` at the challenge prompt (slow: off the event loop): the bots' estimate
+        that the W+4 was guilty, or, when they have none, the hard bot's pick — the
+        same for both games, and only when asked."""
         p = self.table.guilt_estimate(view.seat)
         by = wd4_player(view)
-        if p is None or by is None:
-            return ""
-        percent = round(p * 100)
-        return f"Hint: {article(percent)} {percent}% chance that {self.names[by]} is guilty."
+        if p is not None and by is not None:
+            percent = round(p * 100)
+            return f"Hint: {article(percent)} {percent}% chance that {self.names[by]} is guilty."
+        action = Action.parse(self.table.hint(view.seat))
+        return f"Hint: the hard bot would {hint_text(action, view)}."
 
     def do(self, action: Action | str) -> None:
         """Send the viewer's decision to the table; its update moves the screen on (a

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import re
+from typing import Sequence
+
+from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown
+from textual.widgets import Markdown, Static
 
+from ..app_link import unoduo
 from ..dialogs import OwnKeys
 from ..textual_compat import AnswerOnce
 
-__all__ = ["HelpScreen"]
+__all__ = ["HelpScreen", "KeysScreen"]
 
 HELP = """\
 # Keys
@@ -61,14 +67,16 @@ HELP = """\
 | q | close the replay |
 
 `unoduo replay --spoiler-free` opens a match spoiler-free, at its start.
-In *Saved matches* and *Replays*, **s** lists the finished matches without their
-rounds, scores or length, and Enter then watches one spoiler-free from its start;
+
+In *Saved matches* and *Replays* (the menu), **s** lists the finished matches without
+their rounds, scores or length, and Enter then watches one spoiler-free from its start;
 **d** (or Delete) deletes the highlighted match for good, once you confirm.
 
 Escape only closes screens like this one: it never makes a move.
 The footer shows the keys that do something right now.
 
-For 16-colour terminals and SSH choose the theme **ansi-dark** in the palette.
+For 16-colour terminals and SSH choose the theme **ansi-dark** in the palette (Ctrl+P).
+
 Every card shows its colour letter (R Y G B, W for wilds) and its symbol, so the
 game reads the same without colour.
 
@@ -76,12 +84,66 @@ Press **Escape**, **q** or **?** to go back.
 """
 
 
+#: what a line of :data:`HELP` names that not every place has (:data:`..words.PLACES`):
+#: a command needs a shell (a terminal of one's own); the lists are the menu's (not
+#: in the lobby); a browser keeps Ctrl+P for itself
+_ONLY = (("`unoduo ", ("terminal",)), ("(the menu)", ("terminal", "web")),
+         ("Ctrl+P", ("terminal", "lobby")))
+
+
+def help_for(place: str) -> str:
+    """:data:`HELP` without what points where a player at ``place`` cannot go: a row of
+    a table, or a paragraph whose first line names it."""
+    kept, skipping, before = [], False, ""
+    for line in HELP.splitlines():
+        away = any(mark in line and place not in where for mark, where in _ONLY)
+        if line.startswith("|"):
+            skipping = away  # a row on its own
+        elif not line.strip():
+            skipping = False
+        elif not before.strip():  # a paragraph's first line
+            skipping = away
+        before = line
+        if not skipping:
+            kept.append(line)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)) + "\n"
+
+
 class HelpScreen(AnswerOnce, OwnKeys, ModalScreen[None]):
+    """Keys as Markdown (``text``: the game's :data:`HELP` for where the app runs,
+    unless given), in a box that fits 80×24 and scrolls (↑ ↓, PgUp PgDn)."""
+
     BINDINGS = [Binding("escape,q,question_mark", "close", "Back", id="help.back")]
 
+    def __init__(self, text: str | None = None) -> None:
+        super().__init__()
+        self.text = text
+
     def compose(self) -> ComposeResult:
+        text = self.text if self.text is not None else help_for(unoduo(self).place)
         with VerticalScroll(id="help-body"):
-            yield Markdown(HELP)
+            yield Markdown(text)
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class KeysScreen(HelpScreen):
+    """A screen's keys as two columns (``rows``: key, what it does), under ``title``:
+    the help box, scrolling when the rows are more than it holds."""
+
+    def __init__(self, title: str, rows: Sequence[tuple[str, str]], note: str = "") -> None:
+        super().__init__("")  # the rows are composed below
+        self.title_text, self.rows, self.note = title, tuple(rows), note
+
+    def compose(self) -> ComposeResult:
+        table = Table(box=None, show_header=False, padding=(0, 1), expand=True)
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column(ratio=1)
+        for key, what in self.rows:
+            table.add_row(Text(key), Text(what))
+        with VerticalScroll(id="help-body"):
+            yield Static(Text(self.title_text, "bold"), classes="help-title")
+            yield Static(table)
+            yield Static(Text(self.note or "Escape, q or ? goes back.", "dim"),
+                         classes="help-note")

@@ -90,7 +90,7 @@ def resume(lobby: Any, entry: Any) -> None:
     except _problems() as exc:
         _say(lobby, exc)
         return
-    _show(lobby, table, commands.host_banner(code))
+    _show(lobby, table, commands.host_banner(code, "lobby"))
 
 
 def sit(lobby: Any, code: str, want: str) -> None:
@@ -141,7 +141,7 @@ def _host(lobby: Any, answer: dict) -> None:
     except _problems() as exc:
         _say(lobby, exc)
         return
-    _show(lobby, table, commands.host_banner(code))
+    _show(lobby, table, commands.host_banner(code, "lobby"))
 
 
 def quick(lobby: Any) -> None:

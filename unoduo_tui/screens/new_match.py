@@ -29,6 +29,7 @@ from ..plan import default_names as seat_names
 from ..settings import Settings
 from ..text import MAX_NAME
 from ..textual_compat import AnswerOnce
+from ..words import rules_pointer
 from ..widgets.footer import Footer
 from ..app_link import unoduo
 
@@ -100,7 +101,8 @@ class NewMatchScreen(AnswerOnce, Screen[None]):
                                      id=f"kind-{seat}", compact=True, classes="kind")
                     yield Input(settings.name(seat)[:MAX_NAME], id=f"name-{seat}",
                                 compact=True, max_length=MAX_NAME, classes="name")
-            yield Static("Rules (RULES.md section O)", classes="section")
+            yield Static(f"Rules (the rule book's section O: "
+                         f"{rules_pointer(unoduo(self).place)})", classes="section")
             for opt in _union_options():
                 with Horizontal(classes="row option", id=f"row-{opt.name}"):
                     yield Label(opt.label)

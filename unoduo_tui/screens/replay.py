@@ -25,6 +25,7 @@ from functools import partial
 from typing import Iterable
 
 from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -358,13 +359,41 @@ class ReplayScreen(ReplayText, AnswerOnce, Screen[None]):
                                           level=bots_now[0] if bots_now else None), chosen)
 
     def action_help(self) -> None:
-        keys = ("→/← one action · shift+→/← one turn · PgDn/PgUp one round · Home/End\n"
-                "g go to action N · space autoplay, +/− speed · p each seat, all hands\n"
-                "s spoiler-free · b what if: a new practice match from here\n"
-                "l (or Tab, ↑) pick a log line: ↑/↓, Enter goes there, Escape done\n"
-                + " · ".join(f"{k}/{k.upper()} {label}" for k, _, _, label in self.jumps)
-                + "\nq close")
-        self.notify(keys, title="Replay keys", timeout=12)
+        from .help import KeysScreen
+
+        self.app.push_screen(KeysScreen("Replay keys", self.key_rows()))
+
+    def key_rows(self) -> list[tuple[str, str]]:
+        """Every key of the replay, as ``?`` shows them (a screen that scrolls, not a
+        toast cut off at 80×24): a row a binding, a pair that goes both ways in one
+        row, this preset's moments in its words — read from the bindings."""
+        rows: list[tuple[str, str]] = []
+        last: tuple[str, tuple] | None = None
+        for binding in self.BINDINGS:
+            name, args = _parsed(binding.action)
+            if name == "moment" and args[0] not in self.moments:
+                continue
+            keys = " or ".join(self.app.get_key_display(Binding(k, binding.action))
+                               for k in binding.key.split(","))
+            _, tip = self._words(binding, name, args)
+            pair = (name, args[:-1]) if args and isinstance(args[-1], int) else None
+            if pair is not None and pair == last:
+                key, what = rows[-1]
+                rows[-1] = (f"{key} / {keys}", _both_ways(what, tip))
+            else:
+                rows.append((keys, tip))
+            last = pair
+        return rows
+
+    def _words(self, binding: Binding, name: str, args: tuple) -> tuple[str, str]:
+        """A binding's description and tooltip in this preset's words ("Draw 2" in
+        classic, where a Draw 2 is no volley)."""
+        said, tip = binding.description, binding.tooltip
+        if name == "moment":
+            label = next(j[3] for j in self.jumps if j[1] == args[0])
+            default = JUMPS[args[0]][2]
+            said, tip = said.replace(default, label), tip.replace(default, label)
+        return said, tip
 
     def action_close(self) -> None:
         self._stop()
@@ -377,19 +406,32 @@ class ReplayScreen(ReplayText, AnswerOnce, Screen[None]):
 
     def palette_commands(self) -> Iterable[SystemCommand]:
         for binding in self.BINDINGS:
-            name = binding.action.split("(")[0]
+            name, args = _parsed(binding.action)
             if name in QUIET or binding.id in QUIET_IDS:
                 continue
-            params = binding.action[len(name):].strip("()")
-            args = ast.literal_eval(f"({params},)") if params else ()
             if self.check_action(name, args) and (name != "moment"
                                                   or self._moment_there(*args)):
-                help_text = f"{binding.tooltip} ({binding.key_display or binding.key})"
-                said = binding.description
-                if name == "moment":  # in this preset's words ("Draw 2" in classic)
-                    _, _, mark, label = next(j for j in self.jumps if j[1] == args[0])
-                    default = JUMPS[args[0]][2]
-                    said, help_text = (said.replace(default, label),
-                                       help_text.replace(default, label))
-                yield SystemCommand(f"Replay: {said}", help_text,
+                said, tip = self._words(binding, name, args)
+                yield SystemCommand(f"Replay: {said}",
+                                    f"{tip} ({binding.key_display or binding.key})",
                                     partial(self.run_action, binding.action))
+
+
+def _both_ways(ahead: str, back: str) -> str:
+    """Two tooltips in one: "To the next Skip" and "Back to the previous Skip" read
+    "To the next / back to the previous Skip" (the words they end with said once)."""
+    a, b = ahead.split(), back.split()
+    same = 0
+    while same < min(len(a), len(b)) - 1 and a[-1 - same] == b[-1 - same]:
+        same += 1
+    tail = " ".join(a[len(a) - same:])
+    head_b = " ".join(b[:len(b) - same])
+    both = f"{' '.join(a[:len(a) - same])} / {head_b[:1].lower()}{head_b[1:]}"
+    return f"{both} {tail}" if tail else both
+
+
+def _parsed(action: str) -> tuple[str, tuple]:
+    """A binding's action: its name and its arguments (``"moment('volley', 1)"``)."""
+    name = action.split("(")[0]
+    params = action[len(name):].strip("()")
+    return name, ast.literal_eval(f"({params},)") if params else ()

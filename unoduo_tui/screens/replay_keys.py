@@ -58,10 +58,10 @@ BINDINGS = [
             tooltip="Autoplay slower"),
     *[b for key, kind, _, label in MOMENT_KEYS for b in (
         Binding(key, f"moment('{kind}', 1)", f"Next {label}", id=f"replay.next_{kind}",
-                show=False, tooltip=f"To the next {label} ({key})"),
+                show=False, tooltip=f"To the next {label}"),
         Binding(key.upper(), f"moment('{kind}', -1)", f"Previous {label}",
                 id=f"replay.prev_{kind}", show=False,
-                tooltip=f"Back to the previous {label} ({key.upper()})"))],
+                tooltip=f"Back to the previous {label}"))],
     Binding("l,tab", "log", "Log", id="replay.log", key_display="l",
             tooltip="Pick a line of the log (↑ ↓, Enter goes there; Escape: done)"),
     Binding("up", "log(-1)", "Log: the line before", id="replay.log_up", show=False,

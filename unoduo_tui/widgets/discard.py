@@ -1,6 +1,6 @@
 """The middle of the table: the draw pile, the top card drawn large with the active
-colour named, and a pending volley total ("+6 to you").  During the draft the card
-you drew is shown large in place of the draw pile."""
+colour named, and what a seat owes ("+6 to you (volley)", "+2 to Bea (Draw 2)").
+During the draft the card you drew is shown large in place of the draw pile."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from engine.cards import COLOUR_NAMES
 
 from .cards import BIG_W, CardCanvas, big_back, big_card
 from .names import SeatNames
+from .status import owed_kind
 
 __all__ = ["Discard"]
 
@@ -61,6 +62,5 @@ class Discard(SeatNames, CardCanvas):
         if pending and view.to_act is not None:
             who = ("you" if view.to_act == view.seat and self.say_you
                    else self.names[view.to_act])
-            kind = "W+4" if view.phase == "wd4" else "volley"
-            rows.append(Text(f" +{pending} to {who} ({kind})", "bold"))
+            rows.append(Text(f" +{pending} to {who} ({owed_kind(view)})", "bold"))
         return Group(*rows)

@@ -40,9 +40,10 @@ def effect_note(event: Event, after: Event | None, names: Sequence[str],
                 viewer: int | None, wd4_by: int | None = None) -> str:
     """What a "next seat" card did to whom, said after the event's own sentence (three
     or more seats, C6 / C8; two seats need no telling): a Skip or a Draw 2 taken
-    skips the next seat, a Reverse turns the order round, a Wild Draw 4 makes the
-    next seat draw 4 or challenge.  ``after``: the event that followed (none when the
-    card went out); ``wd4_by``: who played the Wild Draw 4 a challenge is about."""
+    skips the next seat, a Reverse turns the order round, a Wild Draw 4 asks the
+    next seat to draw 4 or challenge (a demand: it has not happened yet).  ``after``:
+    the event that followed (none when the card went out); ``wd4_by``: who played
+    the Wild Draw 4 a challenge is about."""
     n = len(names)
     if n < 3:
         return ""
@@ -62,9 +63,9 @@ def effect_note(event: Event, after: Event | None, names: Sequence[str],
         before = 1 if (nxt - seat) % n == 1 else -1
         order = play_goes(seat, -before, names, viewer)
         return f"Reverse: play goes {order}" + ("" if order.endswith("…") else ".")
-    if rank == "W+4":
-        return ("You draw 4 or challenge." if nxt == viewer
-                else f"{names[nxt]} draws 4 or challenges.")
+    if rank == "W+4":  # what is asked of them, not yet what they did
+        return ("You must draw 4 or challenge." if nxt == viewer
+                else f"{names[nxt]} must draw 4 or challenge.")
     return ""
 
 

@@ -10,8 +10,10 @@ its name underlined.
 
 Two seats: one row per round, a column per seat, and a bar per seat towards the
 target.  Three or more (up to ten, in a column 20 cells wide): a row per seat (yours
-first, then in seat order), its total, then its points round by round, newest
-first; the sheet scrolls when it is longer or wider than its room.
+first, then in seat order), its name as long as the room allows, its total, then
+its points in the newest rounds that fit (the match-over sheet and the replay have
+them all); every row shows before the heads, the leader and the rule, which go
+first when the height is short (the rule then in the sheet's border).
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from engine.scoring import match_result
 from ..columns import distinct_names, short_name, short_names
 from .names import SeatNames
 
-__all__ = ["ScoreSheet", "sheet_lines", "target_rule", "standing", "leader", "ranking"]
+__all__ = ["ScoreSheet", "sheet_lines", "target_rule", "standing", "leader", "ranking",
+           "rule_fits"]
 
 _NAME_W = 8  # a name column in the 20 cells inside the sheet: "Player 1" whole
 _ROW_NAME_W = 6  # a seat's row name with three or more seats
@@ -92,7 +95,7 @@ def sheet_lines(view: PlayerView | None, names: tuple[str, ...], say_you: bool =
         return [Text("")]
     if len(view.scores) == 2:
         return _two(view, names, say_you, width, height)
-    return _many(view, names, say_you)
+    return _many(view, names, say_you, width, height)
 
 
 def _two(view: PlayerView, names: tuple[str, ...], say_you: bool, width: int,
@@ -132,35 +135,50 @@ def _two(view: PlayerView, names: tuple[str, ...], say_you: bool, width: int,
     return rows
 
 
-def _many(view: PlayerView, all_names: tuple[str, ...], say_you: bool) -> list[Text]:
-    """Three or more seats: the rule, who leads, then a row per seat — its name,
-    its total and its points per round, newest first (``*``: went out)."""
+def _many(view: PlayerView, all_names: tuple[str, ...], say_you: bool, width: int,
+          height: int) -> list[Text]:
+    """Three or more seats: a row per seat — its name, its total and its points in
+    the newest rounds that fit the width (``*``: went out) — and above them, as the
+    height allows, the column heads, who leads and the rule (a row per seat first:
+    ten seats show ten rows at 80×24; the rule then goes under the sheet, in its
+    border, by :class:`ScoreSheet`)."""
     n = len(view.scores)
     first = 0 if view.seat is None else view.seat  # a watcher's: seat 0 first
     order = [(first + i) % n for i in range(n)]
-    names = distinct_names(all_names[:n], _ROW_NAME_W)  # "Norm…1", "Norm…2"
     rounds = view.rounds
     total_w = max(3, *(len(str(t)) for t in view.scores))
     col_w = max([2] + [len(str(p)) for _, points in rounds for p in points]) + 1
-    rule = Text(target_rule(view.rules, n), "bold")
-    rows = [rule]
-    said = standing(view, tuple(all_names[s] for s in range(n)))
-    rows.append(Text(short_name(said, 40) if said else "no points yet", "italic"))
-    head = Text(" " * (_ROW_NAME_W + 1) + f"{'Σ':>{total_w}}", "bold")
-    for r in range(len(rounds), 0, -1):
+    # names as long as they are, up to the room one round's column leaves
+    longest = max(len(name) for name in all_names[:n])
+    room = width - 1 - total_w - ((col_w + 1) if rounds else 0)
+    name_w = max(_ROW_NAME_W, min(longest, room))
+    names = distinct_names(all_names[:n], name_w)  # "Normal bo…1", "Normal bo…2"
+    shown = rounds[-max(1, (width - name_w - 1 - total_w) // (col_w + 1)):] if rounds else []
+    head = Text(" " * (name_w + 1) + f"{'Σ':>{total_w}}", "bold")
+    for r in range(len(rounds), len(rounds) - len(shown), -1):
         head.append(f" {'R' + str(r):>{col_w}}", "bold")
-    rows.append(head)
+    rows = []
     for s in order:
         line = Text()
         style = "bold underline" if s == view.seat and say_you else "bold"
-        line.append(f"{names[s]:<{_ROW_NAME_W}}", style)
+        line.append(names[s], style)  # underlined: the name, not the gap after it
+        line.append(" " * (name_w - len(names[s])))
         line.append(f" {view.scores[s]:>{total_w}}", "bold")
-        for winner, points in reversed(rounds):
+        for winner, points in reversed(shown):
             line.append(f" {points[s]:>{col_w - 1}}{'*' if winner == s else ' '}")
         rows.append(line)
-    if not rounds:
-        rows.append(Text("no rounds yet", "dim"))
-    return rows
+    said = standing(view, tuple(all_names[s] for s in range(n)))
+    spare = height - n
+    above = [Text(target_rule(view.rules, n), "bold"),
+             Text(short_name(said, 40) if said else "no points yet", "italic"),
+             head][-max(0, min(3, spare)):] if spare > 0 else []
+    below = [Text("no rounds yet", "dim")] if not rounds and spare >= 4 else []
+    return above + rows + below
+
+
+def rule_fits(view: PlayerView | None, height: int) -> bool:
+    """The sheet shows its rule inside (else :class:`ScoreSheet` says it in its border)."""
+    return view is None or len(view.scores) == 2 or height - len(view.scores) >= 3
 
 
 class _Body(SeatNames, Widget):
@@ -220,3 +238,14 @@ class ScoreSheet(SeatNames, ScrollableContainer):
     def watch_view(self, view: PlayerView | None) -> None:
         if self.is_mounted:
             self.query_one(_Body).view = view
+        self._say_rule()
+
+    def on_resize(self) -> None:
+        self._say_rule()
+
+    def _say_rule(self) -> None:
+        """The rule under the sheet when the rows take its room inside."""
+        view = self.view
+        height = self.scrollable_content_region.height
+        self.border_subtitle = ("" if view is None or rule_fits(view, height)
+                                else target_rule(view.rules, len(view.scores)))

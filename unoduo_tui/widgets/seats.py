@@ -6,7 +6,9 @@ Two seats (UNO Duo, or classic heads-up) read as one line about the other seat, 
 the opponent strip always did.  Three or more read as a chain in play order: the
 viewer's cell first ("You ↻"), then ``→ Bea``, ``→ Cal`` … in the order play goes,
 wrapping into rows; after a Reverse the chain is rebuilt from the new next seat and
-the viewer's cell says "reversed".  Everything shown comes from the view (a
+the viewer's cell says "reversed".  Each other cell says what that seat did since
+the viewer's own last move (:func:`since_your_turn`: "R9" in its colours, "+2",
+"drew", "skip"…): at ten seats a lap of moves does not fit the log, but it fits here.  Everything shown comes from the view (a
 :class:`PlayerView`: card counts, never cards), the names and the bot labels.
 """
 
@@ -19,14 +21,14 @@ from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
-from engine import PlayerView
+from engine import Card, PlayerView
 
-from ..columns import short_name
+from ..columns import distinct_names, short_name
 from ..text import printable
 from .cards import CardCanvas
 from .names import SeatNames
 
-__all__ = ["Seats", "play_order", "MIN_CELL"]
+__all__ = ["Seats", "play_order", "said_uno", "since_your_turn", "MIN_CELL"]
 
 _SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 _MARKS = 56  # the two-seat line: the cells its marks may need (kind, count, UNO!, catch!…)
@@ -41,6 +43,59 @@ def play_order(view: PlayerView) -> tuple[int, ...]:
     n = len(view.hand_sizes)
     first = 0 if view.seat is None else view.seat  # a watcher's: from seat 0
     return tuple((first + i * view.direction) % n for i in range(n))
+
+
+def said_uno(view: PlayerView, seat: int) -> bool:
+    """``seat`` said UNO with the move that left it its one card (U1): its last play or
+    dump says so.  A seat at one card that did not is not marked "UNO!" — it forgot."""
+    for e in reversed(view.events):
+        if e.seat == seat and e.kind in ("play", "dump"):
+            return bool(e.uno)
+        if e.kind in ("round", "deal"):
+            break  # a new round: nothing played yet
+    return False
+
+
+#: how a cell says what a seat did that is not a card ("+2", "chal", "catch": bold)
+_DID_STYLE = {"drew": "dim", "kept": "dim", "pass": "dim", "skip": "dim italic"}
+_SAID = {"nodump": "kept", "challenge": "chal", "catch": "catch"}
+_MOVES = ("play", "dump", "nodump", "draw", "pass", "challenge", "catch")
+
+
+def since_your_turn(view: PlayerView) -> dict[int, tuple[str, Card | None]]:
+    """What each other seat did last since the viewer's own last move this round (a
+    lap at ten seats does not fit the log): the card it played (or dumped last), "+2"
+    for what it had to draw, "drew" / "kept" / "pass", "skip" when it was skipped
+    and did nothing else — by seat; the card itself for the cell's colours."""
+    events = view.events
+    start = 0
+    for i in range(len(events) - 1, -1, -1):
+        e = events[i]
+        if e.kind in ("round", "deal") or (e.seat == view.seat and e.kind in _MOVES):
+            start = i + 1
+            break
+    did: dict[int, tuple[str, Card | None]] = {}
+    for e in events[start:]:
+        seat = e.seat
+        if e.kind == "play" and e.cards:
+            did[seat] = (e.cards[0].text, e.cards[0])
+            if e.cards[0].rank == "S" and e.data is not None and e.data != view.seat:
+                did[e.data] = ("skip", None)  # until it moves itself
+        elif e.kind == "dump" and e.cards:
+            did[seat] = (e.cards[-1].text, e.cards[-1])
+        elif e.kind == "draw" and seat is not None:
+            did[seat] = (f"+{e.amount}", None) if e.data not in ("turn", None) else ("drew", None)
+        elif e.kind == "pass" and seat is not None:
+            did[seat] = ("kept", None) if e.data == "keep" else ("pass", None)
+        elif e.kind in _SAID and seat is not None:
+            did[seat] = (_SAID[e.kind], None)
+    did.pop(view.seat, None)  # type: ignore[arg-type]
+    return did
+
+
+def _catchable(view: PlayerView, seat: int) -> bool:
+    """The viewer may catch ``seat`` without UNO now (U2)."""
+    return view.exposed == seat and any(a.kind == "catch" for a in view.legal_actions)
 
 
 def _layout(seats: int, width: int) -> tuple[int, int]:
@@ -101,6 +156,13 @@ class Seats(SeatNames, CardCanvas):
         label = self.labels[seat] if seat < len(self.labels) else ""
         return "" if label == self._seat_name(seat) else label
 
+    def _short(self, seat: int, name: str, width: int) -> str:
+        """``name`` in ``width`` cells, told apart from the other seats' names cut as
+        much ("Normal…1", "Normal…2", never "Normal" twice)."""
+        if len(name) <= width or seat >= len(self.names) or name != self.names[seat]:
+            return short_name(name, width)
+        return distinct_names(self.names, width)[seat]
+
     # -- drawing ---------------------------------------------------------------------
 
     def render(self) -> Text | Group:
@@ -110,11 +172,12 @@ class Seats(SeatNames, CardCanvas):
             return self._line(view, width)  # a watcher sees both seats in the chain
         order = play_order(view)
         cols, cell = _layout(len(order), width)
+        did = since_your_turn(view) if view.seat is not None else {}
         rows: list[Text] = []
         for i, seat in enumerate(order):
             if i % cols == 0:
                 rows.append(Text())
-            rows[-1].append_text(self._cell(view, seat, cell, first=i == 0))
+            rows[-1].append_text(self._cell(view, seat, cell, first=i == 0, did=did.get(seat)))
         return Group(*rows)
 
     def get_content_height(self, container, viewport, width: int) -> int:
@@ -145,10 +208,11 @@ class Seats(SeatNames, CardCanvas):
         if shown < count:
             text.append(f"+{count - shown}", "dim")
         if count == 1 and view.phase != "draft":
-            text.append("  ")
-            text.append(" UNO! ", "bold reverse")
-        if view.exposed == seat and view.seat is not None and view.to_act == view.seat:
-            text.append(" catch! (x)", "bold")
+            if said_uno(view, seat):
+                text.append("  ")
+                text.append(" UNO! ", "bold reverse")
+            elif _catchable(view, seat):
+                text.append("  no UNO: catch! (x)", "bold")
         if seat in self.away:
             text.append("  away", "bold")
         if self.thinking == seat:
@@ -157,10 +221,13 @@ class Seats(SeatNames, CardCanvas):
             text.append("  ◀ to play", "italic")
         return text
 
-    def _cell(self, view: PlayerView, seat: int, width: int, first: bool) -> Text:
+    def _cell(self, view: PlayerView, seat: int, width: int, first: bool,
+              did: tuple[str, Card | None] | None = None) -> Text:
         """One seat of the chain in ``width`` cells: the arrow from the seat before it
         (the viewer's cell: the direction instead), a mark (▶ to act, a spinner while a
-        bot thinks), the name, the dealer mark, the count and backs, UNO!, catch!."""
+        bot thinks), the name, the dealer mark, the count, what it did since the
+        viewer's last move (``did``: a card in its colours, "+2", "drew"…), UNO!,
+        catch!, then card backs where there is room."""
         me = seat == view.seat
         count = view.hand_sizes[seat]
         thinking = self.thinking == seat
@@ -176,10 +243,15 @@ class Seats(SeatNames, CardCanvas):
             tail.append((" D", "bold"))
         if not me:
             tail.append((f" {count}", "bold"))
-        if view.exposed == seat and view.seat is not None and view.to_act == view.seat and not me:
-            tail.append((" catch!", "bold"))  # one card, no UNO! said: in its place
-        elif count == 1 and view.phase != "draft" and not me:
-            tail += [(" ", ""), ("UNO!", "bold reverse")]
+        if did is not None:
+            word, card = did
+            tail += [(" ", ""), (word, self.card_style(card) if card is not None
+                                 else _DID_STYLE.get(word, "bold"))]
+        if count == 1 and view.phase != "draft" and not me:
+            if said_uno(view, seat):
+                tail += [(" ", ""), ("UNO!", "bold reverse")]
+            elif _catchable(view, seat):
+                tail.append((" catch!", "bold"))  # one card, no UNO! said
         if seat in self.away:
             tail.append((" away", "bold"))
         if me:
@@ -187,7 +259,7 @@ class Seats(SeatNames, CardCanvas):
         fixed = head.cell_len + sum(len(s) for s, _ in tail) + 1  # a gap before the next
         name = "You" if me and self.say_you else self._seat_name(seat)
         room = max(4, width - fixed)
-        shown = short_name(name, min(room, 12))
+        shown = self._short(seat, name, min(room, 12))
         extras: list[tuple[str, str | Style]] = []
         spare = width - fixed - len(shown)
         # what more room shows, most useful first
@@ -203,7 +275,7 @@ class Seats(SeatNames, CardCanvas):
             extras.append((word, "italic"))
             spare -= len(word)
         if len(shown) < len(name) and spare > 0:
-            shown = short_name(name, len(shown) + spare)
+            shown = self._short(seat, name, len(shown) + spare)
             spare = width - fixed - len(shown) - sum(len(s) for s, _ in extras)
         if dealer and spare >= 5:  # "D" said in full
             tail[0] = (" dealer", "bold")

@@ -12,7 +12,7 @@ from engine.cards import COLOUR_NAMES
 from ..columns import short_name
 from .names import SeatNames
 
-__all__ = ["StatusLine", "status_text", "wd4_player"]
+__all__ = ["StatusLine", "status_text", "wd4_player", "owed_kind"]
 
 _NAME_ROOM = 20  # a name in the status line's sentences (a seat's name may be 64 long)
 
@@ -29,10 +29,38 @@ def wd4_player(view: PlayerView) -> int | None:
     return None
 
 
+def owed_kind(view: PlayerView) -> str:
+    """What the cards ``view.pending_draw`` are owed for: "W+4", "volley" (a played
+    Draw 2 that may be stacked on: A1, C6 with stacking) or "Draw 2" (C6 without
+    stacking, or a start card's, S8: drawn, never a volley)."""
+    if view.phase == "wd4":
+        return "W+4"
+    if view.rules.stacking is False:
+        return "Draw 2"
+    for e in reversed(view.events):
+        if e.kind == "play":
+            return "volley"
+        if e.kind == "start":
+            break
+    return "Draw 2"
+
+
 def status_text(view: PlayerView, names: tuple[str, ...], armed: bool = False,
                 thinking: bool = False, say_you: bool = True) -> str:
     """One sentence for the seat ``view.seat``: its options and their keys
-    (``say_you=False``: the winner is named even when it is this seat)."""
+    (``say_you=False``, as at hot-seat: the seat is named — "Ann's turn: …",
+    "Ann — Facing +4: …" — and so is the winner, even when it is this seat)."""
+    text = _status(view, names, armed, thinking, say_you)
+    seat = view.seat
+    if say_you or seat is None or view.over or view.to_act != seat or not view.legal_actions:
+        return text
+    if text.startswith("Your turn"):
+        return f"{names[seat]}'s turn" + text[len("Your turn"):]
+    return f"{names[seat]} — {text}"
+
+
+def _status(view: PlayerView, names: tuple[str, ...], armed: bool, thinking: bool,
+            say_you: bool) -> str:
     if view.over:
         if view.winner is None:
             return "Match over: a draw."
@@ -62,9 +90,12 @@ def status_text(view: PlayerView, names: tuple[str, ...], armed: bool = False,
     if phase == "drawn":
         return f"You drew {view.drawn}: play it (Enter) or keep it (p){uno}"
     if phase == "volley":
+        owed = view.pending_draw
         if "play" in legal:
-            return f"Facing +{view.pending_draw}: stack a Draw 2 (Enter) or draw (d){uno}{catch}"
-        return f"Facing +{view.pending_draw}: draw (d){catch}"
+            return f"Facing +{owed}: stack a Draw 2 (Enter) or draw {owed} (d){uno}{catch}"
+        if owed_kind(view) == "Draw 2":
+            return f"A Draw 2 on you: draw {owed} (d){catch}"
+        return f"Facing +{owed}: draw {owed} (d){catch}"
     if phase == "wd4":
         player = wd4_player(view)
         if "challenge" in legal and player is not None:
