@@ -65,6 +65,7 @@ def test_two_matches_ending_at_the_same_instant_lose_no_update(tmp_path):
 def test_under_serve_players_are_their_keys_in_one_index_of_the_serve_dir(tmp_path,
                                                                          monkeypatch):
     serve = tmp_path / "serve"
+    serve.mkdir(mode=0o700)
     alice = identify(serve, "SHA256:alice+key/1", "alice")
     bob = identify(serve, "SHA256:bob+key/2", "bob")
     monkeypatch.setenv("UNODUO_KEY", alice.fingerprint)
@@ -87,6 +88,7 @@ def test_under_serve_players_are_their_keys_in_one_index_of_the_serve_dir(tmp_pa
 
 def test_under_serve_a_human_known_only_by_name_is_not_rated(tmp_path, monkeypatch):
     serve = tmp_path / "serve"
+    serve.mkdir(mode=0o700)
     host = identify(serve, "SHA256:host", "host")
     monkeypatch.setenv("UNODUO_KEY", host.fingerprint)
     save(Store(host.folder), finished(RULES, 3),
