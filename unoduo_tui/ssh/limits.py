@@ -3,9 +3,9 @@ rate limiter.  No asyncssh here (the tests build limits without a server)."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
-from typing import Callable
+
+from ..ratelimit import TokenBucket  # its home: shared with unoduo web
 
 __all__ = ["Limits", "TokenBucket"]
 
@@ -40,28 +40,3 @@ class Limits:
     window: int = 256 * 1024
     #: seconds a game process has to leave after SIGHUP before SIGKILL
     hangup_grace: float = 5.0
-
-
-class TokenBucket:
-    """``rate`` tokens a second up to ``burst``: :meth:`take` lets ``n`` bytes pass
-    whole or not at all (a key's escape sequence is never cut in two);
-    :attr:`dropped` counts the bytes refused until the bucket is full again (a client
-    quiet long enough starts afresh)."""
-
-    def __init__(self, rate: float, burst: int,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate, self.burst, self._clock = rate, burst, clock
-        self._tokens, self._at = float(burst), clock()
-        self.dropped = 0
-
-    def take(self, n: int) -> bool:
-        now = self._clock()
-        self._tokens = min(float(self.burst), self._tokens + (now - self._at) * self.rate)
-        self._at = now
-        if self._tokens >= self.burst:
-            self.dropped = 0
-        if n <= self._tokens:
-            self._tokens -= n
-            return True
-        self.dropped += n
-        return False
