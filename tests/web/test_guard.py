@@ -178,13 +178,25 @@ def rows_drawn(output: bytes) -> list[int]:
     return [int(row) for row in re.findall(rb"\x1b\[(\d+);\d+H", output)]
 
 
+def size_said(output: bytes) -> tuple[int, int] | None:
+    """The size the app's too-small screen says it has ("It is W×H now.")."""
+    text = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07", b"", output)
+    found = re.findall(r"It\s+is\s+(\d+)×(\d+)\s+now", text.decode("utf-8", "replace"))
+    return (int(found[-1][0]), int(found[-1][1])) if found else None
+
+
 async def test_every_resize_is_clamped_and_a_malformed_one_closes_the_tab(tmp_path):
     with serve(tmp_path) as (address, _):
         async with Tab.open(address) as tab:
             await tab.until(b"New match")
-            tab.seen = b""
-            await tab.ws.send_json(["resize", {"width": 5, "height": 3}])
-            await tab.until(b"\x1b[10;1H")  # drawn on 10 rows, the fewest
+            for asked, clamped in (((5, 300), (20, 200)), ((600, 5), (500, 10))):
+                tab.seen = b""
+                await tab.ws.send_json(["resize", {"width": asked[0], "height": asked[1]}])
+                # the too-small screen says the app's size
+                try:
+                    await tab.until(lambda seen, want=clamped: size_said(seen) == want)
+                except asyncio.TimeoutError:
+                    raise AssertionError(f"asked {asked}: the app says {size_said(tab.seen)}")
             tab.seen = b""
             await tab.ws.send_json(["resize", {"width": 600, "height": 300}])
             frame = await tab.until(b"\x1b[200;1H")
@@ -221,13 +233,28 @@ async def test_a_3_mb_message_is_refused_and_its_tab_ends(tmp_path):
             with contextlib.suppress(ConnectionResetError):
                 await tab.ws.send_str(json.dumps(["stdin", "x" * 3_000_000]))
             end = await tab.end()
-            # refused from its header (1009), before it is read; the client may still be
-            # writing it when the server hangs up, and then only sees the connection drop
-            assert (end.type, end.data) == (CLOSE, 1009) or end.type in (
-                aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR), end
+            assert refused_unread(end), end
         await until_async(lambda: not alive(pid), "the tab's app to end")
         async with Tab.open(address) as tab:  # the server goes on
             await tab.until(b"New match")
+
+
+def refused_unread(end: aiohttp.WSMessage) -> bool:
+    """Whether the socket ended as aiohttp ends one for a message over its limit:
+    refused from its header (1009), before it is read — or, when the client was still
+    writing it as the server hung up, the connection just dropped."""
+    return (end.type, end.data) == (CLOSE, 1009) or end.type in (
+        aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR)
+
+
+async def test_a_message_over_64_kib_is_refused_before_it_is_read(tmp_path):
+    with serve(tmp_path) as (address, _):
+        async with Tab.open(address) as tab:
+            await tab.until(b"New match")
+            # not keys: read whole, it would be refused as a malformed ping (1008)
+            await tab.ws.send_json(["ping", "x" * 100_000])
+            end = await tab.end()
+            assert refused_unread(end), end
 
 
 async def test_more_than_4_kib_of_keys_in_one_message_closes_the_tab(tmp_path):

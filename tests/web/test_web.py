@@ -65,6 +65,11 @@ def outside(text: str, kind: str = "html") -> list[str]:
     (["--host", "nosuch.invalid"], "cannot listen on nosuch.invalid"),
     (["play", "--port", "9000"], "--port is web's own option: give it before play"),
     (["replay", "x", "--data-dir=/tmp"], "--data-dir is web's own option: give it before"),
+    (["--max-tabs", "0"], "not a number of tabs (1-1000): '0'"),
+    (["--max-tabs", "many"], "not a number of tabs"),
+    (["--allow-host", "http://unoduo.lan"], "not a host name (no port, no scheme)"),
+    (["--allow-host", "unoduo.lan:8000"], "not a host name (no port, no scheme)"),
+    (["play", "--max-tabs", "3"], "--max-tabs is web's own option: give it before play"),
 ])
 def test_a_bad_argument_is_one_line_and_status_2(tmp_path, args, says):
     done = unoduo("--data-dir", str(tmp_path), "web", "--port", str(free_port()), *args)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Callable
 from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
@@ -51,11 +52,13 @@ class Tab:
                     headers=headers) as ws:
                 yield cls(ws)
 
-    async def until(self, text: bytes, timeout: float = TIMEOUT) -> bytes:
-        """Read the screen's output until ``text`` is in it (it ends: AssertionError);
-        the message that showed it."""
+    async def until(self, text: bytes | Callable[[bytes], bool],
+                    timeout: float = TIMEOUT) -> bytes:
+        """Read the screen's output until ``text`` is in it (or, a test, until it holds
+        of the output); it ends first: AssertionError.  The message that showed it."""
+        shows = text if callable(text) else (lambda seen: text in seen)
         data = b""
-        while text not in self.seen:
+        while not shows(self.seen):
             message = await asyncio.wait_for(self.ws.receive(), timeout)
             assert message.type == aiohttp.WSMsgType.BINARY, (message, self.seen[-500:])
             data = message.data
