@@ -26,14 +26,13 @@ from .wire import Tab, alive, environ, origin_of, token_of, until_async, ws_addr
 CLOSE = aiohttp.WSMsgType.CLOSE
 
 
-def cookie_of(address: str) -> dict[str, str]:
-    """The cookie header a browser sends once it has visited ``address``."""
-    port = re.search(r":(\d+)/", address).group(1)
-    return {"Cookie": f"unoduo-web-{port}={token_of(address)}"}
-
-
 def port_of(address: str) -> str:
     return re.search(r":(\d+)/", address).group(1)
+
+
+def cookie_of(address: str) -> dict[str, str]:
+    """The cookie header a browser sends once it has visited ``address``."""
+    return {"Cookie": f"unoduo-web-{port_of(address)}={token_of(address)}"}
 
 
 async def handshake_status(url: str, **options) -> int:

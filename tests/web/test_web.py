@@ -182,25 +182,26 @@ def test_a_tab_plays_over_the_websocket_and_ends_when_closed(tmp_path):
     assert list((tmp_path / "matches").glob("*")), "the tab's match was not saved"
 
 
-async def _tab_through_ctrl_c(url: str, process: subprocess.Popen) -> None:
+async def _tab_through_a_stop(url: str, process: subprocess.Popen, sig: int) -> None:
     import aiohttp
 
     async with Tab.open(url) as tab:
         await tab.until(b"New match")
-        process.send_signal(signal.SIGINT)
+        process.send_signal(sig)
         # the server closes the tab (a CLOSE frame, 1001: going away) — a server that
         # waits for its open tabs at shutdown only drops the connection, ~23 s later
         end = await tab.end()
         assert (end.type, end.data) == (aiohttp.WSMsgType.CLOSE, 1001), end
 
 
-def test_ctrl_c_with_a_tab_open_closes_the_tab_and_ends_its_app(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_ctrl_c_with_a_tab_open_closes_the_tab_and_ends_its_app(tmp_path, sig):
     with serve(tmp_path) as (url, process):
-        asyncio.run(_tab_through_ctrl_c(url, process))
+        asyncio.run(_tab_through_a_stop(url, process, sig))
         out, err = process.communicate(timeout=TIMEOUT)
     assert process.returncode == 0 and "Traceback" not in err, err
     assert out.endswith("unoduo web: stopped\n")
-    until(lambda: not tab_processes(tmp_path), "the tab's app to end")
+    assert tab_processes(tmp_path) == []  # ended and reaped before the server said so
 
 
 def test_the_screenshot_script_takes_help_and_refuses_a_file_that_is_not_a_png(tmp_path,
