@@ -11,7 +11,7 @@ tab closes.  Saves and replays are the terminal's: the same data dir.
 Nobody else plays as you (#21): the address printed at start carries a secret made
 for this start (``?token=…``); without it, or the cookie its first visit leaves, the
 server answers 403.  The ``Host`` and the websocket's ``Origin`` are checked too, and
-what one tab may cost is bounded: :mod:`.web_server` says how.
+what one tab may cost is bounded: :mod:`.web_guard` and :mod:`.web_server` say how.
 
 Nothing is fetched from the internet: the page is our copy of textual-serve's
 template (``web_templates/app_index.html``) with the font taken from textual-serve's
@@ -159,7 +159,7 @@ def _listen_error(host: str, port: int, exc: OSError) -> UsageError:
 
 def url(host: str, port: int, token: str | None = None) -> str:
     """The address to open (with the token, when there is one)."""
-    from .web_server import bracketed
+    from .web_guard import bracketed
 
     return f"http://{bracketed(host)}:{port}/" + (f"?token={token}" if token else "")
 
@@ -209,7 +209,8 @@ def run(args: argparse.Namespace) -> int:
     app = _checked_app(args.app, store.data_dir)
     check_port(args.host, args.port)
     try:
-        from .web_server import Guard, WebLimits, WebServer
+        from .web_guard import Guard, WebLimits
+        from .web_server import WebServer
     except ImportError as exc:  # pragma: no cover - a dependency of the package
         raise UsageError(f"unoduo web needs textual-serve: {clip(exc, 100)}") from None
     token = None if args.no_token else new_token()

@@ -208,7 +208,7 @@ async def test_every_resize_is_clamped_and_a_malformed_one_closes_the_tab(tmp_pa
 
 
 def test_sizes_are_clamped_and_malformed_ones_refused_by_the_limits():
-    from unoduo_tui.web_server import WebLimits
+    from unoduo_tui.web_guard import WebLimits
 
     limits = WebLimits()
     assert limits.address_size({"width": "-5", "height": "99999999"}) == (20, 200)

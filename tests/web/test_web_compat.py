@@ -13,7 +13,8 @@ from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
 from unoduo_tui.cli import WEB_DRIVER
-from unoduo_tui.web_server import STATIC, Tab, WebLimits
+from unoduo_tui.web_guard import WebLimits
+from unoduo_tui.web_server import STATIC, Tab
 
 
 async def _nothing(*args, **kw) -> None:
