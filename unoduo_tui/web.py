@@ -53,24 +53,22 @@ WEB_OPTIONS = ("--port", "--host", "--data-dir", "--max-tabs", "--allow-host", "
 HOST_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?")
 
 
-def _port(text: str) -> int:
-    try:
-        value = int(text) if len(text) < 8 else -1
-    except ValueError:
-        value = -1
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"not a port (1-65535): {clip(text, 20)!r}")
-    return value
+def _whole_in(what: str, low: int, high: int):
+    """An argparse type: a whole number from ``low`` to ``high``, else "not WHAT"."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text) if len(text) <= len(str(high)) else low - 1
+        except ValueError:
+            value = low - 1
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"not {what} ({low}-{high}): {clip(text, 20)!r}")
+        return value
+
+    return parse
 
 
-def _tabs(text: str) -> int:
-    try:
-        value = int(text) if len(text) < 6 else -1
-    except ValueError:
-        value = -1
-    if not 1 <= value <= 1000:
-        raise argparse.ArgumentTypeError(f"not a number of tabs (1-1000): {clip(text, 20)!r}")
-    return value
+_port = _whole_in("a port", 1, 65535)
+_tabs = _whole_in("a number of tabs", 1, 1000)
 
 
 def _host_name(text: str) -> str:

@@ -24,6 +24,11 @@ from urllib.parse import urlencode
 
 from aiohttp import hdrs, web
 
+from .ssh.limits import Limits
+
+#: what one SSH client may cost: a browser tab's input budget is the same
+_SSH = Limits()
+
 __all__ = ["WebLimits", "Guard", "bracketed", "WHOLE"]
 
 
@@ -33,7 +38,7 @@ class WebLimits:
 
     #: tabs at once (each one app process, until it is reaped)
     max_tabs: int = 16
-    #: a screen's width and height, smallest and largest (as the SSH pty's)
+    #: a screen's width and height, smallest and largest
     width: tuple[int, int] = (20, 500)
     height: tuple[int, int] = (10, 200)
     #: the size a tab gets when its address names none
@@ -42,15 +47,15 @@ class WebLimits:
     max_keys: int = 4 * 1024
     #: the largest websocket message (aiohttp refuses a bigger one before reading it)
     max_message: int = 64 * 1024
-    #: the input budget, as over SSH (``unoduo_tui.ssh.limits.Limits``): bytes a second,
-    #: at once (beyond it, dropped), and dropped bytes that close the tab
-    input_rate: float = 2048.0
-    input_burst: int = 32 * 1024
-    junk_limit: int = 256 * 1024
+    #: the input budget over SSH's (one copy of the numbers): bytes a second, at once
+    #: (beyond it, dropped), and dropped bytes that close the tab
+    input_rate: float = _SSH.input_rate
+    input_burst: int = _SSH.input_burst
+    junk_limit: int = _SSH.junk_limit
     #: bytes waiting for the app to read; beyond, input is dropped (it is not reading)
-    pipe_buffer: int = 64 * 1024
+    pipe_buffer: int = _SSH.pty_buffer
     #: seconds between two resizes passed on (the last one always is)
-    resize_every: float = 0.1
+    resize_every: float = _SSH.resize_every
     #: seconds after its socket closed that a tab's app, asked to quit, gets SIGTERM,
     #: then SIGKILL: it is gone within 2 s
     term_after: float = 0.5
