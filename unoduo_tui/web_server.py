@@ -20,6 +20,7 @@ process too); its match is saved as it goes, each move appended as it is made.  
 dies with the server even when the server is killed (``PR_SET_PDEATHSIG``), and
 ``unoduo web`` stopping ends every tab the same way before it exits.
 
+textual-serve's ``/download`` route is not served: the app delivers no files.
 textual-serve's private names are used only in :class:`Tab` (bound to 1.1.x in
 pyproject; ``tests/web/test_web_compat.py`` fails when they change).
 """
@@ -104,10 +105,6 @@ class Tab(AppService):
         self._size_wanted: tuple[int, int] | None = None
         self._resize: asyncio.TimerHandle | None = None
         self._resized_at = float("-inf")
-
-    @property
-    def pid(self) -> int | None:
-        return None if self._process is None else self._process.pid
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
         environment = self._build_environment(width=width, height=height)
