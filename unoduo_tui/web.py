@@ -1,11 +1,17 @@
-"""``unoduo web``: the same app in a browser, served by textual-serve (#16).
+"""``unoduo web``: the same app in a browser, on textual-serve's page and protocol (#16).
 
-    unoduo web [--host 127.0.0.1] [--port 8000] [--data-dir PATH] [play|resume|replay …]
+    unoduo web [--host 127.0.0.1] [--port 8000] [--max-tabs 16] [--allow-host NAME]
+               [--no-token] [--data-dir PATH] [play|resume|replay …]
 
-Every browser tab that opens the page is a player of its own: textual-serve starts
+Every browser tab that opens the page is a player of its own: the server starts
 ``python -m unoduo_tui.cli --data-dir PATH [COMMAND …]`` for it (the menu, or the
 command given after web's own options, checked here first) and ends it when the
 tab closes.  Saves and replays are the terminal's: the same data dir.
+
+Nobody else plays as you (#21): the address printed at start carries a secret made
+for this start (``?token=…``); without it, or the cookie its first visit leaves, the
+server answers 403.  The ``Host`` and the websocket's ``Origin`` are checked too, and
+what one tab may cost is bounded: :mod:`.web_guard` and :mod:`.web_server` say how.
 
 Nothing is fetched from the internet: the page is our copy of textual-serve's
 template (``web_templates/app_index.html``) with the font taken from textual-serve's
@@ -15,8 +21,8 @@ The template keeps the ids, classes and data attributes textual-serve's
 bound to 1.1.x in pyproject for that.
 
 A bad argument, or a port in use, is one line on stderr and exit status 2, before
-the server starts; Ctrl+C (or SIGTERM) stops the server and every tab's app, each
-of which saves as it goes.
+the server starts; Ctrl+C (SIGTERM, SIGHUP) stops the server and every tab's app,
+each of which saves as it goes.
 """
 
 from __future__ import annotations
@@ -24,7 +30,8 @@ from __future__ import annotations
 import argparse
 import errno
 import ipaddress
-import shlex
+import re
+import secrets
 import socket
 import sys
 from pathlib import Path
@@ -33,25 +40,47 @@ from typing import Any, Sequence
 from .cli_args import EXIT_OK, UsageError, clip
 
 __all__ = ["add_parser", "run", "tab_command", "is_loopback", "check_port", "DEFAULT_PORT",
-           "DEFAULT_HOST", "TEMPLATES", "APP_COMMANDS"]
+           "DEFAULT_HOST", "DEFAULT_MAX_TABS", "TEMPLATES", "APP_COMMANDS", "new_token"]
 
-DEFAULT_PORT, DEFAULT_HOST = 8000, "127.0.0.1"
+DEFAULT_PORT, DEFAULT_HOST, DEFAULT_MAX_TABS = 8000, "127.0.0.1", 16
 #: our copy of textual-serve's page template
 TEMPLATES = Path(__file__).with_name("web_templates")
 #: what a tab may start with besides the menu (the interactive commands)
 APP_COMMANDS = ("play", "resume", "replay")
 #: web's options, which go before the tab's command
-WEB_OPTIONS = ("--port", "--host", "--data-dir")
+WEB_OPTIONS = ("--port", "--host", "--data-dir", "--max-tabs", "--allow-host", "--no-token")
+#: a host name (letters, digits, dots, dashes) or an IP address, for --allow-host
+HOST_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?")
 
 
-def _port(text: str) -> int:
+def _whole_in(what: str, low: int, high: int):
+    """An argparse type: a whole number from ``low`` to ``high``, else "not WHAT"."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text) if len(text) <= len(str(high)) else low - 1
+        except ValueError:
+            value = low - 1
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"not {what} ({low}-{high}): {clip(text, 20)!r}")
+        return value
+
+    return parse
+
+
+_port = _whole_in("a port", 1, 65535)
+_tabs = _whole_in("a number of tabs", 1, 1000)
+
+
+def _host_name(text: str) -> str:
+    name = text.strip("[]")
     try:
-        value = int(text) if len(text) < 8 else -1
+        return str(ipaddress.ip_address(name))
     except ValueError:
-        value = -1
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"not a port (1-65535): {clip(text, 20)!r}")
-    return value
+        pass
+    if not HOST_NAME.fullmatch(name):
+        raise argparse.ArgumentTypeError(f"not a host name (no port, no scheme): "
+                                         f"{clip(text, 40)!r}")
+    return name.lower()
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -59,13 +88,27 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     web = sub.add_parser(
         "web", parents=[common], help="serve the app to web browsers (textual-serve)",
         description="Serve the app to web browsers: every tab is a player with the menu, "
-                    "saves and replays of the data dir. Anything after web's own options "
-                    "is what each tab starts with, e.g. 'unoduo web play --vs hard'.")
+                    "saves and replays of the data dir. Open the address it prints: it "
+                    "carries a secret made for this start (?token=...), and nothing is "
+                    "served without it. Anything after web's own options is what each "
+                    "tab starts with, e.g. 'unoduo web play --vs hard'.")
     web.add_argument("--port", type=_port, default=DEFAULT_PORT,
                      help=f"the port to listen on (default {DEFAULT_PORT})")
     web.add_argument("--host", default=DEFAULT_HOST,
                      help=f"the address to listen on (default {DEFAULT_HOST}: this machine "
                           "only)")
+    web.add_argument("--max-tabs", type=_tabs, default=DEFAULT_MAX_TABS, metavar="N",
+                     help=f"tabs open at once, each one app process; the next gets a page "
+                          f"that says the server is full (default {DEFAULT_MAX_TABS})")
+    web.add_argument("--allow-host", type=_host_name, action="append", default=[],
+                     metavar="NAME",
+                     help="a name (or address) browsers may reach this server by, besides "
+                          "the one it listens on, localhost, 127.0.0.1 and [::1]; "
+                          "any other Host is refused (a page that rebinds its name to this "
+                          "machine); may be given more than once")
+    web.add_argument("--no-token", action="store_true",
+                     help="serve without the secret in the address (DANGEROUS: every "
+                          "program and user that reaches the port plays as you)")
     web.add_argument("app", nargs=argparse.REMAINDER, metavar="[COMMAND …]",
                      help="what each tab starts with: play/resume/replay and their options "
                           "(default: the menu)")
@@ -112,16 +155,22 @@ def _listen_error(host: str, port: int, exc: OSError) -> UsageError:
                       f"{clip(exc.strerror or exc, 100)}")
 
 
-def url(host: str, port: int) -> str:
-    shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
-    return f"http://{shown}:{port}/"
+def url(host: str, port: int, token: str | None = None) -> str:
+    """The address to open (with the token, when there is one)."""
+    from .web_guard import bracketed
+
+    return f"http://{bracketed(host)}:{port}/" + (f"?token={token}" if token else "")
 
 
-def tab_command(data_dir: Path, app: Sequence[str] = ()) -> str:
-    """The shell command textual-serve runs for each tab: this Python, the CLI, the
-    data dir and the tab's command."""
-    return shlex.join([sys.executable, "-m", "unoduo_tui.cli", "--data-dir", str(data_dir),
-                       *app])
+def new_token() -> str:
+    """A secret for one start of the server: 192 random bits, URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+def tab_command(data_dir: Path, app: Sequence[str] = ()) -> list[str]:
+    """What the server runs for each tab (no shell): this Python, the CLI, the data
+    dir and the tab's command."""
+    return [sys.executable, "-m", "unoduo_tui.cli", "--data-dir", str(data_dir), *app]
 
 
 def _checked_app(app: Sequence[str], data_dir: Path) -> list[str]:
@@ -158,17 +207,25 @@ def run(args: argparse.Namespace) -> int:
     app = _checked_app(args.app, store.data_dir)
     check_port(args.host, args.port)
     try:
-        from textual_serve.server import Server
+        from .web_guard import Guard, WebLimits
+        from .web_server import WebServer
     except ImportError as exc:  # pragma: no cover - a dependency of the package
         raise UsageError(f"unoduo web needs textual-serve: {clip(exc, 100)}") from None
-    where = url(args.host, args.port)
+    token = None if args.no_token else new_token()
+    host = clip(args.host, 60)
+    if args.no_token:
+        reach = "this machine" if is_loopback(args.host) else "this machine and others"
+        _warn(f"WARNING: --no-token: no secret guards this server: every program and "
+              f"every user of {reach} that reaches port {args.port} can play as you, "
+              "with your saved matches")
     if not is_loopback(args.host):
-        print(f"unoduo web: warning: {clip(args.host, 60)} is reachable from other machines; "
-              "anyone who can reach it can play as you, with your saved matches",
-              file=sys.stderr, flush=True)
-    server = _server_class(Server)(tab_command(store.data_dir, app), address=where,
-                                   host=args.host, port=args.port, title="unoduo",
-                                   templates_path=TEMPLATES)
+        _warn(f"warning: {host} is reachable from other machines, over plain http: anyone "
+              "who sees the address can play as you, with your saved matches; a browser "
+              "elsewhere must use a name given with --allow-host NAME")
+    server = WebServer(tab_command(store.data_dir, app), host=args.host, port=args.port,
+                       guard=Guard(args.host, args.port, token, args.allow_host),
+                       address=url(args.host, args.port, token), templates=TEMPLATES,
+                       limits=WebLimits(max_tabs=args.max_tabs))
     try:
         server.serve()
     except OSError as exc:  # taken between the check and the bind
@@ -177,39 +234,5 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _server_class(base: type) -> type:
-    """textual-serve's ``Server`` printing one line at start and warnings only (its
-    logo, and aiohttp's line per request, would bury the address), and ending every
-    open tab at shutdown: aiohttp would wait for the browsers to close them (until a
-    heartbeat goes unanswered, ~25 s), so Ctrl+C seemed to hang."""
-
-    class Server(base):  # type: ignore[misc, valid-type]
-        def __init__(self, command: str, *, address: str, **options: Any) -> None:
-            super().__init__(command, **options)
-            self.address = address  # the URL to print
-            self.tabs: set = set()  # the tasks serving the open tabs' websockets
-
-        async def handle_websocket(self, request: Any) -> Any:
-            import asyncio
-
-            tab = asyncio.current_task()
-            self.tabs.add(tab)
-            try:
-                return await super().handle_websocket(request)
-            finally:
-                self.tabs.discard(tab)
-
-        async def on_shutdown(self, app: Any) -> None:
-            # a cancelled tab tells its app to quit, waits for it and closes the socket
-            for tab in list(self.tabs):
-                tab.cancel()
-
-        def initialize_logging(self) -> None:
-            import logging
-
-            logging.basicConfig(level=logging.WARNING, format="unoduo web: %(message)s")
-
-        async def on_startup(self, app: Any) -> None:
-            print(f"unoduo web: serving on {self.address} (Ctrl+C to stop)", flush=True)
-
-    return Server
+def _warn(text: str) -> None:
+    print(f"unoduo web: {text}", file=sys.stderr, flush=True)

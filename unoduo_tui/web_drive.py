@@ -30,8 +30,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 __all__ = ["CHROMIUM", "CHROMEDRIVER", "missing_browser", "free_port", "until", "wait_port",
-           "serve", "browser", "open_app", "screen_text", "wait_for", "press",
-           "requests_made", "outside_hosts", "play_to_a_card", "tab_processes", "main"]
+           "serve", "printed_address", "base", "browser", "open_app", "screen_text",
+           "wait_for", "press", "requests_made", "outside_hosts", "play_to_a_card",
+           "tab_processes", "main"]
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 #: generous: a loaded 2-core machine starts Chromium and the app in seconds, not minutes
@@ -103,19 +104,41 @@ def wait_port(port: int, process: subprocess.Popen | None = None,
     until(answers, f"port {port} to answer", timeout)
 
 
+def printed_address(process: subprocess.Popen, timeout: float = TIMEOUT) -> str:
+    """The address ``unoduo web`` printed at start ("serving on URL"), read from its
+    stdout (``RuntimeError`` if it ends first or ``timeout`` passes)."""
+    import select
+
+    assert process.stdout is not None
+    end = time.monotonic() + timeout
+    while True:
+        left = end - time.monotonic()
+        if left <= 0 or not select.select([process.stdout], [], [], left)[0]:
+            raise RuntimeError(f"waited {timeout:.0f} s for unoduo web to print its address")
+        line = process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"unoduo web ended with status {process.wait()}")
+        found = re.search(r"serving on (\S+)", line)
+        if found:
+            return found.group(1)
+
+
 @contextmanager
 def serve(data_dir: Path, app: Sequence[str] = (), port: int | None = None,
-          env: dict[str, str] | None = None) -> Iterator[tuple[str, subprocess.Popen]]:
-    """``unoduo web`` on 127.0.0.1 in a subprocess: yields its URL and the process
-    once the port answers; stops it with SIGINT (Ctrl+C) after."""
+          env: dict[str, str] | None = None,
+          options: Sequence[str] = ()) -> Iterator[tuple[str, subprocess.Popen]]:
+    """``unoduo web`` on 127.0.0.1 in a subprocess (web's ``options`` first, then the
+    tabs' ``app``): yields the address it printed (with its token) and the process once
+    the port answers; stops it with SIGINT (Ctrl+C) after."""
     port = port or free_port()
     command = [sys.executable, "-m", "unoduo_tui.cli", "--data-dir", str(data_dir), "web",
-               "--host", "127.0.0.1", "--port", str(port), *app]
+               "--host", "127.0.0.1", "--port", str(port), *options, *app]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, env=env)
     try:
+        address = printed_address(process)
         wait_port(port, process)
-        yield f"http://127.0.0.1:{port}/", process
+        yield address, process
     finally:
         if process.poll() is None:
             process.send_signal(2)  # SIGINT: what Ctrl+C sends
@@ -124,6 +147,11 @@ def serve(data_dir: Path, app: Sequence[str] = (), port: int | None = None,
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+def base(address: str) -> str:
+    """The server's root, ``http://127.0.0.1:PORT/``, from the address it printed."""
+    return address.split("?", 1)[0]
 
 
 @contextmanager
@@ -174,14 +202,12 @@ def wait_for(driver: Any, what: str | Callable[[str], bool], timeout: float = TI
 
 
 def open_app(driver: Any, url: str, shows: str, timeout: float = TIMEOUT) -> str:
-    """Load the page and wait for the app to draw ``shows``; the keyboard then goes to
-    the terminal."""
+    """Load the page and wait for the app to draw ``shows``.  Nothing is clicked or
+    focused here: the page gives the terminal the keyboard itself (#21)."""
     # per tab: Chromium runs it in the tab that asked (before that page's own scripts)
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": _HOOK})
     driver.get(url)
-    text = wait_for(driver, shows, timeout)
-    driver.execute_script("window.__unoduoTerminal.focus()")
-    return text
+    return wait_for(driver, shows, timeout)
 
 
 def press(driver: Any, *keys: str) -> None:

@@ -222,3 +222,16 @@ def test_default_names_number_like_bots_and_name_hot_seat_humans(monkeypatch):
                                     "Player 5")
     assert default_names((HUMAN, "bot:hard", "bot:easy")) == ("Kim", "Hard bot", "Easy bot")
     assert default_names((HUMAN, "bot:hard"), ("", "  R\x07ex ")) == ("Kim", "Rex")
+
+
+async def test_f2_starts_the_match_too_and_the_footer_says_so(store):
+    # #21: in a browser Ctrl+S is "save page" whenever the terminal lacks the focus
+    app, plans = form_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        form = await open_form(pilot)
+        form.query_one("#name-0", Input).focus()  # typing in a field: F2 still starts
+        await settle(pilot)
+        text = screen_text(app)
+        assert "^s/F2 Start" in text and "Start (Ctrl+S or F2)" in text
+        await press(pilot, "f2")
+    assert len(plans) == 1

@@ -4,20 +4,23 @@
 from __future__ import annotations
 
 import asyncio
+import http.cookiejar
 import re
 import signal
 import socket
 import subprocess
 import sys
 import urllib.request
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
 
 from unoduo_tui import web
 from unoduo_tui.cli import WEB_DRIVER, _terminal_problem
-from unoduo_tui.web_drive import TIMEOUT, free_port, serve, tab_processes, until, wait_port
+from unoduo_tui.web_drive import (TIMEOUT, base, free_port, printed_address, serve,
+                                  tab_processes, until, wait_port)
+
+from .wire import Tab
 
 #: an http(s) address (or a scheme-relative one, //host/…) in a page or a stylesheet
 URL = re.compile(r"""(?:https?:)?//[^\s"'()<>`]+""")
@@ -30,8 +33,14 @@ def unoduo(*args: str, **kw) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=TIMEOUT, **kw)
 
 
-def fetch(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=TIMEOUT) as response:
+def browser_like() -> urllib.request.OpenerDirector:
+    """An HTTP client that keeps cookies, as a browser does (the token's cookie)."""
+    return urllib.request.build_opener(
+        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+
+def fetch(url: str, opener: urllib.request.OpenerDirector | None = None) -> str:
+    with (opener or browser_like()).open(url, timeout=TIMEOUT) as response:
         return response.read().decode("utf-8", "replace")
 
 
@@ -56,6 +65,11 @@ def outside(text: str, kind: str = "html") -> list[str]:
     (["--host", "nosuch.invalid"], "cannot listen on nosuch.invalid"),
     (["play", "--port", "9000"], "--port is web's own option: give it before play"),
     (["replay", "x", "--data-dir=/tmp"], "--data-dir is web's own option: give it before"),
+    (["--max-tabs", "0"], "not a number of tabs (1-1000): '0'"),
+    (["--max-tabs", "many"], "not a number of tabs"),
+    (["--allow-host", "http://unoduo.lan"], "not a host name (no port, no scheme)"),
+    (["--allow-host", "unoduo.lan:8000"], "not a host name (no port, no scheme)"),
+    (["play", "--max-tabs", "3"], "--max-tabs is web's own option: give it before play"),
 ])
 def test_a_bad_argument_is_one_line_and_status_2(tmp_path, args, says):
     done = unoduo("--data-dir", str(tmp_path), "web", "--port", str(free_port()), *args)
@@ -84,8 +98,9 @@ def test_loopback_hosts_are_told_apart_from_others():
 
 def test_each_tab_runs_the_cli_with_the_data_dir_and_the_command(tmp_path):
     command = web.tab_command(tmp_path / "my data", ["play", "--vs", "hard"])
-    assert command == (f"{sys.executable} -m unoduo_tui.cli --data-dir "
-                       f"'{tmp_path / 'my data'}' play --vs hard")
+    # no shell between the server and the app: a signal to the tab reaches the app
+    assert command == [sys.executable, "-m", "unoduo_tui.cli", "--data-dir",
+                       str(tmp_path / "my data"), "play", "--vs", "hard"]
 
 
 def test_a_tab_is_not_refused_for_want_of_a_terminal(monkeypatch):
@@ -97,8 +112,9 @@ def test_a_tab_is_not_refused_for_want_of_a_terminal(monkeypatch):
 
 
 def test_the_page_fetches_nothing_from_the_internet(tmp_path):
-    with serve(tmp_path) as (url, _):
-        page = fetch(url)
+    with serve(tmp_path) as (address, _):
+        opener, url = browser_like(), base(address)
+        page = fetch(address, opener)
         assert 'id="terminal"' in page and "static/js/textual.js" in page
         assert outside(page) == [], "the page names an address outside this machine"
         # its assets and websocket by the address the browser used, not the one listened
@@ -109,8 +125,8 @@ def test_the_page_fetches_nothing_from_the_internet(tmp_path):
         sheets = re.findall(r'<link[^>]+href="([^"]+\.css)"', page)
         assert sheets, "the page links no stylesheet"
         for sheet in sheets:
-            assert outside(fetch(url + sheet), "css") == [], sheet
-        assert outside(fetch(url + "static/js/textual.js"), "js") == []
+            assert outside(fetch(url + sheet, opener), "css") == [], sheet
+        assert outside(fetch(url + "static/js/textual.js", opener), "js") == []
 
 
 def test_the_stock_template_would_fetch_a_font_from_google():
@@ -122,12 +138,12 @@ def test_the_stock_template_would_fetch_a_font_from_google():
 
 
 def test_ctrl_c_stops_the_server_cleanly(tmp_path):
-    with serve(tmp_path) as (url, process):
-        pass
+    with serve(tmp_path) as (address, process):
+        pass  # serve() read the first line: "unoduo web: serving on ADDRESS (Ctrl+C …)"
     out, err = process.communicate(timeout=TIMEOUT)
     assert process.returncode == 0, err
-    assert out.splitlines() == [f"unoduo web: serving on {url} (Ctrl+C to stop)",
-                                "unoduo web: stopped"]
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\?token=[\w-]+", address), address
+    assert out == "unoduo web: stopped\n"
     assert "Traceback" not in err
 
 
@@ -138,50 +154,16 @@ def test_a_host_others_can_reach_gets_a_warning(tmp_path):
          "--host", "0.0.0.0", "--port", str(port)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
+        printed_address(process)
         wait_port(port, process)
     finally:
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=TIMEOUT)
-    assert err == ("unoduo web: warning: 0.0.0.0 is reachable from other machines; anyone "
-                   "who can reach it can play as you, with your saved matches\n")
+    assert err == ("unoduo web: warning: 0.0.0.0 is reachable from other machines, over "
+                   "plain http: anyone who sees the address can play as you, with your "
+                   "saved matches; a browser elsewhere must use a name given with "
+                   "--allow-host NAME\n")
     assert process.returncode == 0
-
-
-class Tab:
-    """A tab without a browser: textual-serve's websocket, spoken as textual.js does;
-    ``seen``: every byte of screen output so far."""
-
-    def __init__(self, ws) -> None:
-        self.ws, self.seen = ws, b""
-
-    @classmethod
-    @asynccontextmanager
-    async def open(cls, url: str):
-        import aiohttp
-
-        async with aiohttp.ClientSession() as session:
-            async with session.ws_connect(url.replace("http", "ws") + "ws?width=100&height=30",
-                                          autoclose=False) as ws:
-                yield cls(ws)
-
-    async def until(self, text: bytes, timeout: float = TIMEOUT) -> None:
-        """Read the screen's output until ``text`` is in it (it ends: AssertionError)."""
-        import aiohttp
-
-        while text not in self.seen:
-            message = await asyncio.wait_for(self.ws.receive(), timeout)
-            assert message.type == aiohttp.WSMsgType.BINARY, (message, self.seen[-500:])
-            self.seen += message.data
-
-    async def end(self, timeout: float = TIMEOUT):
-        """The message that ends the socket (the screen's output read until then): a
-        CLOSE frame when the server closed it, CLOSED when the connection just dropped."""
-        import aiohttp
-
-        while True:
-            message = await asyncio.wait_for(self.ws.receive(), timeout)
-            if message.type != aiohttp.WSMsgType.BINARY:
-                return message
 
 
 async def _keep_a_card(url: str, data_dir: Path) -> None:
@@ -200,25 +182,26 @@ def test_a_tab_plays_over_the_websocket_and_ends_when_closed(tmp_path):
     assert list((tmp_path / "matches").glob("*")), "the tab's match was not saved"
 
 
-async def _tab_through_ctrl_c(url: str, process: subprocess.Popen) -> None:
+async def _tab_through_a_stop(url: str, process: subprocess.Popen, sig: int) -> None:
     import aiohttp
 
     async with Tab.open(url) as tab:
         await tab.until(b"New match")
-        process.send_signal(signal.SIGINT)
-        # the server closes the tab (a CLOSE frame, 1000) — a server that waits for its
-        # open tabs at shutdown only drops the connection, ~23 s later (CLOSED)
+        process.send_signal(sig)
+        # the server closes the tab (a CLOSE frame, 1001: going away) — a server that
+        # waits for its open tabs at shutdown only drops the connection, ~23 s later
         end = await tab.end()
-        assert (end.type, end.data) == (aiohttp.WSMsgType.CLOSE, 1000), end
+        assert (end.type, end.data) == (aiohttp.WSMsgType.CLOSE, 1001), end
 
 
-def test_ctrl_c_with_a_tab_open_closes_the_tab_and_ends_its_app(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_ctrl_c_with_a_tab_open_closes_the_tab_and_ends_its_app(tmp_path, sig):
     with serve(tmp_path) as (url, process):
-        asyncio.run(_tab_through_ctrl_c(url, process))
+        asyncio.run(_tab_through_a_stop(url, process, sig))
         out, err = process.communicate(timeout=TIMEOUT)
     assert process.returncode == 0 and "Traceback" not in err, err
     assert out.endswith("unoduo web: stopped\n")
-    until(lambda: not tab_processes(tmp_path), "the tab's app to end")
+    assert tab_processes(tmp_path) == []  # ended and reaped before the server said so
 
 
 def test_the_screenshot_script_takes_help_and_refuses_a_file_that_is_not_a_png(tmp_path,

@@ -63,7 +63,8 @@ def _union_options() -> tuple[Option, ...]:
 
 class NewMatchScreen(AnswerOnce, Screen[None]):
     BINDINGS = [
-        Binding("ctrl+s", "start", "Start", id="new.start"),
+        # F2 as well: a browser takes Ctrl+S for "save page" while its terminal has no focus
+        Binding("ctrl+s,f2", "start", "Start", id="new.start", key_display="^s/F2"),
         Binding("escape", "back", "Back", id="new.back"),
     ]
 
@@ -112,7 +113,7 @@ class NewMatchScreen(AnswerOnce, Screen[None]):
                 yield Input("", placeholder="blank: a fresh deal", type="integer",
                             id="seed", compact=True, max_length=20)
         with Horizontal(id="new-buttons"):
-            yield Button("Start (Ctrl+S)", id="start", variant="primary", compact=True)
+            yield Button("Start (Ctrl+S or F2)", id="start", variant="primary", compact=True)
             yield Button("Back (Esc)", id="back", compact=True)
         yield Footer()
 

@@ -20,10 +20,10 @@ addresses like any other (:func:`address_of`).
 from __future__ import annotations
 
 import ipaddress
-import time
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable
+
+from ..ratelimit import TokenBucket  # its home: shared with unoduo web
 
 __all__ = ["Limits", "TokenBucket", "Gate", "Place", "Refusal", "address_of"]
 
@@ -75,30 +75,6 @@ class Limits:
     #: for hung, killed and its players told
     worker_stall: float = 10.0
 
-
-class TokenBucket:
-    """``rate`` tokens a second up to ``burst``: :meth:`take` lets ``n`` bytes pass
-    whole or not at all (a key's escape sequence is never cut in two);
-    :attr:`dropped` counts the bytes refused until the bucket is full again (a client
-    quiet long enough starts afresh)."""
-
-    def __init__(self, rate: float, burst: int,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate, self.burst, self._clock = rate, burst, clock
-        self._tokens, self._at = float(burst), clock()
-        self.dropped = 0
-
-    def take(self, n: int) -> bool:
-        now = self._clock()
-        self._tokens = min(float(self.burst), self._tokens + (now - self._at) * self.rate)
-        self._at = now
-        if self._tokens >= self.burst:
-            self.dropped = 0
-        if n <= self._tokens:
-            self._tokens -= n
-            return True
-        self.dropped += n
-        return False
 
 
 def address_of(host: str) -> str:
