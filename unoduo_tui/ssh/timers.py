@@ -7,7 +7,8 @@ import asyncio
 import time
 from typing import Callable
 
-from .limits import Limits, TokenBucket
+from ..ratelimit import TokenBucket
+from .limits import Limits
 
 __all__ = ["InputGate", "Throttle", "IdleClose", "JUNK"]
 
