@@ -285,8 +285,8 @@ class SaveHandle:
     def undo(self, match: Match) -> None:
         """Append "the log goes back to ``match``'s length" (practice undo): the file
         is never rewritten, so a crash mid-undo loses at most this record.  Raises
-        :class:`SaveWriteError` like :meth:`sync`; the undo is then written first by
-        the next ``sync``."""
+        :class:`SaveWriteError` like :meth:`write` (which it is: :meth:`flush` makes it
+        durable); the undo is then written first by the next ``write``."""
         if self._fd < 0:
             raise SaveFileError(f"{self.path}: the save file is closed")
         if not self.can_undo:
@@ -295,7 +295,7 @@ class SaveHandle:
         # length on disk, at most an earlier undo not yet written
         back = self._written if self._rewind is None else self._rewind
         self._rewind = min(back, match.log_length)
-        self.sync(match)
+        self.write(match)
 
     def close(self) -> None:
         if self._fd >= 0:

@@ -36,7 +36,9 @@ code on the Unix user (TCP: every TCP client together) is locked out for 30, 60,
 
 An update goes out only once its decision is in the save file, so a killed authority
 loses at most the decision in flight (``unoduo host --resume`` / ``unoduo resume``
-brings the table back with the same code and seat tokens).
+brings the table back with the same code and seat tokens) and never one a client was
+shown.  While a save fails (a full disk) every client, watchers too, gets an update
+whose ``save_error`` says the table waits; it goes on by itself once a save succeeds.
 """
 
 from __future__ import annotations
@@ -73,7 +75,7 @@ LOCKOUT_FIRST, LOCKOUT_MAX = 30.0, 3600.0  # seconds
 
 class _Client:
     __slots__ = ("seat", "name", "delay", "queue", "writer", "sent", "chats", "closed",
-                 "key", "public_at")
+                 "key", "public_at", "save_error")
 
     def __init__(self, writer: asyncio.StreamWriter, key: str) -> None:
         self.writer = writer
@@ -86,6 +88,7 @@ class _Client:
         self.chats: deque[float] = deque()
         self.closed = False
         self.public_at = -1  # seq of the last public view sent (a watcher)
+        self.save_error: str | None = None  # the table's save error it was told last
 
 
 def _peer_key(writer: asyncio.StreamWriter) -> str:
@@ -210,8 +213,9 @@ class Authority:
     # -- updates from the table (any thread, under the table's lock) -------------------
 
     def _on_update(self, update: TableUpdate) -> None:
-        # a watcher's view changes with a decision only (``delay`` counts decisions)
-        public = None if update.cause == "thinking" else self._public_view()
+        # a watcher's view changes with a decision only (``delay`` counts decisions);
+        # while a save fails the match holds a decision nobody may see yet
+        public = None if update.cause in ("thinking", "save") else self._public_view()
         assert self._loop is not None
         self._loop.call_soon_threadsafe(self._broadcast, update, public)
 
@@ -241,12 +245,12 @@ class Authority:
         assert update is not None
         if client.seat is None:
             seq, public = self._public[max(0, len(self._public) - 1 - client.delay)]
-            if seq <= client.public_at:
+            if seq <= client.public_at and update.save_error == client.save_error:
                 return
-            client.public_at = seq
+            client.public_at, client.save_error = seq, update.save_error
             data = replace(update, seq=seq, views={}, to_act=public.to_act, over=public.over,
                            thinking=None, can_undo=False, can_redo=False, undos=0,
-                           save_error=None, refused=None).to_dict()
+                           refused=None).to_dict()
             start = min(client.sent, public.event_count)
             view = public.to_dict(since=start)
             client.sent = public.event_count

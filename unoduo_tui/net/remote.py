@@ -22,7 +22,8 @@ from typing import Any, Callable
 
 from engine import Action, PlayerView
 
-from ..table import Listener, Refused, ShownHand, TableUpdate, guilt_estimate, shown_hand
+from ..table import (Listener, Refused, ShownHand, TableUpdate, guilt_estimate, save_wait,
+                     shown_hand)
 from .codes import parse_code, socket_path
 from .frames import BadFrame, FrameReader, encode
 
@@ -238,6 +239,8 @@ class RemoteTable:
         with self._lock:
             if self.closed_reason is not None:
                 raise Refused(self.closed_reason)
+            if self._update is not None and self._update.save_error:
+                raise Refused(save_wait(self._update.save_error))
             if self.seat is None:
                 raise Refused("you are watching: a watcher cannot play")
             if seat not in self.mine:

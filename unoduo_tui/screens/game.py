@@ -21,7 +21,7 @@ from engine import Action, Event, PlayerView
 
 from ..plan import opponent_label
 from .game_keys import GameKeys
-from ..table import Refused, Table, TableUpdate
+from ..table import Refused, Table, TableUpdate, save_wait
 from ..app_link import unoduo
 from ..words import article
 from ..text import printable
@@ -145,6 +145,7 @@ class GameScreen(GameKeys, Screen[None]):
             return  # an older state than the one shown: each update is the whole state
         self.latest = update
         self._in_flight = False
+        self._show_save_error(update.save_error)  # under a dialog too
         if update.refused:
             self.app.bell()
             self.notify(update.refused, severity="warning")
@@ -280,12 +281,11 @@ class GameScreen(GameKeys, Screen[None]):
             self._wait(ChallengePrompt(view, self.names, self._challenge_hint(view)), self.do)
 
     def _show_save_error(self, error: str | None) -> None:
-        """The banner, while the last save failed (a full disk): the moves are kept in
-        memory and the next save writes them all."""
+        """The banner, while the table cannot save (a full disk): it takes no move
+        until it can, and goes on by itself."""
         banner = self.query_one("#save-banner", Static)
         if error:
-            banner.update(f"Not saving: {printable(error)}. Your moves are kept in memory "
-                          "and will be saved when space is free.")
+            banner.update(save_wait(printable(error)))
         banner.display = bool(error)
 
     def resume_deferred(self) -> None:

@@ -38,6 +38,8 @@ class GameKeys:
         view = self.my_view()
         if self._waiting or self._in_flight or view is None or view.to_act != self.viewer:
             return ()
+        if self.latest is not None and self.latest.save_error:
+            return ()  # the table waits for its save: the banner says so
         return view.legal_actions
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -35,7 +35,7 @@ from typing import Any, Callable, Literal, Mapping, Protocol, get_args, runtime_
 from engine import Card, Event, PlayerView
 
 __all__ = ["Cause", "Listener", "Refused", "Table", "TableUpdate", "ShownHand", "shown_hand",
-           "guilt_estimate"]
+           "guilt_estimate", "save_wait"]
 
 #: why an update was sent
 Cause = Literal["start", "move", "undo", "redo", "thinking", "save", "refused", "closed"]
@@ -60,7 +60,9 @@ class TableUpdate:
     ``views``: a :class:`PlayerView` for each seat the client plays (none for a
     spectator's hidden seats); ``to_act``: whose decision it is (``None`` when the
     match is over); ``thinking``: the bot seat choosing now; ``save_error``: why the
-    last save failed (the moves are kept in memory); ``refused``: the authority's
+    last save failed — the table takes no decision until a save succeeds, and the
+    views are the last ones told before it failed (:func:`save_wait` says so to the
+    player); ``refused``: the authority's
     answer to this client's last action, when it did not take it; ``can_undo`` /
     ``can_redo`` / ``undos``: practice undo (only a practice table offers it)."""
 
@@ -198,6 +200,14 @@ def shown_hand(view: PlayerView, since: int = 0) -> ShownHand | None:
         if e.kind == "reveal" and e.private == view.seat and e.cards:
             shown = (e.seat, tuple(e.cards))
     return shown
+
+
+def save_wait(error: str) -> str:
+    """What every screen says while its table cannot save (``error``: why, such as
+    "the disk is full")."""
+    why = " ".join(str(error).split()) or "the save failed"
+    return (f"{why[:1].upper()}{why[1:]} — the game waits until it can save, "
+            "and goes on by itself once it can.")
 
 
 def _int(value: object) -> int:
