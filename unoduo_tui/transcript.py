@@ -23,12 +23,14 @@ from .words import and_list, game_name, result_line, seat_label, seat_names
 __all__ = ["transcript_text", "export_lines", "witnesses"]
 
 
-def witnesses(loaded) -> tuple[int, ...] | None:
+def witnesses(loaded, remote: Sequence[int] = ()) -> tuple[int, ...] | None:
     """The seats whose eyes the text of ``loaded`` shows: ``None`` for a finished
-    match (everything); else its human seats (hot-seat: both), or none at all."""
+    match (everything); else its human seats at this keyboard (hot-seat: all of
+    them; a hosted match: the host's, never the ``remote`` seats played from other
+    terminals, :func:`~unoduo_tui.net.hosted.remote_seats`), or none at all."""
     if loaded.match.over:
         return None
-    return tuple(i for i, s in enumerate(loaded.seats) if not s.is_bot)
+    return tuple(i for i, s in enumerate(loaded.seats) if not s.is_bot and i not in remote)
 
 
 def _as_seen(e: Event, seats: tuple[int, ...] | None) -> Event:
@@ -73,15 +75,15 @@ def _head(loaded, names: Sequence[str], seen: tuple[int, ...] | None) -> list[st
     return out + [""]
 
 
-def transcript_text(loaded) -> str:
+def transcript_text(loaded, remote: Sequence[int] = ()) -> str:
     """A loaded match as text: header, then per round the draft, one numbered line per
     decision (its events as sentences, as :func:`witnesses` saw them), the round's
-    scores; the result."""
+    scores; the result.  ``remote``: seats played from other terminals."""
     from engine.replay import ReplayCursor
 
     header = loaded.header
     names = seat_names(loaded.seats)
-    seen = witnesses(loaded)
+    seen = witnesses(loaded, remote)
     out = _head(loaded, names, seen)
     rejected: dict[int, list[str]] = {}
 
@@ -160,12 +162,13 @@ def _line(obj: dict) -> str:
     return json.dumps(obj, allow_nan=False, ensure_ascii=True) + "\n"
 
 
-def export_lines(loaded) -> Iterator[str]:
+def export_lines(loaded, remote: Sequence[int] = ()) -> Iterator[str]:
     """``unoduo export``: JSON lines — the header, one line per log entry, the footer
     once the match is over.  A match still being played keeps its seed and its
-    shuffles' orders to itself (``"hidden": true``)."""
+    shuffles' orders to itself (``"hidden": true``): no hand can be told from it, the
+    ``remote`` seats' (played from other terminals) no more than any other."""
     header, m = loaded.header, loaded.match
-    secret = witnesses(loaded) is not None
+    secret = witnesses(loaded, remote) is not None
     body = {k: _json_safe(v) for k, v in header.to_body().items() if k != "type"}
     if secret:
         body.pop("seed", None)

@@ -83,7 +83,7 @@ class Served:
                code: str | None = None, delay: int = 0) -> "Client":
         rec = Recorder(self.raw())
         table = RemoteTable(rec, code or self.code, name=name, want=want, token=token,
-                            delay=delay)  # type: ignore[arg-type]
+                            delay=delay, reconnect=self.raw)  # type: ignore[arg-type]
         return Client(table, rec)
 
     def state(self) -> tuple[int | None, int, bool]:

@@ -5,10 +5,18 @@ Every message is a frame of :mod:`.frames` (``{"v": PROTOCOL, "t": type, ...}``)
 
 Client → authority:
 
-- ``hello {code, name?, want: "play"|"watch", token?, delay?}`` — the first message,
-  within :data:`HELLO_SECONDS`.  ``token``: the one ``welcome`` gave, to take the same
-  seat back; ``delay``: a watcher sees the table this many decisions late (≤
-  :data:`MAX_DELAY`).
+- ``hello {code, name?, want: "play"|"watch", tokens?, new?, delay?}`` — the first
+  message, within :data:`HELLO_SECONDS`.  ``tokens``: the seat tokens ``welcome`` gave
+  this player before (at most :data:`MAX_TOKENS`, the one to prefer first), to take a
+  seat back; ``new`` (default true): a seat nobody has taken yet may be given instead;
+  ``delay``: a watcher sees the table this many decisions late (≤ :data:`MAX_DELAY`).
+  A player is seated at the first of its tokens' seats with no connection; else at one
+  whose connection does not answer a ``ping`` within :data:`PING_SECONDS` (a dropped
+  link the authority has not noticed: that connection gets ``bye``); else, with
+  ``new``, at the first seat nobody has taken.  A seat whose connection answers is
+  never taken from it: two terminals of one account (one data dir, the same tokens)
+  each get a seat of their own.
+- ``pong {}`` — the answer to ``ping``.
 - ``act {text}`` — the client's seat makes a decision (``"play R5 uno"``).
 - ``hold {on}`` — a player asks the bots to wait (a round's end on its screen) or
   lets them go on; they go on once no connected player holds them (any human seat
@@ -26,7 +34,9 @@ Authority → client:
   decisions late).  A view's ``events`` list only the events after the first
   ``from`` (the client has those already): bytes per update do not grow with the log.
 - ``presence {connected: [seat…], watchers, names}``; ``chat {seat, name, text}``;
-  ``refused {reason}`` (the match is unchanged).
+  ``refused {reason}`` (the match is unchanged); ``ping {}`` (answer ``pong``); ``bye
+  {reason}``: the authority ends this connection (its seat was taken over by another
+  connection).
 
 A malformed or oversized frame, another protocol version, a first message that is
 not a hello, or a client that does not read its updates (:data:`QUEUE_FRAMES` frames
@@ -60,7 +70,8 @@ from ..text import player_name, printable
 from .codes import MAX_DELAY, new_token
 from .frames import BadFrame, FrameReader, encode
 
-__all__ = ["Authority", "HELLO_SECONDS", "MAX_DELAY", "CHAT_CHARS", "QUEUE_FRAMES"]
+__all__ = ["Authority", "HELLO_SECONDS", "MAX_DELAY", "CHAT_CHARS", "QUEUE_FRAMES", "MAX_TOKENS",
+           "PING_SECONDS"]
 
 HELLO_SECONDS = 10.0
 CHAT_CHARS = 200
@@ -68,6 +79,8 @@ CHAT_BURST, CHAT_WINDOW = 5, 10.0
 QUEUE_FRAMES = 256
 SEND_SECONDS = 20.0
 ACT_CHARS = 100
+#: seat tokens a hello may offer; seconds a seated connection has to answer a ping
+MAX_TOKENS, PING_SECONDS = 8, 3.0
 #: wrong codes a Unix user may send before the lock-out starts
 FREE_TRIES = 3
 LOCKOUT_FIRST, LOCKOUT_MAX = 30.0, 3600.0  # seconds
@@ -75,7 +88,7 @@ LOCKOUT_FIRST, LOCKOUT_MAX = 30.0, 3600.0  # seconds
 
 class _Client:
     __slots__ = ("seat", "name", "delay", "queue", "writer", "sent", "chats", "closed",
-                 "key", "public_at", "save_error")
+                 "key", "public_at", "save_error", "pong")
 
     def __init__(self, writer: asyncio.StreamWriter, key: str) -> None:
         self.writer = writer
@@ -89,6 +102,7 @@ class _Client:
         self.closed = False
         self.public_at = -1  # seq of the last public view sent (a watcher)
         self.save_error: str | None = None  # the table's save error it was told last
+        self.pong: asyncio.Event | None = None  # set when it answers the ping sent
 
 
 def _peer_key(writer: asyncio.StreamWriter) -> str:
@@ -144,6 +158,7 @@ class Authority:
         self._seen_by: tuple[Any, SeatEvents] | None = None  # the public events so far
         self._tasks: dict[asyncio.Task, _Client] = {}  # each connection
         self._public: deque[tuple[int, Any]] = deque(maxlen=MAX_DELAY + 1)
+        self._seating = asyncio.Lock()  # one player seated at a time (pings take a while)
 
     # -- running -----------------------------------------------------------------------
 
@@ -362,7 +377,7 @@ class Authority:
             hello = await asyncio.wait_for(self._next(reader, frames, pending), HELLO_SECONDS)
             if hello is None or hello.get("t") != "hello":
                 return
-            if not self._welcome(client, hello):
+            if not await self._welcome(client, hello):
                 return
             while not client.closed:
                 message = await self._next(reader, frames, pending)
@@ -390,7 +405,7 @@ class Authority:
     def _refuse(self, client: _Client, reason: str) -> None:
         self._put(client, {"t": "refused", "reason": reason})
 
-    def _welcome(self, client: _Client, hello: dict) -> bool:
+    async def _welcome(self, client: _Client, hello: dict) -> bool:
         """Check the code and give a seat; False: refused (the connection ends)."""
         now = self.clock()
         fails, until = self.fails.get(client.key, (0, 0.0))
@@ -416,22 +431,8 @@ class Authority:
             client.delay = delay
             self._put(client, {"t": "welcome", "seat": None, "token": None, **self._about()})
         elif want == "play":
-            seat = self._seat_for(hello.get("token"))
-            if seat is None:
-                self._refuse(client, "every seat is taken (you can watch)")
+            if not await self._sit(client, hello):
                 return False
-            for other in [c for c in self.clients if c.seat == seat]:
-                self._refuse(other, "your seat was taken up by a new connection")
-                self._drop(other)
-            client.seat = seat
-            self.joined.add(seat)
-            name = hello.get("name")
-            if isinstance(name, str) and name.strip():
-                self.names[seat] = player_name(name)
-            token = self.tokens[seat]
-            if self.on_seats is not None:
-                self.on_seats(dict(self.tokens), dict(self.names))
-            self._put(client, {"t": "welcome", "seat": seat, "token": token, **self._about()})
         else:
             self._refuse(client, "want is play or watch")
             return False
@@ -450,17 +451,83 @@ class Authority:
         return {"names": self._names(), "kinds": list(t.kinds), "seats": t.seats,
                 "practice": False}
 
-    def _seat_for(self, token: object) -> int | None:
-        """The seat ``token`` holds, else a human seat never given out (None: full)."""
-        if isinstance(token, str):
+    async def _sit(self, client: _Client, hello: dict) -> bool:
+        """Seat a player (the module doc says which seat) and welcome it; False:
+        refused, told why."""
+        offered, new = hello.get("tokens", []), hello.get("new", True)
+        if isinstance(hello.get("token"), str) and isinstance(offered, list):
+            offered = [hello["token"], *offered]  # the one token of a hello before #21
+        if (not isinstance(offered, list) or len(offered) > MAX_TOKENS
+                or not all(isinstance(t, str) and len(t) <= 100 for t in offered)
+                or not isinstance(new, bool)):
+            self._refuse(client, f"tokens are at most {MAX_TOKENS} texts; new is true or false")
+            return False
+        async with self._seating:
+            held = self._held(offered)
+            seat = next((s for s in held if not self._live(s)), None)
+            if seat is None and held:
+                seat = await self._unanswered(held)
+            if seat is None and new:
+                seat = next((s for s in self.humans if s not in self.tokens), None)
+                if seat is not None:
+                    self.tokens[seat] = new_token()
+            if seat is None or client.closed:
+                self._refuse(client, "your seat is in use by another connection (in another "
+                             "terminal?)" + ("; every other seat is taken" if new else "")
+                             if held else "every seat is taken (you can watch)")
+                return False
+            for other in [c for c in self.clients if c.seat == seat]:
+                self._bye(other, "your seat was taken over by another connection")
+            client.seat = seat
+            self.clients.add(client)  # seated before the next hello looks
+        self.joined.add(seat)
+        name = hello.get("name")
+        if isinstance(name, str) and name.strip():
+            self.names[seat] = player_name(name)
+            # kept with the match (its save file), not only with this table
+            await asyncio.to_thread(self.table.name_seat, seat, self.names[seat])
+        if self.on_seats is not None:
+            self.on_seats(dict(self.tokens), dict(self.names))
+        self._put(client, {"t": "welcome", "seat": seat, "token": self.tokens[seat],
+                           **self._about()})
+        return True
+
+    def _held(self, offered: list[str]) -> list[int]:
+        """The seats ``offered`` tokens hold, in their order."""
+        seats: list[int] = []
+        for token in offered:
             for seat, mine in self.tokens.items():
-                if hmac.compare_digest(mine.encode(), token.encode("utf-8", "replace")):
-                    return seat
-        for seat in self.humans:
-            if seat not in self.tokens:
-                self.tokens[seat] = new_token()
+                if seat not in seats and hmac.compare_digest(
+                        mine.encode(), token.encode("utf-8", "replace")):
+                    seats.append(seat)
+        return seats
+
+    def _live(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.clients)
+
+    async def _unanswered(self, seats: list[int]) -> int | None:
+        """The first of ``seats`` whose connections do not all answer a ping within
+        :data:`PING_SECONDS` (None: every one answered)."""
+        waits: dict[int, list[asyncio.Event]] = {}
+        for c in list(self.clients):
+            if c.seat in seats:
+                c.pong = asyncio.Event()
+                waits.setdefault(c.seat, []).append(c.pong)
+                self._put(c, {"t": "ping"})
+        tasks = [asyncio.ensure_future(e.wait()) for events in waits.values() for e in events]
+        if tasks:
+            await asyncio.wait(tasks, timeout=PING_SECONDS)
+            for task in tasks:
+                task.cancel()
+        for seat in seats:
+            if not self._live(seat) or not all(e.is_set() for e in waits.get(seat, ())):
                 return seat
         return None
+
+    def _bye(self, client: _Client, reason: str) -> None:
+        """End ``client``'s connection, telling it why."""
+        self._put(client, {"t": "bye", "reason": reason})
+        self._drop(client)
 
     async def _handle(self, client: _Client, message: dict) -> None:
         kind = message["t"]
@@ -484,6 +551,9 @@ class Authority:
                 self._hold_or_release()
         elif kind == "chat":
             self._chat(client, message.get("text"))
+        elif kind == "pong":
+            if client.pong is not None:
+                client.pong.set()
         else:
             self._refuse(client, f"unknown message {printable(kind)[:20]!r}")
 

@@ -29,13 +29,13 @@ from typing import Any
 
 from ..cli_args import EXIT_FAIL, EXIT_OK, UsageError, clip
 from ..text import player_name, printable
-from .codes import MAX_DELAY, load_token, parse_code, save_token
+from .codes import MAX_DELAY, load_tokens, parse_code, save_token
 
 # light at import (``unoduo --help`` builds these parsers): the engine, the table and
 # the app are imported by the commands themselves
 
 __all__ = ["add_parsers", "COMMANDS", "host_plan", "start_authority", "remote_app",
-           "run_remote", "resume_hosted", "connect", "host_banner", "wire"]
+           "run_remote", "resume_hosted", "connect", "sit_host", "host_banner", "wire"]
 
 #: seconds to wait for the authority's first line
 START_SECONDS = 30.0
@@ -168,14 +168,26 @@ def _host(args: argparse.Namespace) -> int:
 
 
 def resume_hosted(store: Any, path: str) -> int | None:
-    """``unoduo resume ID`` of a match that was hosted (it has a table file): its table
-    again, with its code and seat tokens, and the host's screen (None: not hosted)."""
-    from .codes import TableFile
+    """``unoduo resume ID`` of a match that was hosted: its table (reached if it is
+    running, else started again with its code and seat tokens) and the host's screen
+    (None: not hosted; :func:`.hosted.open_hosted`)."""
+    from ..table import Refused
+    from .hosted import open_hosted
 
-    match_id = os.path.basename(str(path)).removesuffix(".unoduo")
-    if TableFile(store.data_dir, match_id).load() is None:
+    try:
+        opened = open_hosted(store, path)
+    except Refused as exc:
+        print(f"unoduo: the table refused: {clip(exc.reason, 200)}", file=sys.stderr)
+        return EXIT_FAIL
+    except (ConnectionError, RuntimeError, OSError, ValueError) as exc:
+        print(f"unoduo: cannot open the table: {clip(exc, 300)}", file=sys.stderr)
+        return EXIT_FAIL
+    if opened is None:
         return None
-    return _run_host(store, ("--resume", str(path)), listen=None, detach=False, name="")
+    table, info = opened
+    if info is not None:
+        _print_code(info)
+    return run_remote(store, table)
 
 
 def _need_terminal() -> None:
@@ -193,6 +205,15 @@ def _run_host(store: Any, what: tuple[str, ...], *, listen: str | None, detach: 
     except RuntimeError as exc:
         print(f"unoduo: cannot open the table: {clip(exc, 300)}", file=sys.stderr)
         return EXIT_FAIL
+    _print_code(info)
+    if detach or info.get("seat") is None:
+        return EXIT_OK
+    return _open(store, info["code"], want="play", name=name, tokens=[info["token"]],
+                 new_seat=False, banner=host_banner(info["code"]))
+
+
+def _print_code(info: dict) -> None:
+    """The join code and how to use it, on stdout (the authority's first line)."""
     code = info["code"]
     print(f"Table open. Join code: {code}")
     print(f"  others join with:  unoduo join {code}")
@@ -204,11 +225,6 @@ def _run_host(store: Any, what: tuple[str, ...], *, listen: str | None, detach: 
     print(f"  the match is saved as {info['match']}; if the table ends, "
           f"unoduo host --resume {info['match']}")
     sys.stdout.flush()
-    if detach or info.get("seat") is None:
-        return EXIT_OK
-    save_token(store.data_dir, code, info["token"])
-    return _open(store, code, want="play", name=name, token=info["token"],
-                 banner=host_banner(code))
 
 
 def host_banner(code: str) -> str:
@@ -235,19 +251,19 @@ def _join(args: argparse.Namespace, want: str) -> int:
             tcp = parse_listen(args.connect)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    token = load_token(store.data_dir, code) if want == "play" else None
-    return _open(store, code, want=want, name=getattr(args, "name", "") or "", token=token,
-                 delay=delay, tcp=tcp)
+    return _open(store, code, want=want, name=getattr(args, "name", "") or "", delay=delay,
+                 tcp=tcp)
 
 
-def _open(store: Any, code: str, *, want: str, name: str, token: str | None,
-          delay: int = 0, tcp: tuple[str, int] | None = None, banner: str | None = None
-          ) -> int:
+def _open(store: Any, code: str, *, want: str, name: str, tokens: list[str] | None = None,
+          new_seat: bool = True, delay: int = 0, tcp: tuple[str, int] | None = None,
+          banner: str | None = None) -> int:
     from ..table import Refused
 
     _need_terminal()
     try:
-        table = connect(store, code, want=want, name=name, token=token, delay=delay, tcp=tcp)
+        table = connect(store, code, want=want, name=name, tokens=tokens, new_seat=new_seat,
+                        delay=delay, tcp=tcp)
     except Refused as exc:
         print(f"unoduo: the table refused: {clip(exc.reason, 200)}", file=sys.stderr)
         return EXIT_FAIL
@@ -258,20 +274,34 @@ def _open(store: Any, code: str, *, want: str, name: str, token: str | None,
     return run_remote(store, table)
 
 
-def connect(store: Any, code: str, *, want: str, name: str = "", token: str | None = None,
-            delay: int = 0, tcp: tuple[str, int] | None = None) -> Any:
-    """A :class:`RemoteTable` at ``code`` (the CLI's and the menu's one way in); a
-    player's seat token is kept in the data dir for a rejoin.  Raises ``Refused``,
-    ``ConnectionError``/``OSError`` (no table there) or ``ValueError`` (a bad code)."""
+def connect(store: Any, code: str, *, want: str, name: str = "",
+            tokens: list[str] | None = None, new_seat: bool = True, delay: int = 0,
+            tcp: tuple[str, int] | None = None) -> Any:
+    """A :class:`RemoteTable` at ``code`` (the CLI's, the menu's and the lobby's one way
+    in).  A player offers ``tokens`` (None: the ones the data dir keeps for ``code``,
+    to take a seat of theirs back; one whose connection answers is left to it) and,
+    with ``new_seat``, takes a free seat otherwise; the seat's token is kept in the
+    data dir.  Raises ``Refused``, ``ConnectionError``/``OSError`` (no table there) or
+    ``ValueError`` (a bad code)."""
     from .remote import RemoteTable
 
-    table = RemoteTable.connect(code, name=name, want=want, token=token, delay=delay, tcp=tcp)
+    if tokens is None:
+        tokens = load_tokens(store.data_dir, code) if want == "play" else []
+    table = RemoteTable.connect(code, name=name, want=want, tokens=tokens, new_seat=new_seat,
+                                delay=delay, tcp=tcp)
     if want == "play" and table.token:
         try:
             save_token(store.data_dir, code, table.token)
         except OSError:
-            pass  # a rejoin then takes a new seat if one is free; the game goes on
+            pass  # a rejoin then needs the host's table file; the game goes on
     return table
+
+
+def sit_host(store: Any, info: dict, name: str = "") -> Any:
+    """The host's own seat at the table :func:`start_authority` just started (``info``:
+    its first line) — that seat only, never another."""
+    return connect(store, info["code"], want="play", name=name, tokens=[info["token"]],
+                   new_seat=False)
 
 
 def run_remote(store: Any, table: Any) -> int:

@@ -124,7 +124,7 @@ def _open(app: Any, what: str, answer: dict) -> None:
     from ..cli_args import UsageError
     from ..table import Refused
     from . import commands
-    from .codes import load_token, parse_code, save_token
+    from .codes import parse_code
     from .serve import plan_to_json
 
     store = app.store
@@ -136,15 +136,12 @@ def _open(app: Any, what: str, answer: dict) -> None:
                                       int(seats) if seats.isdigit() else None,
                                       answer.get("vs") or None, answer.get("name") or None)
             info = commands.start_authority(store.data_dir, "--plan", plan_to_json(plan))
-            code, token, want = info["code"], info["token"], "play"
-            save_token(store.data_dir, code, token)
-            banner = commands.host_banner(code)
+            table = commands.sit_host(store, info, answer.get("name") or "")
+            banner = commands.host_banner(info["code"])
         else:
             code = parse_code(answer.get("code") or "")
-            want = "play" if what == "join" else "watch"
-            token = load_token(store.data_dir, code) if want == "play" else None
-        table = commands.connect(store, code, want=want, name=answer.get("name") or "",
-                                 token=token)
+            table = commands.connect(store, code, want="play" if what == "join" else "watch",
+                                     name=answer.get("name") or "")
     except Refused as exc:
         app.notify(f"The table refused: {exc.reason}", severity="error")
         return

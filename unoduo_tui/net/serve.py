@@ -29,11 +29,12 @@ from pathlib import Path
 
 from engine import Rules
 
-from ..plan import MatchPlan
+from ..plan import HUMAN, MatchPlan
 from ..store import Store
 from ..table.local import LocalTable
 from .authority import Authority
 from .codes import TableFile, new_code, new_token, socket_dir
+from .hosted import HOST_FIELD
 from .lobby import Listing
 
 __all__ = ["main", "plan_to_json", "plan_from_json", "parse_listen"]
@@ -98,7 +99,12 @@ async def _run(args: argparse.Namespace, out) -> int:
     if args.resume:
         table = LocalTable.resume(store, args.resume, bot_pause=args.bot_pause)
     else:
-        table = LocalTable.start(store, plan_from_json(args.plan), bot_pause=args.bot_pause)
+        plan = plan_from_json(args.plan)
+        host = next((s for s, kind in enumerate(plan.kinds) if kind == HUMAN), None)
+        # the header says whose seat is the host's: every other human seat plays from
+        # elsewhere, and nothing opened here shows it (:mod:`.hosted`)
+        table = LocalTable.start(store, plan, bot_pause=args.bot_pause,
+                                 extra=None if host is None else {HOST_FIELD: host})
     match_id = Path(table.handle.path).stem if table.handle is not None else "unsaved"
     record = TableFile(store.data_dir, match_id)
     kept = record.load() if args.resume else None

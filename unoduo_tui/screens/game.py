@@ -42,6 +42,10 @@ class GameScreen(GameKeys, Screen[None]):
         dock: top; height: auto; padding: 0 1; display: none;
         background: $error; color: $text; text-style: bold;
     }
+    GameScreen #lost-banner {
+        dock: top; height: auto; padding: 0 1; display: none;
+        background: $warning; color: $text; text-style: bold;
+    }
     GameScreen #table-banner {
         dock: top; height: 1; padding: 0 1; background: $primary; color: $text;
         text-style: bold;
@@ -74,6 +78,8 @@ class GameScreen(GameKeys, Screen[None]):
                 tooltip="Practice: redo what you took back"),
         Binding("t", "hint", "Hint", id="game.hint",
                 tooltip="Practice: what the hard bot would do here"),
+        Binding("j", "rejoin", "Rejoin", id="game.rejoin",
+                tooltip="Connect to the table again (the connection was lost)"),
         Binding("question_mark", "help", "Help", id="game.help", key_display="?",
                 tooltip="Every key"),
         Binding("q", "leave", "Quit", id="game.quit", tooltip="Leave the table (already saved)"),
@@ -109,6 +115,7 @@ class GameScreen(GameKeys, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="save-banner", markup=False)
+        yield Static(id="lost-banner", markup=False)
         banner = getattr(self.table, "banner", None)  # a shared table's join code
         if banner:
             yield Static(printable(banner), id="table-banner", markup=False)
@@ -146,6 +153,7 @@ class GameScreen(GameKeys, Screen[None]):
         self.latest = update
         self._in_flight = False
         self._show_save_error(update.save_error)  # under a dialog too
+        self._show_lost(update.lost)
         if update.refused:
             self.app.bell()
             self.notify(update.refused, severity="warning")
@@ -287,6 +295,21 @@ class GameScreen(GameKeys, Screen[None]):
         if error:
             banner.update(save_wait(printable(error)))
         banner.display = bool(error)
+
+    def _show_lost(self, why: str | None) -> None:
+        """The banner while the connection to the table is lost: what is shown is the
+        last position the table told, and ``j`` connects again."""
+        banner = self.query_one("#lost-banner", Static)
+        if why:
+            banner.update(f"Disconnected from the table: {printable(why)}. "
+                          "j rejoins, q leaves.")
+        banner.display = bool(why)
+        self.refresh_bindings()
+
+    @property
+    def lost(self) -> bool:
+        """The connection to the table is lost (until a rejoin)."""
+        return self.latest is not None and self.latest.lost is not None
 
     def resume_deferred(self) -> None:
         """Called by the app when the terminal is big enough again."""

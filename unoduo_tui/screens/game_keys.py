@@ -45,6 +45,10 @@ class GameKeys:
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("help", "leave"):
             return True
+        if action == "rejoin":
+            return self.lost
+        if self.lost:
+            return False  # the position is the last one told: nothing to do on it
         if self.spectator:
             return False  # a watcher's keys only leave, help and (the app's) chat
         legal = self._legal()
@@ -186,6 +190,21 @@ class GameKeys:
         self.refresh_table()
         if self.uno_armed:
             self.notify("UNO! will be said with your next play.", timeout=2)
+
+    def action_rejoin(self) -> None:
+        if self.lost:
+            self.notify("Connecting to the table again…", timeout=2)
+            self._rejoin()
+
+    @work(exclusive=True, group="rejoin", thread=True)
+    def _rejoin(self) -> None:
+        """``j``: the table connects again (its next update, or why not, is told as
+        any update is)."""
+        try:
+            self.table.rejoin()
+        except Refused as exc:
+            self.app.call_from_thread(self.notify, f"Could not rejoin: {exc.reason}",
+                                      severity="warning")
 
     def action_help(self) -> None:
         from .help import HelpScreen

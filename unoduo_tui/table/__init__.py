@@ -38,7 +38,8 @@ __all__ = ["Cause", "Listener", "Refused", "Table", "TableUpdate", "ShownHand", 
            "guilt_estimate", "save_wait"]
 
 #: why an update was sent
-Cause = Literal["start", "move", "undo", "redo", "thinking", "save", "refused", "closed"]
+Cause = Literal["start", "move", "undo", "redo", "thinking", "save", "refused", "closed",
+                "seats"]
 
 #: a seat whose hand was shown to a challenger, and the cards (A6 / C8)
 ShownHand = tuple[int, tuple[Card, ...]]
@@ -64,7 +65,9 @@ class TableUpdate:
     views are the last ones told before it failed (:func:`save_wait` says so to the
     player); ``refused``: the authority's
     answer to this client's last action, when it did not take it; ``can_undo`` /
-    ``can_redo`` / ``undos``: practice undo (only a practice table offers it)."""
+    ``can_redo`` / ``undos``: practice undo (only a practice table offers it);
+    ``lost``: why this client's connection to its table is gone (``None``: it is not)
+    — the views are the last it was told, and :meth:`Table.rejoin` connects again."""
 
     seq: int
     cause: Cause
@@ -77,6 +80,7 @@ class TableUpdate:
     can_undo: bool = False
     can_redo: bool = False
     undos: int = 0
+    lost: str | None = None
 
     def view(self, seat: int) -> PlayerView:
         """``seat``'s view (``KeyError``: this client does not play ``seat``)."""
@@ -94,7 +98,8 @@ class TableUpdate:
                 "views": [[seat, v.to_dict()] for seat, v in self.views.items()],
                 "to_act": self.to_act, "over": self.over, "thinking": self.thinking,
                 "save_error": self.save_error, "refused": self.refused,
-                "can_undo": self.can_undo, "can_redo": self.can_redo, "undos": self.undos}
+                "can_undo": self.can_undo, "can_redo": self.can_redo, "undos": self.undos,
+                "lost": self.lost}
 
     @classmethod
     def from_dict(cls, data: Any) -> "TableUpdate":
@@ -116,7 +121,8 @@ class TableUpdate:
                        thinking=_opt_seat(data["thinking"]),
                        save_error=_opt_str(data["save_error"]),
                        refused=_opt_str(data["refused"]), can_undo=_bool(data["can_undo"]),
-                       can_redo=_bool(data["can_redo"]), undos=_int(data["undos"]))
+                       can_redo=_bool(data["can_redo"]), undos=_int(data["undos"]),
+                       lost=_opt_str(data["lost"]))
         except (KeyError, TypeError) as exc:
             raise ValueError(f"malformed update: {exc}") from None
 
@@ -187,6 +193,11 @@ class Table(Protocol):
     def challenged_hand(self, seat: int, since: int = 0) -> ShownHand | None:
         """The hand ``seat``'s challenge made the W+4's player show it, among its
         events after the first ``since`` (``None``: none)."""
+
+    def rejoin(self) -> None:
+        """After the connection to a remote table was lost (an update's ``lost``):
+        connect again, to the same seat; :class:`Refused` saying why it could not.
+        A table in this process is never lost: nothing to do."""
 
     def close(self) -> None: ...
 

@@ -89,15 +89,15 @@ class LocalTable:
     @classmethod
     def start(cls, store: Any, plan: MatchPlan, *, deck: Sequence | None = None,
               first: int | None = None, think_ms: int | None = None,
-              bot_pause: float = 0.0) -> "LocalTable":
+              bot_pause: float = 0.0, extra: dict | None = None) -> "LocalTable":
         """A new match as ``plan`` describes, saved through ``store`` (``None``: not
-        saved).  ``deck``/``first`` fix the deal (tests)."""
+        saved; ``extra``: more header fields).  ``deck``/``first`` fix the deal (tests)."""
         match = Match.new(plan.rules, seed=plan.seed, deck=deck, first=first)
         handle = None
         if store is not None:
             from ..store import Seat
             handle = store.new_match(match, tuple(Seat(n, k) for n, k in
-                                                  zip(plan.names, plan.kinds)))
+                                                  zip(plan.names, plan.kinds)), extra=extra)
         return cls(match, plan.names, plan.kinds, handle, think_ms=think_ms,
                    bot_pause=bot_pause)
 
@@ -194,6 +194,29 @@ class LocalTable:
     def waiting(self) -> bool:
         """A save failed: the table takes no decision until one succeeds."""
         return self.save_error is not None
+
+    def name_seat(self, seat: int, name: str) -> None:
+        """``seat``'s player sat down as ``name`` (a joiner at a hosted table): the table
+        names it so and the save file records it (a file of format 3)."""
+        with self._lock:
+            if self.names[seat] == name:
+                return
+            names = list(self.names)
+            names[seat] = name
+            self.names = tuple(names)
+            self._record_seat(seat)
+
+    def _record_seat(self, seat: int) -> None:
+        """A seat record for ``seat`` (its name, who plays it now) in the save file, if
+        it can hold one; a failed write waits like a decision's."""
+        handle = self.handle
+        if handle is None or not getattr(handle, "can_name", False):
+            return
+        try:
+            handle.seat(self.match, seat, self.names[seat], self.kinds[seat])
+        except OSError as exc:
+            self._failed(exc)
+            self._emit_waiting()
 
     def view(self, seat: int) -> PlayerView:
         """``seat``'s view as the clients were last told it (a decision that could not
@@ -506,6 +529,9 @@ class LocalTable:
         """The hand ``seat``'s challenge made the W+4's player show it (A6 / C8) among
         the events after the first ``since``; the last such, or ``None``."""
         return shown_hand(self.view(seat), since)
+
+    def rejoin(self) -> None:
+        """Nothing to do: a table in this process is never lost."""
 
     def close(self) -> None:
         """Stop the bots, close the save file (its lock released)."""
