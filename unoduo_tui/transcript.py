@@ -16,11 +16,12 @@ from typing import Any, Iterator, Sequence
 
 from engine.events import Event, describe
 
+from .plan import opponent_label
 from .store import parent_of
 from .text import printable
 from .words import and_list, game_name, result_line, seat_label, seat_names
 
-__all__ = ["transcript_text", "export_lines", "witnesses"]
+__all__ = ["transcript_text", "export_lines", "witnesses", "played_for"]
 
 
 def witnesses(loaded, remote: Sequence[int] = ()) -> tuple[int, ...] | None:
@@ -105,13 +106,14 @@ def transcript_text(loaded, remote: Sequence[int] = ()) -> str:
 
     classic = header.rules.preset == "classic"
 
-    def section(events, m, number: int | None) -> None:
+    def section(events, m, number: int | None, by: str = "") -> None:
         line: list[str] = []
 
         def flush() -> None:
             nonlocal number
             if line:
-                out.append((f"{number:>5}. " if number else "       ") + " ".join(line))
+                out.append((f"{number:>5}. " if number else "       ") + " ".join(line)
+                           + (by if number else ""))
                 line.clear()
                 number = None  # what follows a round's end is not a new decision
 
@@ -140,9 +142,24 @@ def transcript_text(loaded, remote: Sequence[int] = ()) -> str:
 
     cursor = ReplayCursor(header.rules, loaded.match.actions, header.seed)
     for i in range(cursor.count + 1):
-        section(cursor.events_of(i), cursor.goto(i), i or None)
+        section(cursor.events_of(i), cursor.goto(i), i or None, played_for(loaded, cursor, i,
+                                                                          names))
     out.extend(["", result_line(loaded.match, names)])
     return "\n".join(out) + "\n"
+
+
+def played_for(loaded, cursor, pos: int, names: Sequence[str], short: bool = False) -> str:
+    """``" (normal bot for Jo)"`` (``short``: ``" (bot for Jo)"``) when decision ``pos``
+    of ``cursor`` (a :class:`~engine.replay.ReplayCursor` over ``loaded``'s log) was
+    made by a bot playing for its seat's away player; ``""`` when the seat's own
+    player (or bot) made it."""
+    if pos <= 0:
+        return ""
+    seat = cursor.actor(pos)
+    kind = loaded.stand_in(seat, cursor.log_length(pos - 1)) if seat is not None else None
+    if kind is None:
+        return ""
+    return f" ({'bot' if short else opponent_label(kind).lower()} for {names[seat]})"
 
 
 def _json_safe(value: Any) -> Any:
@@ -178,8 +195,11 @@ def export_lines(loaded, remote: Sequence[int] = ()) -> Iterator[str]:
     decision = 0
     for i, entry in enumerate(m.actions):
         if not entry.is_chance:
-            yield _line({"type": "decision", "i": i, "seat": seat_of[decision],
-                         "action": str(entry)})
+            line = {"type": "decision", "i": i, "seat": seat_of[decision], "action": str(entry)}
+            by = loaded.stand_in(seat_of[decision], i)
+            if by is not None:  # a bot made it for the seat's away player
+                line["by"] = by
+            yield _line(line)
             decision += 1
         elif secret and entry.kind == "shuffle":  # the draw pile's order: the future
             yield _line({"type": "chance", "i": i, "entry": entry.kind, "hidden": True})

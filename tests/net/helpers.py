@@ -53,7 +53,7 @@ class Served:
     """A :class:`LocalTable` behind an :class:`Authority` on a temp Unix socket."""
 
     def __init__(self, match_plan: MatchPlan, *, store: Any = None, clock=None,
-                 tcp: bool = False) -> None:
+                 tcp: bool = False, away: float | None = None) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="ud", dir="/tmp"))
         self.path = self.folder / "t.sock"
         self.table = LocalTable.start(store, match_plan, bot_pause=0)
@@ -61,7 +61,9 @@ class Served:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        kw = {"clock": clock} if clock else {}
+        kw: dict[str, Any] = {"clock": clock} if clock else {}
+        if away is not None:
+            kw["away"] = away
         self.authority = self.call(lambda: Authority(self.table, self.code, **kw))
         self.run(self.authority.start(str(self.path), ("127.0.0.1", 0) if tcp else None))
 

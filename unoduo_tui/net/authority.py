@@ -24,6 +24,11 @@ Client → authority:
   human seat has been taken.
 - ``chat {text}`` — one line, ≤ :data:`CHAT_CHARS` printable characters, at most
   :data:`CHAT_BURST` lines per :data:`CHAT_WINDOW` seconds.
+- ``stand_in {seat, level}`` — a seated player hands ``seat`` to a bot of ``level``:
+  only a seat whose player has been away ``away`` seconds (the table's option,
+  :data:`AWAY_SECONDS` by default; each update's ``may_stand_in`` lists them).  The bot
+  plays it until its player is back (their hello ends it); the save file records who
+  played each decision.
 
 Authority → client:
 
@@ -71,7 +76,7 @@ from .codes import MAX_DELAY, new_token
 from .frames import BadFrame, FrameReader, encode
 
 __all__ = ["Authority", "HELLO_SECONDS", "MAX_DELAY", "CHAT_CHARS", "QUEUE_FRAMES", "MAX_TOKENS",
-           "PING_SECONDS"]
+           "PING_SECONDS", "AWAY_SECONDS"]
 
 HELLO_SECONDS = 10.0
 CHAT_CHARS = 200
@@ -79,6 +84,8 @@ CHAT_BURST, CHAT_WINDOW = 5, 10.0
 QUEUE_FRAMES = 256
 SEND_SECONDS = 20.0
 ACT_CHARS = 100
+#: seconds a seat's player is away before the others may hand it to a bot
+AWAY_SECONDS = 180.0
 #: seat tokens a hello may offer; seconds a seated connection has to answer a ping
 MAX_TOKENS, PING_SECONDS = 8, 3.0
 #: wrong codes a Unix user may send before the lock-out starts
@@ -127,14 +134,16 @@ class Authority:
     after which the table ends by itself (``finished``, ``idled_out``; None: never) —
     its match is on file, ``unoduo resume ID`` brings it back; ``on_presence``: called
     with the authority whenever who is connected or seated changes (the lobby's
-    listing, :mod:`.lobby`)."""
+    listing, :mod:`.lobby`); ``away``: seconds a seat's player is away before the
+    others may hand it to a bot (None: never)."""
 
     def __init__(self, table: Any, code: str, *, tokens: dict[int, str] | None = None,
                  names: dict[int, str] | None = None,
                  on_seats: Callable[[dict, dict], None] | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  idle: float | None = None,
-                 on_presence: Callable[["Authority"], None] | None = None) -> None:
+                 on_presence: Callable[["Authority"], None] | None = None,
+                 away: float | None = AWAY_SECONDS) -> None:
         self.table = table
         self.code = code
         self.tokens: dict[int, str] = dict(tokens or {})
@@ -159,6 +168,9 @@ class Authority:
         self._tasks: dict[asyncio.Task, _Client] = {}  # each connection
         self._public: deque[tuple[int, Any]] = deque(maxlen=MAX_DELAY + 1)
         self._seating = asyncio.Lock()  # one player seated at a time (pings take a while)
+        self._arriving: set[_Client] = set()  # seated, not yet welcomed: told nothing yet
+        self.away = away
+        self._away_since: dict[int, float] = {}  # taken seats nobody is connected to
 
     # -- running -----------------------------------------------------------------------
 
@@ -170,6 +182,8 @@ class Authority:
         self._last = self.table.subscribe(self._on_update)  # held: nothing moves yet
         self._public.append((self._last.seq, self._public_view()))
         self._arm_idle()  # nobody has come yet
+        for seat in self.tokens:  # a restarted table: its players are away until back
+            self._went_away(seat)
         if unix_path is not None:
             server = await asyncio.start_unix_server(self._serve, path=unix_path,
                                                      limit=1 << 16)
@@ -222,8 +236,54 @@ class Authority:
             self.finished.set()
 
     def _all_seated(self) -> bool:
-        """Every human seat's player has come (since this authority started)."""
-        return all(s in self.joined for s in self.humans)
+        """Every human seat's player has come (since this authority started), or a bot
+        plays for them."""
+        return all(s in self.joined or s in self.table.stand_ins for s in self.humans)
+
+    # -- away seats ----------------------------------------------------------------------
+
+    def _went_away(self, seat: int) -> None:
+        """Nobody is connected to ``seat`` now: once it has been so for ``away``
+        seconds, every player is told it may be handed to a bot."""
+        if self.away is None or seat in self._away_since or self._loop is None:
+            return
+        self._away_since[seat] = self.clock()
+        self._loop.call_later(self.away, self._resend)
+
+    def may_stand_in(self) -> tuple[int, ...]:
+        """The seats a player may hand to a bot now: away ``away`` seconds or more, no
+        bot playing for them yet, the match not over."""
+        if self.away is None or self.over:
+            return ()
+        now = self.clock()
+        return tuple(s for s, since in sorted(self._away_since.items())
+                     if now - since >= self.away and s not in self.table.stand_ins
+                     and not self._live(s))
+
+    def _resend(self) -> None:
+        """The last update again to every player (what they may do has changed)."""
+        for client in list(self.clients):
+            if client.seat is not None:
+                self._send_update(client)
+
+    async def _stand_in(self, client: _Client, seat: object, level: object) -> None:
+        from ..plan import bot_levels
+
+        if client.seat is None:
+            self._refuse(client, "a watcher cannot hand a seat to a bot")
+        elif seat not in self.may_stand_in():
+            self._refuse(client, "that seat's player is not away long enough to hand it "
+                         "to a bot")
+        elif level not in bot_levels():
+            self._refuse(client, f"a bot level is one of {', '.join(bot_levels())}")
+        else:
+            try:
+                await asyncio.to_thread(self.table.stand_in, seat, f"bot:{level}")
+            except Refused as exc:
+                self._refuse(client, exc.reason)
+                return
+            if self._all_seated():
+                self._hold_or_release()
 
     # -- updates from the table (any thread, under the table's lock) -------------------
 
@@ -274,7 +334,8 @@ class Authority:
         view = update.views.get(client.seat)
         if view is None:
             return
-        data = replace(update, views={}, can_undo=False, can_redo=False, undos=0).to_dict()
+        data = replace(update, views={}, can_undo=False, can_redo=False, undos=0,
+                       may_stand_in=self.may_stand_in()).to_dict()
         start = min(client.sent, view.event_count)
         raw = view.to_dict(since=start)
         client.sent = view.event_count
@@ -351,6 +412,8 @@ class Authority:
         except asyncio.QueueFull:
             client.writer.transport.abort()
         if was_member:
+            if client.seat is not None and not self._live(client.seat):
+                self._went_away(client.seat)
             self._presence()
             self._arm_idle()
             if client.seat in self.holding and not any(
@@ -431,8 +494,11 @@ class Authority:
             client.delay = delay
             self._put(client, {"t": "welcome", "seat": None, "token": None, **self._about()})
         elif want == "play":
-            if not await self._sit(client, hello):
-                return False
+            try:
+                if not await self._sit(client, hello):
+                    return False
+            finally:
+                self._arriving.discard(client)
         else:
             self._refuse(client, "want is play or watch")
             return False
@@ -479,8 +545,11 @@ class Authority:
             for other in [c for c in self.clients if c.seat == seat]:
                 self._bye(other, "your seat was taken over by another connection")
             client.seat = seat
-            self.clients.add(client)  # seated before the next hello looks
+            self._arriving.add(client)  # its seat is live for the next hello
         self.joined.add(seat)
+        self._away_since.pop(seat, None)
+        if seat in self.table.stand_ins:  # back: the bot that played for them stops
+            await asyncio.to_thread(self.table.stand_in, seat, None)
         name = hello.get("name")
         if isinstance(name, str) and name.strip():
             self.names[seat] = player_name(name)
@@ -503,7 +572,7 @@ class Authority:
         return seats
 
     def _live(self, seat: int) -> bool:
-        return any(c.seat == seat for c in self.clients)
+        return any(c.seat == seat for c in (*self.clients, *self._arriving))
 
     async def _unanswered(self, seats: list[int]) -> int | None:
         """The first of ``seats`` whose connections do not all answer a ping within
@@ -551,6 +620,8 @@ class Authority:
                 self._hold_or_release()
         elif kind == "chat":
             self._chat(client, message.get("text"))
+        elif kind == "stand_in":
+            await self._stand_in(client, message.get("seat"), message.get("level"))
         elif kind == "pong":
             if client.pong is not None:
                 client.pong.set()

@@ -56,6 +56,9 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     host.add_argument("--idle", type=float, metavar="MINUTES",
                       help="end the table after this many minutes with nobody connected "
                            "(default 30; 0: never); unoduo resume ID brings it back")
+    host.add_argument("--away", type=float, metavar="MINUTES",
+                      help="minutes a player may be away before the others can hand their "
+                           "seat to a bot until they are back (default 3)")
     host.add_argument("--detach", action="store_true",
                       help="print the code and leave the table running, without a screen")
     for name, what in (("join", "take a seat at a table"), ("watch", "watch a table")):
@@ -103,7 +106,7 @@ def host_plan(preset: str, seats: int | None, vs: str | None, name: str | None) 
 def start_authority(data_dir: Any, *what: str, listen: str | None = None,
                     socket_dir: str | None = None, bot_pause: float | None = None,
                     idle: float | None = None, listing: str | None = None,
-                    quick: bool = False) -> dict:
+                    quick: bool = False, away: float | None = None) -> dict:
     """Start the table's process in a session of its own; its first line (``code``,
     ``match``, ``seat``, ``token``, ``port``, ``pid``).  ``listing``: a lobby dir to
     list the table in (``quick``: as a quick-match table; :mod:`.lobby`).
@@ -117,6 +120,8 @@ def start_authority(data_dir: Any, *what: str, listen: str | None = None,
         argv += ["--bot-pause", str(bot_pause)]
     if idle is not None:
         argv += ["--idle", str(idle)]
+    if away is not None:
+        argv += ["--away", str(away)]
     if listing:
         argv += ["--listing", str(listing)] + (["--quick"] if quick else [])
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -161,10 +166,12 @@ def _host(args: argparse.Namespace) -> int:
         what = ("--plan", plan_to_json(host_plan(args.preset, args.seats, args.vs, args.name)))
     if args.idle is not None and not 0 <= args.idle <= 7 * 24 * 60:
         raise UsageError("--idle is a number of minutes from 0 (never) to a week")
+    if args.away is not None and not 0 <= args.away <= 7 * 24 * 60:
+        raise UsageError("--away is a number of minutes from 0 (at once) to a week")
     if not args.detach:
         _need_terminal()  # before the table starts: a bad terminal is a usage error
     return _run_host(store, what, listen=args.listen, detach=args.detach,
-                     name=args.name or "", idle=args.idle)
+                     name=args.name or "", idle=args.idle, away=args.away)
 
 
 def resume_hosted(store: Any, path: str) -> int | None:
@@ -199,9 +206,9 @@ def _need_terminal() -> None:
 
 
 def _run_host(store: Any, what: tuple[str, ...], *, listen: str | None, detach: bool,
-              name: str, idle: float | None = None) -> int:
+              name: str, idle: float | None = None, away: float | None = None) -> int:
     try:
-        info = start_authority(store.data_dir, *what, listen=listen, idle=idle)
+        info = start_authority(store.data_dir, *what, listen=listen, idle=idle, away=away)
     except RuntimeError as exc:
         print(f"unoduo: cannot open the table: {clip(exc, 300)}", file=sys.stderr)
         return EXIT_FAIL

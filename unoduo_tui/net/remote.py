@@ -317,6 +317,18 @@ class RemoteTable:
     def chat(self, text: str) -> None:
         self._send({"t": "chat", "text": str(text)})
 
+    def hand_to_bot(self, seat: int, level: str) -> None:
+        """Ask the table to let a ``level`` bot play ``seat`` for its away player (the
+        authority's answer is an update: the bot playing, or why not)."""
+        with self._lock:
+            if self.closed_reason is not None:
+                raise Refused(self.closed_reason)
+            if self.seat is None:
+                raise Refused("a watcher cannot hand a seat to a bot")
+            if self._update is None or seat not in self._update.may_stand_in:
+                raise Refused("that seat's player is not away long enough")
+        self._send({"t": "stand_in", "seat": seat, "level": str(level)})
+
     def undo(self) -> bool:
         return False
 

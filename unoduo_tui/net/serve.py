@@ -32,7 +32,7 @@ from engine import Rules
 from ..plan import HUMAN, MatchPlan
 from ..store import Store
 from ..table.local import LocalTable
-from .authority import Authority
+from .authority import AWAY_SECONDS, Authority
 from .codes import TableFile, new_code, new_token, socket_dir
 from .hosted import HOST_FIELD
 from .lobby import Listing
@@ -129,7 +129,8 @@ async def _run(args: argparse.Namespace, out) -> int:
                           names=kept["names"] if kept else None,
                           on_seats=lambda tokens, names: record.save(code, tokens, names),
                           idle=args.idle * 60 if args.idle > 0 else None,
-                          on_presence=listing.update if listing else None)
+                          on_presence=listing.update if listing else None,
+                          away=args.away * 60)
     host_seat = next((s for s in authority.humans), None)
     if host_seat is not None and host_seat not in authority.tokens:
         authority.tokens[host_seat] = new_token()  # the host's own seat, named by --name
@@ -177,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot-pause", type=float, default=0.6)
     parser.add_argument("--idle", type=float, default=IDLE_MINUTES,
                         help="minutes with nobody connected before the table ends (0: never)")
+    parser.add_argument("--away", type=float, default=AWAY_SECONDS / 60,
+                        help="minutes a player is away before the others may hand their "
+                             "seat to a bot")
     parser.add_argument("--listing", metavar="LOBBY_DIR",
                         help="list the table in this lobby dir while it is open (.lobby)")
     parser.add_argument("--quick", action="store_true",

@@ -46,6 +46,10 @@ class GameScreen(GameKeys, Screen[None]):
         dock: top; height: auto; padding: 0 1; display: none;
         background: $warning; color: $text; text-style: bold;
     }
+    GameScreen #away-banner {
+        dock: top; height: auto; padding: 0 1; display: none;
+        background: $secondary; color: $text;
+    }
     GameScreen #table-banner {
         dock: top; height: 1; padding: 0 1; background: $primary; color: $text;
         text-style: bold;
@@ -78,6 +82,8 @@ class GameScreen(GameKeys, Screen[None]):
                 tooltip="Practice: redo what you took back"),
         Binding("t", "hint", "Hint", id="game.hint",
                 tooltip="Practice: what the hard bot would do here"),
+        Binding("b", "stand_in", "Bot for away", id="game.stand_in",
+                tooltip="Let a bot play for a player who has been away, until they are back"),
         Binding("j", "rejoin", "Rejoin", id="game.rejoin",
                 tooltip="Connect to the table again (the connection was lost)"),
         Binding("question_mark", "help", "Help", id="game.help", key_display="?",
@@ -116,6 +122,7 @@ class GameScreen(GameKeys, Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="save-banner", markup=False)
         yield Static(id="lost-banner", markup=False)
+        yield Static(id="away-banner", markup=False)
         banner = getattr(self.table, "banner", None)  # a shared table's join code
         if banner:
             yield Static(printable(banner), id="table-banner", markup=False)
@@ -154,6 +161,7 @@ class GameScreen(GameKeys, Screen[None]):
         self._in_flight = False
         self._show_save_error(update.save_error)  # under a dialog too
         self._show_lost(update.lost)
+        self._show_away(update)
         if update.refused:
             self.app.bell()
             self.notify(update.refused, severity="warning")
@@ -305,6 +313,18 @@ class GameScreen(GameKeys, Screen[None]):
                           "j rejoins, q leaves.")
         banner.display = bool(why)
         self.refresh_bindings()
+
+    def _show_away(self, update: TableUpdate) -> None:
+        """Who is away long enough to hand to a bot (``b``), and whom a bot plays for."""
+        said = [f"{opponent_label(kind)} plays for {self.names[seat]} until they are back"
+                for seat, kind in sorted(update.stand_ins.items())]
+        if update.may_stand_in and not self.spectator:
+            who = " and ".join(self.names[s] for s in update.may_stand_in)
+            said.append(f"{who} {'is' if len(update.may_stand_in) == 1 else 'are'} away: "
+                        "b lets a bot play until they are back")
+        banner = self.query_one("#away-banner", Static)
+        banner.update(" · ".join(said))
+        banner.display = bool(said)
 
     @property
     def lost(self) -> bool:

@@ -49,6 +49,8 @@ class GameKeys:
             return self.lost
         if self.lost:
             return False  # the position is the last one told: nothing to do on it
+        if action == "stand_in":
+            return bool(self.latest and self.latest.may_stand_in) and not self.spectator
         if self.spectator:
             return False  # a watcher's keys only leave, help and (the app's) chat
         legal = self._legal()
@@ -190,6 +192,24 @@ class GameKeys:
         self.refresh_table()
         if self.uno_armed:
             self.notify("UNO! will be said with your next play.", timeout=2)
+
+    def action_stand_in(self) -> None:
+        """``b``: a bot plays for the player away longest offered, at the level asked."""
+        if not self.check_action("stand_in", ()):
+            return
+        from ..dialogs.stand_in import StandIn
+
+        seat = self.latest.may_stand_in[0]
+
+        def chosen(level: str | None) -> None:
+            if level is None:
+                return
+            try:
+                self.table.hand_to_bot(seat, level)
+            except Refused as exc:
+                self.notify(exc.reason, severity="warning")
+
+        self._show(StandIn(self.names[seat]), chosen)
 
     def action_rejoin(self) -> None:
         if self.lost:

@@ -29,7 +29,7 @@ The contract a client relies on:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Mapping, Protocol, get_args, runtime_checkable
 
 from engine import Card, Event, PlayerView
@@ -67,7 +67,10 @@ class TableUpdate:
     answer to this client's last action, when it did not take it; ``can_undo`` /
     ``can_redo`` / ``undos``: practice undo (only a practice table offers it);
     ``lost``: why this client's connection to its table is gone (``None``: it is not)
-    — the views are the last it was told, and :meth:`Table.rejoin` connects again."""
+    — the views are the last it was told, and :meth:`Table.rejoin` connects again;
+    ``stand_ins``: the seats a bot plays for their away player (seat → ``"bot:<level>"``);
+    ``may_stand_in``: the seats away long enough that this client may hand them to a
+    bot (:meth:`Table.hand_to_bot`)."""
 
     seq: int
     cause: Cause
@@ -81,6 +84,8 @@ class TableUpdate:
     can_redo: bool = False
     undos: int = 0
     lost: str | None = None
+    stand_ins: Mapping[int, str] = field(default_factory=dict)
+    may_stand_in: tuple[int, ...] = ()
 
     def view(self, seat: int) -> PlayerView:
         """``seat``'s view (``KeyError``: this client does not play ``seat``)."""
@@ -99,7 +104,8 @@ class TableUpdate:
                 "to_act": self.to_act, "over": self.over, "thinking": self.thinking,
                 "save_error": self.save_error, "refused": self.refused,
                 "can_undo": self.can_undo, "can_redo": self.can_redo, "undos": self.undos,
-                "lost": self.lost}
+                "lost": self.lost, "stand_ins": [[s, k] for s, k in self.stand_ins.items()],
+                "may_stand_in": list(self.may_stand_in)}
 
     @classmethod
     def from_dict(cls, data: Any) -> "TableUpdate":
@@ -122,7 +128,9 @@ class TableUpdate:
                        save_error=_opt_str(data["save_error"]),
                        refused=_opt_str(data["refused"]), can_undo=_bool(data["can_undo"]),
                        can_redo=_bool(data["can_redo"]), undos=_int(data["undos"]),
-                       lost=_opt_str(data["lost"]))
+                       lost=_opt_str(data["lost"]),
+                       stand_ins={_seat(s): _str(k) for s, k in data["stand_ins"]},
+                       may_stand_in=tuple(_seat(s) for s in data["may_stand_in"]))
         except (KeyError, TypeError) as exc:
             raise ValueError(f"malformed update: {exc}") from None
 
@@ -194,6 +202,11 @@ class Table(Protocol):
         """The hand ``seat``'s challenge made the W+4's player show it, among its
         events after the first ``since`` (``None``: none)."""
 
+    def hand_to_bot(self, seat: int, level: str) -> None:
+        """A seated player hands ``seat`` (one of an update's ``may_stand_in``: its
+        player has been away a while) to a bot of ``level`` until its player is back;
+        :class:`Refused` when it may not."""
+
     def rejoin(self) -> None:
         """After the connection to a remote table was lost (an update's ``lost``):
         connect again, to the same seat; :class:`Refused` saying why it could not.
@@ -238,6 +251,12 @@ def _opt_seat(value: object) -> int | None:
 def _bool(value: object) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"malformed update: {value!r} is not true or false")
+    return value
+
+
+def _str(value: object) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"malformed update: {value!r} is not text")
     return value
 
 

@@ -64,6 +64,9 @@ class LocalTable:
         self.save_error: str | None = None  # why the last save failed (None: it did not)
         self.redo_stack: list[Action] = []  # decisions z took back, in order
         self.bots: dict[int, Any] = dict(bots or {})
+        #: human seats a bot plays for their away player (seat -> "bot:<level>")
+        self.stand_ins: dict[int, str] = {}
+        self._stand_in_bots: dict[int, Any] = {}
         self._made: set[int] = set()  # the bots made here (an undo makes them afresh)
         self._make_bots()
         self._lock = threading.RLock()
@@ -126,9 +129,14 @@ class LocalTable:
         pass through)."""
         loaded = store.open(ref)
         seats = loaded.seats
-        return cls(loaded.match, [s.name for s in seats], [s.kind for s in seats],
-                   loaded.handle, notes=loaded.notes, undos=loaded.undos, think_ms=think_ms,
-                   bot_pause=bot_pause)
+        table = cls(loaded.match, [s.name for s in seats], [s.kind for s in seats],
+                    loaded.handle, notes=loaded.notes, undos=loaded.undos, think_ms=think_ms,
+                    bot_pause=bot_pause)
+        for seat in range(table.seats):  # a bot that was playing for an away player
+            kind = loaded.stand_in(seat, loaded.match.log_length)
+            if kind is not None and not table.is_bot(seat):
+                table._stand_in(seat, kind)
+        return table
 
     def _make_bots(self, fresh: bool = False) -> None:
         """A bot for each ``bot:<level>`` seat (``fresh``: replace the ones made here,
@@ -206,6 +214,43 @@ class LocalTable:
             self.names = tuple(names)
             self._record_seat(seat)
 
+    def stand_in(self, seat: int, kind: str | None) -> None:
+        """A bot of ``kind`` (``"bot:normal"``) plays ``seat`` for its away player from
+        now on (``None``: the player is back and plays it again); the save file records
+        who plays each decision (a seat record).  ``Refused`` for a seat that is a bot's
+        or a level that is not one."""
+        with self._lock:
+            if type(seat) is not int or not 0 <= seat < self.seats or self.is_bot(seat):
+                raise Refused("only a player's seat can be handed to a bot")
+            if kind is not None and (not kind.startswith("bot:")
+                                     or kind[4:] not in engine_bots.LEVELS):
+                raise Refused(f"{kind!r:.30} is not a bot level")
+            if self.stand_ins.get(seat) == kind:
+                return
+            self._stand_in(seat, kind)
+            self._record_seat(seat)
+            self._emit("seats")
+            if kind is not None and self._driver is None and not self._closed:
+                self._driver = threading.Thread(target=self._drive, daemon=True,
+                                                name="unoduo-bots")
+                self._driver.start()
+            self._wake.notify_all()
+
+    def _stand_in(self, seat: int, kind: str | None) -> None:
+        if kind is None:
+            self.stand_ins.pop(seat, None)
+            self._stand_in_bots.pop(seat, None)
+            return
+        self.stand_ins[seat] = kind
+        seed = (self.match.seed * 2 + seat + self.match.log_length) & ((1 << 64) - 1)
+        self._stand_in_bots[seat] = engine_bots.make(kind[4:], seed=seed,
+                                                     think_ms=self.think_ms)
+
+    def plays_itself(self, seat: int | None) -> bool:
+        """A bot makes ``seat``'s decisions now: a bot's seat, or one a bot plays for its
+        away player."""
+        return seat is not None and (seat in self.bots or seat in self.stand_ins)
+
     def _record_seat(self, seat: int) -> None:
         """A seat record for ``seat`` (its name, who plays it now) in the save file, if
         it can hold one; a failed write waits like a decision's."""
@@ -213,7 +258,8 @@ class LocalTable:
         if handle is None or not getattr(handle, "can_name", False):
             return
         try:
-            handle.seat(self.match, seat, self.names[seat], self.kinds[seat])
+            handle.seat(self.match, seat, self.names[seat],
+                        self.stand_ins.get(seat, self.kinds[seat]))
         except OSError as exc:
             self._failed(exc)
             self._emit_waiting()
@@ -270,6 +316,8 @@ class LocalTable:
                 raise Refused("an action is text, such as 'play R5' or 'draw'")
             if self.is_bot(seat):
                 raise Refused(f"{self.names[seat]} is a bot: it plays by itself")
+            if seat in self.stand_ins:
+                raise Refused(f"a bot plays for {self.names[seat]} until they are back")
             m = self.match
             if m.over:
                 raise Refused("the match is over")
@@ -389,7 +437,8 @@ class LocalTable:
             seq=self._seq, cause=cause, views={s: m.view(s) for s in self.mine},
             to_act=m.to_act, over=m.over, thinking=self._thinking,
             save_error=self.save_error, refused=refused,
-            can_undo=point is not None, can_redo=bool(self.redo_stack), undos=self.undos)
+            can_undo=point is not None, can_redo=bool(self.redo_stack), undos=self.undos,
+            stand_ins=dict(self.stand_ins))
 
     def _emit(self, cause: Cause) -> None:
         """Tell every client (under the lock: they see the updates in order)."""
@@ -402,7 +451,8 @@ class LocalTable:
 
     def _bot_due(self) -> bool:
         m = self.match
-        return not m.over and self.is_bot(m.to_act) and not self._held and not self.waiting
+        return (not m.over and self.plays_itself(m.to_act) and not self._held
+                and not self.waiting)
 
     def _drive(self) -> None:
         """The bots' thread: one move at a time, each after ``bot_pause`` seconds."""
@@ -414,7 +464,8 @@ class LocalTable:
                     return
                 seat, m = self.match.to_act, self.match
                 token = (m, m.log_length)
-                view, bot = m.view(seat), self.bots[seat]
+                bot = self.bots.get(seat) or self._stand_in_bots[seat]
+                view = m.view(seat)
                 self._thinking = seat
                 self._emit("thinking")
                 self._pause(token)
@@ -426,8 +477,9 @@ class LocalTable:
                 self._thinking = None
                 if self._closed:
                     return
-                if self._held or (self.match, self.match.log_length) != token:
-                    self._emit("thinking")  # the moment passed (an undo, a hold)
+                if (self._held or (self.match, self.match.log_length) != token
+                        or (self.bots.get(seat) or self._stand_in_bots.get(seat)) is not bot):
+                    self._emit("thinking")  # the moment passed (an undo, a hold, a return)
                     continue
                 legal = self.match.legal_actions()
                 if action not in legal:
@@ -529,6 +581,10 @@ class LocalTable:
         """The hand ``seat``'s challenge made the W+4's player show it (A6 / C8) among
         the events after the first ``since``; the last such, or ``None``."""
         return shown_hand(self.view(seat), since)
+
+    def hand_to_bot(self, seat: int, level: str) -> None:
+        """A bot of ``level`` plays ``seat`` for its away player (:meth:`stand_in`)."""
+        self.stand_in(seat, f"bot:{level}")
 
     def rejoin(self) -> None:
         """Nothing to do: a table in this process is never lost."""
