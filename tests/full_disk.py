@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["Disk", "small_disk", "fill"]
+__all__ = ["Disk", "small_disk", "fill", "quick_retry"]
 
 
 class Disk:
@@ -36,6 +36,15 @@ class Disk:
                 self.mode = "fail"  # what is left hits the full disk
                 return n
         raise OSError(self.code, os.strerror(self.code))
+
+
+@pytest.fixture
+def quick_retry(monkeypatch):
+    """A table's failed save tried again within a few hundredths of a second."""
+    from unoduo_tui.table import local
+
+    monkeypatch.setattr(local, "RETRY_FIRST", 0.01)
+    monkeypatch.setattr(local, "RETRY_MAX", 0.05)
 
 
 @pytest.fixture

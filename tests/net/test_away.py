@@ -38,9 +38,14 @@ def _bob_s_seat_moves_without_bob(served: Served, ann, decisions: int) -> None:
             play_out(served, {0: ann}, made, limit=1)
 
 
-def test_7_an_away_seat_is_handed_to_a_bot_and_back_and_the_file_says_who_played(tmp_path):
+def _ann_and_bob(tmp_path, seed: int) -> tuple[Store, Served]:
+    """A table whose away time is nil, saved in ``tmp_path``."""
     store = Store(tmp_path)
-    served = Served(plan(seed=71, target=1000), store=store, away=0.0)
+    return store, Served(plan(seed=seed, target=1000), store=store, away=0.0)
+
+
+def test_7_an_away_seat_is_handed_to_a_bot_and_back_and_the_file_says_who_played(tmp_path):
+    store, served = _ann_and_bob(tmp_path, 71)
     try:
         ann, bob = served.client(name="Ann"), served.client(name="Bob")
         play_out(served, {0: ann, 1: bob}, 3, limit=6)
@@ -101,8 +106,7 @@ def test_7_before_the_away_time_nobody_may_hand_a_seat_to_a_bot():
 
 
 async def test_7_b_on_the_screen_hands_an_away_seat_to_the_level_chosen(tmp_path):
-    store = Store(tmp_path)
-    served = Served(plan(seed=73, target=1000), store=store, away=0.0)
+    store, served = _ann_and_bob(tmp_path, 73)
     try:
         ann, bob = served.client(name="Ann"), served.client(name="Bob")
         app = remote_app(None, ann.table, theme="textual-dark")
@@ -126,8 +130,7 @@ async def test_7_b_on_the_screen_hands_an_away_seat_to_the_level_chosen(tmp_path
 
 
 async def test_7_the_replay_says_which_bot_played_for_whom(tmp_path):
-    store = Store(tmp_path)
-    served = Served(plan(seed=74, target=1000), store=store, away=0.0)
+    store, served = _ann_and_bob(tmp_path, 74)
     try:
         ann, bob = served.client(name="Ann"), served.client(name="Bob")
         play_out(served, {0: ann, 1: bob}, 3, limit=4)

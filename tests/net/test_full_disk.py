@@ -17,18 +17,11 @@ from unoduo_tui.net.remote import RemoteTable
 from unoduo_tui.net.serve import plan_to_json
 from unoduo_tui.store import Store
 from unoduo_tui.table import Refused
-from unoduo_tui.table import local
 
-from tests.full_disk import Disk, fill, small_disk  # noqa: F401 - a fixture
+from tests.full_disk import Disk, fill, quick_retry, small_disk  # noqa: F401 - fixtures
 from .helpers import WAIT, Client, Served, play_out, plan
 
 WAITS = "the game waits until it can save"
-
-
-@pytest.fixture
-def quick_retry(monkeypatch):
-    monkeypatch.setattr(local, "RETRY_FIRST", 0.01)
-    monkeypatch.setattr(local, "RETRY_MAX", 0.05)
 
 
 def _on_file(store: Store) -> int:

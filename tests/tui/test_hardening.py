@@ -24,6 +24,7 @@ from unoduo_tui.store import Seat, Store
 from .test_fast_keys import burst
 from unoduo_tui.table import Refused
 from tests.net.helpers import until
+from tests.full_disk import quick_retry  # noqa: F401 - a fixture
 from .conftest import SIZE, game, make_app, press, screen_text, seated, settle, table
 
 ESCAPE = "\x1b]0;pwned\x07"
@@ -279,18 +280,20 @@ WAITS = ("The disk is full — the game waits until it can save, and goes on by 
          "once it can.")
 
 
-async def test_a_failed_save_stops_the_table_until_a_save_succeeds_by_itself(monkeypatch):
-    """#21 item 6: the move that could not be saved is not shown as taken, the table
-    takes no other (nor do the bots move), the banner says why; once the disk takes
-    it again the table goes on without a key pressed."""
-    from unoduo_tui.table import local
-
-    monkeypatch.setattr(local, "RETRY_FIRST", 0.01)
-    monkeypatch.setattr(local, "RETRY_MAX", 0.05)
+def _on_a_disk(full: bool) -> tuple[LocalTable, FullDisk]:
     s = table(["R5", "R6", "G7", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
               "Y9"], "R1", draws=["G1", "G2", "G3"], script=["draw", "draw", "draw"])
     disk = FullDisk()
+    disk.full = full
     s.handle = disk
+    return s, disk
+
+
+async def test_a_failed_save_stops_the_table_until_a_save_succeeds_by_itself(quick_retry):
+    """#21 item 6: the move that could not be saved is not shown as taken, the table
+    takes no other (nor do the bots move), the banner says why; once the disk takes
+    it again the table goes on without a key pressed."""
+    s, disk = _on_a_disk(full=True)
     async with seated(s) as (pilot, app):
         g = game(app)
         assert banner(app) is None
@@ -311,16 +314,8 @@ async def test_a_failed_save_stops_the_table_until_a_save_succeeds_by_itself(mon
         assert sum(1 for a in s.match.actions if str(a) == "draw") >= 1  # the bot moved on
 
 
-async def test_a_practice_undo_that_cannot_be_saved_waits_as_a_move_does(monkeypatch):
-    from unoduo_tui.table import local
-
-    monkeypatch.setattr(local, "RETRY_FIRST", 0.01)
-    monkeypatch.setattr(local, "RETRY_MAX", 0.05)
-    s = table(["R5", "R6", "G7", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
-              "Y9"], "R1", draws=["G1", "G2", "G3"], script=["draw", "draw", "draw"])
-    disk = FullDisk()
-    disk.full = False
-    s.handle = disk
+async def test_a_practice_undo_that_cannot_be_saved_waits_as_a_move_does(quick_retry):
+    s, disk = _on_a_disk(full=False)
     async with seated(s) as (pilot, app):
         g = game(app)
         await press(pilot, "1", "enter")  # R5, saved; the bot draws
