@@ -180,8 +180,9 @@ def _line(obj: dict) -> str:
 
 
 def export_lines(loaded, remote: Sequence[int] = ()) -> Iterator[str]:
-    """``unoduo export``: JSON lines — the header, one line per log entry, the footer
-    once the match is over.  A match still being played keeps its seed and its
+    """``unoduo export``: JSON lines — the header, one line per log entry (and per seat
+    record, where it lies: a joiner's name, a bot playing for an away player), the
+    footer once the match is over.  A match still being played keeps its seed and its
     shuffles' orders to itself (``"hidden": true``): no hand can be told from it, the
     ``remote`` seats' (played from other terminals) no more than any other."""
     header, m = loaded.header, loaded.match
@@ -192,8 +193,18 @@ def export_lines(loaded, remote: Sequence[int] = ()) -> Iterator[str]:
     yield _line({"type": "header", **body})
     # who made each decision: the seat to act before it, as a step-by-step replay shows
     seat_of = [s.to_act for s in type(m).replay_steps(header.rules, m.actions, header.seed)]
+    records = list(loaded.seat_records)
+
+    def seats_at(i: int) -> Iterator[str]:
+        """The seat records before log entry ``i``: who sat down, who plays from here."""
+        while records and records[0].at <= i:
+            r = records.pop(0)
+            yield _line({"type": "seat", "i": r.at, "seat": r.seat, "name": r.name,
+                         "kind": r.kind})
+
     decision = 0
     for i, entry in enumerate(m.actions):
+        yield from seats_at(i)
         if not entry.is_chance:
             line = {"type": "decision", "i": i, "seat": seat_of[decision], "action": str(entry)}
             by = loaded.stand_in(seat_of[decision], i)
@@ -205,6 +216,7 @@ def export_lines(loaded, remote: Sequence[int] = ()) -> Iterator[str]:
             yield _line({"type": "chance", "i": i, "entry": entry.kind, "hidden": True})
         else:
             yield _line({"type": "chance", "i": i, "entry": str(entry)})
+    yield from seats_at(m.log_length)
     if m.over:
         yield _line({"type": "footer", "winner": m.winner, "scores": list(m.scores),
                      "rounds": m.round})

@@ -79,6 +79,9 @@ def test_7_an_away_seat_is_handed_to_a_bot_and_back_and_the_file_says_who_played
     by_bot = [x for x in lines if x.get("by") == "bot:random"]
     assert len(by_bot) >= 4 and all(x["seat"] == 1 and x["i"] < bot_from + 50 for x in by_bot)
     assert not any(x.get("by") for x in lines if x["type"] == "decision" and x["seat"] == 0)
+    seats = [(x["seat"], x["name"], x["kind"]) for x in lines if x["type"] == "seat"]
+    assert seats[:2] == [(0, "Ann", "human"), (1, "Bob", "human")]  # they sat down
+    assert (1, "Bob", "bot:random") in seats
 
 
 def test_7_before_the_away_time_nobody_may_hand_a_seat_to_a_bot():
@@ -109,6 +112,7 @@ async def test_7_b_on_the_screen_hands_an_away_seat_to_the_level_chosen(tmp_path
     store, served = _ann_and_bob(tmp_path, 73)
     try:
         ann, bob = served.client(name="Ann"), served.client(name="Bob")
+        ann.table.banner = "Join code: tide-wolf-17"  # the host's screen: banners stack
         app = remote_app(None, ann.table, theme="textual-dark")
         async with app.run_test(size=SIZE) as pilot:
             g = game(app)
@@ -124,6 +128,7 @@ async def test_7_b_on_the_screen_hands_an_away_seat_to_the_level_chosen(tmp_path
             await until(pilot, lambda: g.latest.stand_ins == {1: "bot:normal"}, "the bot")
             await pilot.pause()
             assert "Normal bot plays for Bob until they are back" in screen_text(app)
+            assert "Join code: tide-wolf-17" in screen_text(app)
             assert g.check_action("stand_in", ()) is False
     finally:
         served.stop()

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -39,19 +40,20 @@ class GameScreen(GameKeys, Screen[None]):
 
     DEFAULT_CSS = """
     GameScreen #save-banner {
-        dock: top; height: auto; padding: 0 1; display: none;
+        height: auto; padding: 0 1; display: none;
         background: $error; color: $text; text-style: bold;
     }
     GameScreen #lost-banner {
-        dock: top; height: auto; padding: 0 1; display: none;
+        height: auto; padding: 0 1; display: none;
         background: $warning; color: $text; text-style: bold;
     }
     GameScreen #away-banner {
-        dock: top; height: auto; padding: 0 1; display: none;
+        height: auto; padding: 0 1; display: none;
         background: $secondary; color: $text;
     }
+    GameScreen #banners { dock: top; height: auto; }
     GameScreen #table-banner {
-        dock: top; height: 1; padding: 0 1; background: $primary; color: $text;
+        height: 1; padding: 0 1; background: $primary; color: $text;
         text-style: bold;
     }
     """
@@ -120,12 +122,13 @@ class GameScreen(GameKeys, Screen[None]):
     # -- layout ------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(id="save-banner", markup=False)
-        yield Static(id="lost-banner", markup=False)
-        yield Static(id="away-banner", markup=False)
-        banner = getattr(self.table, "banner", None)  # a shared table's join code
-        if banner:
-            yield Static(printable(banner), id="table-banner", markup=False)
+        with Vertical(id="banners"):  # one dock for all: docked apart, they overlap
+            yield Static(id="save-banner", markup=False)
+            yield Static(id="lost-banner", markup=False)
+            yield Static(id="away-banner", markup=False)
+            banner = getattr(self.table, "banner", None)  # a shared table's join code
+            if banner:
+                yield Static(printable(banner), id="table-banner", markup=False)
         yield Seats(id="seats")
         yield from table_row(GameLog(id="log"))
         yield Hand(id="hand")
