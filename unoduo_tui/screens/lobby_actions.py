@@ -93,24 +93,15 @@ def open_table(lobby: Any) -> None:
 
 
 def _host(lobby: Any, answer: dict) -> None:
-    from ..net import commands
-    from ..net.serve import plan_to_json
+    from ..net.menu_forms import start_hosted
 
-    store = unoduo(lobby).store
     try:
-        seats = str(answer.get("seats") or "")
-        plan = commands.host_plan(str(answer.get("preset") or "duo"),
-                                  int(seats) if seats.isdigit() else None,
-                                  answer.get("vs") or None,
-                                  answer.get("name") or lobby.place.name)
-        info = commands.start_authority(store.data_dir, "--plan", plan_to_json(plan),
-                                        listing=str(lobby.place.folder))
-        code = info["code"]
-        table = commands.sit_host(store, info, plan.names[0])
+        table = start_hosted(unoduo(lobby).store, answer, lobby.place.name,
+                             listing=str(lobby.place.folder))
     except _problems() as exc:
         _say(lobby, exc)
         return
-    _show(lobby, table, commands.host_banner(code))
+    _show(lobby, table, table.banner)
 
 
 def quick(lobby: Any) -> None:
