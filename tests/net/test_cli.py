@@ -68,6 +68,7 @@ def test_host_detached_prints_a_code_others_join_and_the_table_outlives_the_comm
     (["host", "--preset", "duo", "--seats", "3"], "seats"),
     (["host", "--vs", "human,human"], "seats"),
     (["host", "--listen", "0.0.0.0:9999"], "loopback"),
+    (["host", "--away", "-1"], "--away is a number of minutes"),
     (["join", "not a code"], "not a join code"),
     (["join", "tide-wolf-1x"], "not a join code"),
     (["watch", "tide-wolf-17", "--delay", "99"], "delay"),

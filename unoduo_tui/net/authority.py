@@ -87,7 +87,7 @@ ACT_CHARS = 100
 #: seconds a seat's player is away before the others may hand it to a bot
 AWAY_SECONDS = 180.0
 #: seat tokens a hello may offer; seconds a seated connection has to answer a ping
-MAX_TOKENS, PING_SECONDS = 8, 3.0
+MAX_TOKENS, PING_SECONDS = 8, 5.0
 #: wrong codes a Unix user may send before the lock-out starts
 FREE_TRIES = 3
 LOCKOUT_FIRST, LOCKOUT_MAX = 30.0, 3600.0  # seconds

@@ -56,6 +56,7 @@ class RemoteTable:
                  new_seat: bool = True,
                  reconnect: Callable[[], socket.socket] | None = None) -> None:
         self._lock = threading.RLock()
+        self._sending = threading.Lock()
         self._listeners: list[Listener] = []
         self._told = 0  # updates told (their seq: the authority's is ``remote_seq``)
         self.remote_seq = -1  # the authority's seq of the last update it sent
@@ -170,7 +171,8 @@ class RemoteTable:
 
     def _send(self, message: dict) -> None:
         try:
-            self._sock.sendall(encode(message))
+            with self._sending:  # the reader thread answers pings: frames never interleave
+                self._sock.sendall(encode(message))
         except OSError:
             raise Refused("the connection to the table is lost") from None
 
@@ -191,8 +193,8 @@ class RemoteTable:
             self._take(message)
         elif kind == "ping":
             try:
-                self._sock.sendall(encode({"t": "pong"}))
-            except OSError:
+                self._send({"t": "pong"})
+            except Refused:
                 pass  # the reader sees the end
         elif kind == "bye":
             self.closed_reason = str(message.get("reason") or "the table ended the connection")
