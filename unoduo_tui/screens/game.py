@@ -113,6 +113,7 @@ class GameScreen(GameKeys, Screen[None]):
         self._deferred = False
         self._waiting = False  # a dialog or hand-off cover is up: keys wait for it
         self._in_flight = False  # an action sent, its update not yet here
+        self._banners: dict[str, str] = {}  # what each banner at the top says now
 
     @property
     def unoduo(self) -> "UnoDuoApp":
@@ -302,20 +303,14 @@ class GameScreen(GameKeys, Screen[None]):
     def _show_save_error(self, error: str | None) -> None:
         """The banner, while the table cannot save (a full disk): it takes no move
         until it can, and goes on by itself."""
-        banner = self.query_one("#save-banner", Static)
-        if error:
-            banner.update(save_wait(printable(error)))
-        banner.display = bool(error)
+        self._banner("save", save_wait(printable(error)) if error else "")
 
     def _show_lost(self, why: str | None) -> None:
         """The banner while the connection to the table is lost: what is shown is the
         last position the table told, and ``j`` connects again."""
-        banner = self.query_one("#lost-banner", Static)
-        if why:
-            banner.update(f"Disconnected from the table: {printable(why)}. "
-                          "j rejoins, q leaves.")
-        banner.display = bool(why)
-        self.refresh_bindings()
+        if self._banner("lost", f"Disconnected from the table: {printable(why)}. "
+                        "j rejoins, q leaves." if why else ""):
+            self.refresh_bindings()  # under a dialog too: j, and nothing else
 
     def _show_away(self, update: TableUpdate) -> None:
         """Who is away long enough to hand to a bot (``b``), and whom a bot plays for."""
@@ -325,9 +320,18 @@ class GameScreen(GameKeys, Screen[None]):
             who = " and ".join(self.names[s] for s in update.may_stand_in)
             said.append(f"{who} {'is' if len(update.may_stand_in) == 1 else 'are'} away: "
                         "b lets a bot play until they are back")
-        banner = self.query_one("#away-banner", Static)
-        banner.update(" · ".join(said))
-        banner.display = bool(said)
+        self._banner("away", " · ".join(said))
+
+    def _banner(self, name: str, text: str) -> bool:
+        """``text`` in the banner ``name`` at the top (empty: hidden); True when that
+        changed what it shows (an update that changes nothing redraws nothing)."""
+        if self._banners.get(name, "") == text:
+            return False
+        self._banners[name] = text
+        banner = self.query_one(f"#{name}-banner", Static)
+        banner.update(text)
+        banner.display = bool(text)
+        return True
 
     @property
     def lost(self) -> bool:
