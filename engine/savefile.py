@@ -26,6 +26,11 @@ starts, so a listing can read a finished file's header and footer alone and chec
 that they agree (:func:`read_ends`).
 Format 2 adds ``[-4, n]``: practice undo — the log goes back to its first ``n``
 entries (the file itself is never rewritten; loading applies it).
+Format 3 adds ``[-5, seat, name, kind]``: a seat record (:class:`SeatRecord`) — from
+here on ``seat`` is named ``name`` and played by ``kind`` (a joiner sat down, a bot
+stands in for an away player, the player is back); and the footer's ``names`` (the
+seats' names at the end, when a seat record renamed one).  Files of formats 1 and 2
+load as they always did; neither may hold a seat record.
 A decision costs 9 bytes (10 for codes ≥ 128) including framing.
 
 Every limit (name and id lengths, the seed's range, the seat count, a record's size)
@@ -46,7 +51,7 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator
 
 try:  # hashlib's BLAKE2 itself: ``import hashlib`` also loads OpenSSL (~2 ms at start-up)
@@ -60,12 +65,13 @@ from .actions import Action, Chance, IllegalAction
 from .cards import Card
 from .match import Match
 from .savefile_fields import (FOOTER_CODE, FORMAT_VERSION, MAX_ID, MAX_NAME, MAX_SEED,
-                              MAX_TEXT, Footer, Header, SaveFileError, _is_int)
+                              MAX_TEXT, SEAT_CODE, Footer, Header, SaveFileError, SeatRecord,
+                              _is_int)
 
 __all__ = [
     "FORMAT_VERSION", "MAGIC", "MAX_NAME", "MAX_ID", "MAX_SEED", "MAX_TEXT", "MAX_BODY", "magic",
-    "SaveFileError", "Header", "Footer", "Decoded", "Encoder", "decode", "entry_body", "load",
-    "last_tag", "read_ends", "HEAD_BYTES", "TAIL_BYTES",
+    "SaveFileError", "Header", "Footer", "SeatRecord", "Decoded", "seat_names", "Encoder",
+    "decode", "entry_body", "load", "last_tag", "read_ends", "HEAD_BYTES", "TAIL_BYTES",
 ]
 
 _MAGIC_STEM = b"UNODUO"
@@ -79,9 +85,10 @@ def magic(version: int = FORMAT_VERSION) -> bytes:
 MAGIC = magic()
 MAX_BODY = 4096  # a shuffle is ~117 bytes, a header a few hundred
 _TAG = 4
-_CUT, _FIRST, _SHUFFLE, _UNDO, _FOOTER = -1, -2, -3, -4, FOOTER_CODE
+_CUT, _FIRST, _SHUFFLE, _UNDO, _SEAT, _FOOTER = -1, -2, -3, -4, SEAT_CODE, FOOTER_CODE
 _CHANCE_CODES = {"cut": _CUT, "first": _FIRST, "shuffle": _SHUFFLE}
-_MAX_FOOTER = 256  # a footer body is ~40 bytes: where read_ends looks for one
+#: where read_ends looks for a footer: ~40 bytes, up to ~2.7 KB with ten seats' names
+_MAX_FOOTER = 3072
 #: bytes from the front that hold any header; bytes from the end that hold any footer
 HEAD_BYTES = len(MAGIC) + 3 + MAX_BODY + _TAG
 TAIL_BYTES = _TAG + 3 + _MAX_FOOTER + _TAG
@@ -98,7 +105,20 @@ class Decoded:
     torn_bytes: int  # bytes after good_length: a record cut short (0: none)
     zero_tail: bool  # the torn bytes are all zeros (power loss on some filesystems)
     undos: int = 0  # undo records applied (format 2): the match was practice
+    seats: list = field(default_factory=list)  # SeatRecords (format 3), in file order
 
+    def names(self) -> tuple[str, ...]:
+        """Each seat's name now: the header's, as the seat records renamed them."""
+        assert self.header is not None
+        return seat_names(self.header, self.seats)
+
+
+def seat_names(header: Header, records: Iterable[SeatRecord]) -> tuple[str, ...]:
+    """Each seat's name after ``records``: the header's, as they renamed them."""
+    names = [name for name, _ in header.seats]
+    for record in records:
+        names[record.seat] = record.name
+    return tuple(names)
 
 
 def _frame_head(n: int) -> bytes:
@@ -158,6 +178,11 @@ class Encoder:
         if not _is_int(length) or length < 0:
             raise ValueError(f"an undo goes back to a log length, not {length!r}")
         return self._record([_UNDO, length])
+
+    def seat(self, record: SeatRecord) -> bytes:
+        """Format 3: who a seat is, and who plays it, from here on (its ``at`` is where
+        it lies: the log's length so far)."""
+        return self._record(record.to_body())
 
 
 def _reject_ext(code: int, data: bytes) -> None:
@@ -235,6 +260,7 @@ def decode(data: bytes, name: str = "save file") -> Decoded:
     append = entries.append
     footer: Footer | None = None
     undos = 0
+    seats: list[SeatRecord] = []
     record = 0
     end = len(data)
     while pos < end:
@@ -244,17 +270,17 @@ def decode(data: bytes, name: str = "save file") -> Decoded:
                                 record)
         if pos + 3 > end:  # the length and its check byte, cut short
             return Decoded(header, entries, footer, start, end - start,
-                           not any(mv[start:]), undos)
+                           not any(mv[start:]), undos, seats)
         hi, lo, check = data[pos], data[pos + 1], data[pos + 2]
         n = hi << 8 | lo
         if hi ^ lo ^ 0x5A != check or not 1 <= n <= MAX_BODY:
             if n == 0 and not any(mv[start:]):  # a zero-filled tail (checked once: it ends)
-                return Decoded(header, entries, footer, start, end - start, True, undos)
+                return Decoded(header, entries, footer, start, end - start, True, undos, seats)
             raise SaveFileError(f"{name}: record {record} is damaged (bad length)", record)
         pos += 3
         if pos + n + _TAG > end:
             return Decoded(header, entries, footer, start, end - start,
-                           not any(mv[start:]), undos)
+                           not any(mv[start:]), undos, seats)
         h = blake2b(tag, digest_size=_TAG)
         h.update(mv[start:pos + n])
         expect = h.digest()
@@ -278,6 +304,17 @@ def decode(data: bytes, name: str = "save file") -> Decoded:
                 elif isinstance(obj, list) and obj and obj[0] == _FOOTER:
                     footer = Footer.from_body(obj)
                     _check_footer(footer, header, len(entries), undos, start)
+                    if footer.names is not None and footer.names != seat_names(header, seats):
+                        raise ValueError("the final record names the seats otherwise than "
+                                         "the seat records")
+                elif isinstance(obj, list) and obj and obj[0] == _SEAT:
+                    if version < 3:
+                        raise ValueError(f"a seat record in a format-{version} file")
+                    seat = SeatRecord.from_body(obj, len(entries))
+                    if seat.seat >= header.rules.seats:
+                        raise ValueError(f"a seat record for seat {seat.seat}, which the "
+                                         "match does not have")
+                    seats.append(seat)
                 elif isinstance(obj, list) and obj and obj[0] == _UNDO:
                     if version < 2:
                         raise ValueError("an undo record in a format-1 file")
@@ -285,6 +322,7 @@ def decode(data: bytes, name: str = "save file") -> Decoded:
                         raise ValueError("an undo to a log length the file does not have")
                     del entries[obj[1]:]
                     undos += 1
+                    seats = [s if s.at <= obj[1] else replace(s, at=obj[1]) for s in seats]
                 else:
                     append(_entry_from(obj))
             except _DECODE_ERRORS as exc:
@@ -292,7 +330,7 @@ def decode(data: bytes, name: str = "save file") -> Decoded:
                 raise SaveFileError(f"{name}: record {record}: {why}", record) from None
         pos += n + _TAG
         record += 1
-    return Decoded(header, entries, footer, pos, 0, False, undos)
+    return Decoded(header, entries, footer, pos, 0, False, undos, seats)
 
 
 def _check_footer(footer: Footer, header: Header | None, entries: int, undos: int,

@@ -13,10 +13,11 @@ from .rules import Rules
 from .scoring import match_result
 
 __all__ = ["FORMAT_VERSION", "MAX_NAME", "MAX_ID", "MAX_TEXT", "MAX_SEED", "SaveFileError",
-           "Header", "Footer"]
+           "Header", "Footer", "SeatRecord"]
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 FOOTER_CODE = -9  # a footer record's body: [FOOTER_CODE, {...}]
+SEAT_CODE = -5  # a seat record's body (format 3): [SEAT_CODE, seat, name, kind]
 # the limits the writer and the reader share (Header.__post_init__ checks them all)
 MAX_NAME = 64  # a seat's name and kind, in characters
 MAX_ID = 100  # a match id, in characters
@@ -118,11 +119,43 @@ class Header:
 
 
 @dataclass(frozen=True)
+class SeatRecord:
+    """Format 3: from log entry ``at`` on (the log's length when it was written),
+    ``seat`` is named ``name`` and its decisions are made by ``kind`` — ``"human"``
+    (its player: a joiner who sat down, or one back from away) or ``"bot:<level>"``
+    (a bot standing in for an away player).  The header's seats say who the seats
+    were at the start; these say who came and who played later."""
+
+    at: int
+    seat: int
+    name: str
+    kind: str
+
+    def __post_init__(self) -> None:
+        if not _is_int(self.at) or self.at < 0 or not _is_int(self.seat) or self.seat < 0:
+            raise ValueError("a seat record names a seat and a log length")
+        if not all(isinstance(x, str) and len(x) <= MAX_NAME for x in (self.name, self.kind)):
+            raise ValueError(f"a seat record's name and kind are at most {MAX_NAME} "
+                             "characters")
+
+    def to_body(self) -> list:
+        return [SEAT_CODE, self.seat, self.name, self.kind]
+
+    @classmethod
+    def from_body(cls, body: list, at: int) -> "SeatRecord":
+        if len(body) != 4:
+            raise ValueError("malformed seat record")
+        return cls(at, *body[1:])
+
+
+@dataclass(frozen=True)
 class Footer:
     """The result, written once a match is over, so listing need not replay.
 
     ``entries``, ``undos`` and ``offset`` (the log's length, the undo records before
-    the footer, where the footer record starts) are ``None`` in older files."""
+    the footer, where the footer record starts) are ``None`` in older files;
+    ``names`` (format 3): each seat's name at the end, when a seat record renamed
+    one (else ``None``: the header's)."""
 
     winner: int | None
     scores: tuple[int, ...]
@@ -130,6 +163,7 @@ class Footer:
     entries: int | None = None
     undos: int | None = None
     offset: int | None = None
+    names: tuple[str, ...] | None = None
 
     def to_body(self) -> list:
         d: dict[str, Any] = {"winner": self.winner, "scores": list(self.scores),
@@ -137,6 +171,8 @@ class Footer:
         for key in ("entries", "undos", "offset"):
             if getattr(self, key) is not None:
                 d[key] = getattr(self, key)
+        if self.names is not None:
+            d["names"] = list(self.names)
         return [FOOTER_CODE, d]
 
     @classmethod
@@ -146,17 +182,22 @@ class Footer:
         d = body[1]
         winner, scores, rounds = d.get("winner"), d.get("scores"), d.get("rounds")
         more = [d.get(k) for k in ("entries", "undos", "offset")]
+        names = d.get("names")
         if not (winner is None or _is_int(winner)) or not _is_int(rounds) or \
                 not isinstance(scores, list) or not all(_is_int(x) for x in scores) or \
-                not all(x is None or (_is_int(x) and x >= 0) for x in more):
+                not all(x is None or (_is_int(x) and x >= 0) for x in more) or \
+                not (names is None or (isinstance(names, list) and all(
+                    isinstance(n, str) and len(n) <= MAX_NAME for n in names))):
             raise ValueError("malformed footer")
-        return cls(winner, tuple(scores), rounds, *more)
+        return cls(winner, tuple(scores), rounds, *more,
+                   None if names is None else tuple(names))
 
     def problem(self, rules: Rules) -> str | None:
         """Why this footer cannot end a match under ``rules`` (None: it can): one score
         per seat, none negative, a total at the target and the winner the rules make."""
         scores = self.scores
-        if len(scores) != rules.seats or any(x < 0 for x in scores) or self.rounds < 1:
+        if len(scores) != rules.seats or any(x < 0 for x in scores) or self.rounds < 1 or \
+                (self.names is not None and len(self.names) != rules.seats):
             return "the final record does not fit the header (seats, scores or rounds)"
         over, winner = match_result(rules, scores)
         if not over:

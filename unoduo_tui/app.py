@@ -257,17 +257,45 @@ class UnoDuoApp(SafePalettes, App[int]):
         except Exception as exc:
             raise CannotOpen(f"Could not start the match: {exc}") from exc
 
-    def _resume_table(self, ref: str | None) -> LocalTable:
+    def _resume_table(self, ref: str | None) -> Table:
+        """The match ``ref`` names (None: the newest unfinished) at a table: a hosted
+        one at its own (:func:`~.net.hosted.open_hosted`: its remote seats stay
+        remote), any other in this process."""
         if ref is None:
             newest = self.store.newest_unfinished() if self.store is not None else None
             if newest is None:
                 raise CannotOpen("No unfinished match to resume.", "warning")
             ref = str(newest.id)
+        hosted = self._hosted_table(ref)
+        if hosted is not None:
+            return hosted
         try:
             return LocalTable.resume(self.store, ref, think_ms=self.think_ms,
                                      bot_pause=self.bot_pause, thinker=self.thinker)
         except Exception as exc:
             raise CannotOpen(self._open_error(exc)) from exc
+
+    def _hosted_table(self, ref: str) -> Table | None:
+        """A hosted match's table, connected as its host (None: not hosted)."""
+        from .net.commands import wire
+        from .net.hosted import open_hosted
+
+        try:
+            path = self.store.resolve(ref)
+        except Exception:  # no such match: LocalTable.resume says so
+            return None
+        try:
+            opened = open_hosted(self.store, path,
+                                 name=self.lobby.name if self.lobby is not None else "",
+                                 listing=str(self.lobby.folder) if self.lobby is not None
+                                 else None, place=self.place)
+        except Exception as exc:
+            raise CannotOpen(f"Could not open its table: {getattr(exc, 'reason', exc)}"
+                             ) from exc
+        if opened is None:
+            return None
+        wire(self, opened[0])
+        return opened[0]
 
     def _replay_screen(self, ref: Any, spoiler_free: bool = False) -> Screen:
         from .screens.replay import ReplayScreen

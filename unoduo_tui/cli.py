@@ -133,6 +133,9 @@ def _interactive(args: argparse.Namespace) -> int:
     problem = _terminal_problem()
     if problem:
         raise UsageError(problem)
+    if args.command == "resume" and match is None:  # the newest unfinished match
+        newest = store.newest_unfinished()
+        match = None if newest is None else str(newest.path)
     if args.command == "resume" and match is not None:  # a hosted match: its table (#15)
         from .net.commands import resume_hosted
         hosted = resume_hosted(store, match)
@@ -282,8 +285,15 @@ def _export(args: argparse.Namespace) -> int:
     loaded = _read_only(args)
     if loaded is None:
         return EXIT_FAIL
-    sys.stdout.writelines(export_lines(loaded))
+    sys.stdout.writelines(export_lines(loaded, _remote(args, loaded)))
     return EXIT_OK
+
+
+def _remote(args: argparse.Namespace, loaded) -> tuple[int, ...]:
+    """The seats of ``loaded`` played from other terminals (a hosted match's)."""
+    from .net.hosted import remote_seats
+
+    return remote_seats(_store(args), loaded)
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -397,7 +407,7 @@ def _transcript(args: argparse.Namespace) -> int:
     loaded = _read_only(args)
     if loaded is None:
         return EXIT_FAIL
-    sys.stdout.write(transcript_text(loaded))
+    sys.stdout.write(transcript_text(loaded, _remote(args, loaded)))
     return EXIT_OK
 
 

@@ -4,8 +4,11 @@
 A :class:`SaveHandle` knows exactly what is on disk (its size, its chain tag, the log
 length it holds), so a write that fails (disk full, quota, I/O error, a short write)
 is cut back to the last whole record and nothing moves on: the next
-:meth:`SaveHandle.sync` writes everything not yet saved.  A :class:`_Lock` is a
-``flock`` on ``<id>.lock``, removed on release.
+:meth:`SaveHandle.sync` writes everything not yet saved.  Writing and making durable
+are two steps (:meth:`~SaveHandle.write`, then :meth:`~SaveHandle.flush`): once
+``write`` returns, the records are in the file for any reader and survive the
+process being killed; ``flush`` (``fdatasync``) makes them survive the machine.  A
+:class:`_Lock` is a ``flock`` on ``<id>.lock``, removed on release.
 """
 
 from __future__ import annotations
@@ -19,11 +22,12 @@ from pathlib import Path
 from typing import Callable
 
 from engine import Match
-from engine.savefile import Encoder, Footer, Header, SaveFileError
+from engine.savefile import Encoder, Footer, Header, SaveFileError, SeatRecord, seat_names
 
 from .files import FILE_MODE, FileProblem, open_regular, write_all
 
-__all__ = ["SUFFIX", "LockedError", "SaveWriteError", "Seat", "SaveHandle", "id_of"]
+__all__ = ["SUFFIX", "LockedError", "SaveWriteError", "Seat", "SaveHandle", "id_of",
+           "named_seats"]
 
 SUFFIX = ".unoduo"
 
@@ -122,14 +126,16 @@ class SaveHandle:
 
     The handle knows what is on disk: ``size`` bytes of whole records, ending in
     the chain tag ``tag``, holding a log of ``written`` entries (after its undo
-    records).  A write that fails is cut back to ``size`` and nothing here moves on,
-    so the next :meth:`sync` writes everything not yet saved, from where the file
-    really ends; an undo that could not be written is written first.
+    records) and the seat records ``seats``.  A write that fails is cut back to
+    ``size`` and nothing here moves on, so the next :meth:`sync` writes everything
+    not yet saved, from where the file really ends; an undo or a seat record that
+    could not be written is written first, where it belongs in the log.
     """
 
     def __init__(self, path: Path, fd: int, lock: _Lock, tag: bytes, size: int,
                  written: int, header: Header, durable: bool = True,
-                 finished: bool = False, undos: int = 0) -> None:
+                 finished: bool = False, undos: int = 0,
+                 seats: "list[SeatRecord] | tuple[SeatRecord, ...]" = ()) -> None:
         self.path = path
         self.header = header
         self._fd = fd
@@ -141,10 +147,14 @@ class SaveHandle:
         self._finished = finished
         self._undos = undos  # undo records on disk
         self._rewind: int | None = None  # an undo not yet on disk: back to this length
+        self._seats: list[SeatRecord] = list(seats)  # seat records on disk
+        self._new_seats: list[SeatRecord] = []  # seat records not yet on disk
         self._dirty = False  # a failed write may have left bytes past _size
         self._failed = False  # the last write failed: the file is behind the match
         #: called with the path once the footer is on disk (the store's record, #24)
         self.on_finish: "Callable[[Path], None] | None" = None
+        self._unflushed = False  # written, not yet made durable (fdatasync)
+        self._flush_failed = False  # the last fdatasync failed: tried again
 
     @property
     def id(self) -> str:
@@ -153,7 +163,17 @@ class SaveHandle:
 
     @property
     def seats(self) -> tuple[Seat, ...]:
-        return tuple(Seat(*s) for s in self.header.seats)
+        """The seats as the header had them, named as the seat records rename them."""
+        return named_seats(self.header, self.seat_records)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return seat_names(self.header, self._seats + self._new_seats)
+
+    @property
+    def seat_records(self) -> tuple[SeatRecord, ...]:
+        """Every seat record, on disk or not yet."""
+        return tuple(self._seats + self._new_seats)
 
     @property
     def closed(self) -> bool:
@@ -161,9 +181,9 @@ class SaveHandle:
 
     @property
     def pending(self) -> bool:
-        """Whether the last write failed, so the file is behind the match until a
-        :meth:`sync` succeeds (which then has written everything)."""
-        return self._failed
+        """Whether the last write (or fdatasync) failed, so the file is behind the
+        match until a :meth:`sync` succeeds (which then has written everything)."""
+        return self._failed or self._flush_failed
 
     def _unsaved(self, match: Match) -> tuple[bytes, Encoder, bool]:
         """(the records that bring the file to ``match``, the encoder after them,
@@ -174,19 +194,32 @@ class SaveHandle:
         if self._rewind is not None:
             start = self._rewind
             parts.append(enc.undo(start))
+        for record in self._new_seats:  # each where it lies in the log
+            at = max(start, min(record.at, match.log_length))
+            parts.append(enc.entries(match.actions[start:at]))
+            parts.append(enc.seat(record))
+            start = at
         parts.append(enc.entries(match.actions_from(start)))
         footer = match.over and not self._finished
         if footer:
             undos = self._undos + (self._rewind is not None)
             offset = self._size + sum(map(len, parts))
-            parts.append(enc.footer(Footer(match.winner, match.scores, match.round,
-                                           match.log_length, undos, offset)))
+            names = self.names
+            parts.append(enc.footer(Footer(
+                match.winner, match.scores, match.round, match.log_length, undos, offset,
+                names if names != tuple(n for n, _ in self.header.seats) else None)))
         return b"".join(parts), enc, footer
 
     def sync(self, match: Match) -> None:
-        """Append every log entry not yet written (after an undo not yet written),
-        then the footer once it is over.  Raises :class:`SaveWriteError` (an
-        ``OSError``) when the disk refuses; the file is then as it was."""
+        """:meth:`write`, then :meth:`flush`."""
+        self.write(match)
+        self.flush()
+
+    def write(self, match: Match) -> None:
+        """Append every log entry not yet written (after an undo or seat record not
+        yet written), then the footer once it is over.  Raises
+        :class:`SaveWriteError` (an ``OSError``) when the disk refuses; the file is
+        then as it was."""
         if self._fd < 0:
             raise SaveFileError(f"{self.path}: the save file is closed")
         chunk, enc, footer = self._unsaved(match)
@@ -197,9 +230,24 @@ class SaveHandle:
         if self._rewind is not None:
             self._undos += 1
             self._rewind = None
+        self._seats += self._new_seats
+        self._new_seats = []
         self._finished = self._finished or footer
         if footer and self.on_finish is not None:
             self.on_finish(self.path)
+
+    def flush(self) -> None:
+        """Make what :meth:`write` wrote durable (``fdatasync``; nothing to do for a
+        bulk handle).  Raises :class:`SaveWriteError`; the records stay in the file
+        and the next ``flush`` tries again."""
+        if not (self._durable and (self._unflushed or self._flush_failed)) or self._fd < 0:
+            return
+        try:
+            os.fdatasync(self._fd)
+        except OSError as exc:
+            self._flush_failed = True
+            raise _write_error(exc) from exc
+        self._unflushed = self._flush_failed = False
 
     def _append(self, chunk: bytes) -> None:
         fd = self._fd
@@ -208,9 +256,8 @@ class SaveHandle:
                 os.ftruncate(fd, self._size)
                 self._dirty = False
             write_all(fd, chunk)
-            if self._durable:
-                os.fdatasync(fd)
             self._failed = False
+            self._unflushed = True
         except OSError as exc:
             self._dirty = self._failed = True
             try:
@@ -218,10 +265,22 @@ class SaveHandle:
                 self._dirty = False
             except OSError:
                 pass  # tried again before the next write
-            what = ("the disk is full" if exc.errno in (errno.ENOSPC, errno.EDQUOT)
-                    else exc.strerror or str(exc))
-            raise SaveWriteError(f"{what} — the match goes on, and is saved as soon as "
-                                 "the disk takes it", exc.errno or errno.EIO) from exc
+            raise _write_error(exc) from exc
+
+    @property
+    def can_name(self) -> bool:
+        """Seat records need format 3 (an older file carries on without them)."""
+        return self.header.format_version >= 3 and not self._finished
+
+    def seat(self, match: Match, seat: int, name: str, kind: str) -> None:
+        """Record that from ``match``'s present position ``seat`` is named ``name``
+        and played by ``kind`` (:class:`SeatRecord`), and :meth:`sync`.  Raises
+        :class:`SaveWriteError` like ``sync`` (the record is then written first by
+        the next); ``SaveFileError`` when the file cannot hold one (:attr:`can_name`)."""
+        if not self.can_name:
+            raise SaveFileError(f"{self.path}: this save file cannot record who plays a seat")
+        self._new_seats.append(SeatRecord(match.log_length, seat, name, kind))
+        self.sync(match)
 
     @property
     def can_undo(self) -> bool:
@@ -231,8 +290,8 @@ class SaveHandle:
     def undo(self, match: Match) -> None:
         """Append "the log goes back to ``match``'s length" (practice undo): the file
         is never rewritten, so a crash mid-undo loses at most this record.  Raises
-        :class:`SaveWriteError` like :meth:`sync`; the undo is then written first by
-        the next ``sync``."""
+        :class:`SaveWriteError` like :meth:`write` (which it is: :meth:`flush` makes it
+        durable); the undo is then written first by the next ``write``."""
         if self._fd < 0:
             raise SaveFileError(f"{self.path}: the save file is closed")
         if not self.can_undo:
@@ -241,7 +300,7 @@ class SaveHandle:
         # length on disk, at most an earlier undo not yet written
         back = self._written if self._rewind is None else self._rewind
         self._rewind = min(back, match.log_length)
-        self.sync(match)
+        self.write(match)
 
     def close(self) -> None:
         if self._fd >= 0:
@@ -260,6 +319,20 @@ class SaveHandle:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def named_seats(header: Header, records, names: "tuple[str, ...] | None" = None
+                ) -> tuple[Seat, ...]:
+    """The header's seats (their kinds: who owns each), named as the seat ``records``
+    (or ``names``, a footer's) last name them."""
+    names = names or seat_names(header, records)
+    return tuple(Seat(name, kind) for name, (_, kind) in zip(names, header.seats))
+
+
+def _write_error(exc: OSError) -> SaveWriteError:
+    what = ("the disk is full" if exc.errno in (errno.ENOSPC, errno.EDQUOT)
+            else exc.strerror or str(exc))
+    return SaveWriteError(what, exc.errno or errno.EIO)
 
 
 def id_of(path: Path) -> str:

@@ -35,13 +35,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from engine import Match, __version__
-from engine.savefile import (HEAD_BYTES, TAIL_BYTES, Encoder, Header, SaveFileError, decode,
-                             last_tag, load, read_ends)
+from engine.savefile import (HEAD_BYTES, TAIL_BYTES, Encoder, Header, SaveFileError,
+                             SeatRecord, decode, last_tag, load, read_ends)
 
 from .text import printable
 from .files import MAX_FILE, create_new, open_regular, private_dir, put_new, read_all, write_all
 from .savehandle import (SUFFIX, LockedError, SaveHandle, SaveWriteError, Seat, _Lock, id_of,
-                         plain)
+                         named_seats, plain)
 
 __all__ = ["Store", "Seat", "SaveHandle", "Loaded", "Summary", "SaveFileError", "LockedError",
            "SaveWriteError", "data_dir", "parent_of", "short_id"]
@@ -91,6 +91,7 @@ class Loaded:
     handle: SaveHandle | None
     notes: list[str] = field(default_factory=list)
     undos: int = 0  # practice undos the file records
+    seat_records: tuple[SeatRecord, ...] = ()  # who came and who played (format 3)
 
     @property
     def id(self) -> str:
@@ -99,7 +100,18 @@ class Loaded:
 
     @property
     def seats(self) -> tuple[Seat, ...]:
-        return tuple(Seat(*s) for s in self.header.seats)
+        """Each seat's kind as the header has it (who owns it: a human or a bot), named
+        as the seat records last named it (a joiner's own name)."""
+        return named_seats(self.header, self.seat_records)
+
+    def stand_in(self, seat: int, index: int) -> str | None:
+        """The bot kind (``"bot:normal"``) that made ``seat``'s log entry ``index`` for
+        its away player (``None``: the seat's own player, or bot, made it)."""
+        by = None
+        for record in self.seat_records:
+            if record.seat == seat and record.at <= index:
+                by = record.kind if record.kind != self.header.seats[seat][1] else None
+        return by
 
 
 class Store:
@@ -225,7 +237,8 @@ class Store:
             if not decoded.entries:
                 notes.append("the match had not started; it starts now from its saved seed")
             if read_only:
-                return Loaded(match, decoded.header, path, None, notes, decoded.undos)
+                return Loaded(match, decoded.header, path, None, notes, decoded.undos,
+                              tuple(decoded.seats))
             if decoded.torn_bytes:
                 os.ftruncate(fd, decoded.good_length)
         except BaseException:
@@ -233,13 +246,15 @@ class Store:
             raise
         handle = SaveHandle(path, fd, lock, last_tag(data, decoded.good_length),
                             decoded.good_length, len(decoded.entries), decoded.header,
-                            finished=decoded.footer is not None, undos=decoded.undos)
+                            finished=decoded.footer is not None, undos=decoded.undos,
+                            seats=decoded.seats)
         handle.on_finish = self._recorded
         try:  # the start's chance outcomes of a header-only file; a lost footer
             handle.sync(match)
         except SaveWriteError as exc:
             notes.append(f"not saved yet: {exc}")
-        return Loaded(match, decoded.header, path, handle, notes, decoded.undos)
+        return Loaded(match, decoded.header, path, handle, notes, decoded.undos,
+                      tuple(decoded.seats))
 
     def delete(self, ref: "str | os.PathLike") -> Path:
         """Remove a saved match for good: its file, its lock and any ``.corrupt`` copy.
@@ -327,7 +342,7 @@ class Store:
                 if ends is not None:
                     header, f = ends
                     return _summary(path, header, f.rounds, f.scores, "finished",
-                                    f.entries or 0, f.winner, None, f.undos or 0)
+                                    f.entries or 0, f.winner, None, f.undos or 0, f.names)
                 data = read_all(fd, path)
             finally:
                 os.close(fd)
@@ -338,7 +353,8 @@ class Store:
             status = "finished" if match.over else "in progress"
             return _summary(path, decoded.header, match.round, match.scores, status,
                             len(decoded.entries), match.winner,
-                            "torn tail" if decoded.torn_bytes else None, decoded.undos)
+                            "torn tail" if decoded.torn_bytes else None, decoded.undos,
+                            decoded.names())
         except (SaveFileError, OSError) as exc:
             return _damaged(path, str(exc) if isinstance(exc, SaveFileError) else plain(exc))
 
@@ -369,10 +385,11 @@ def _keep_aside(path: Path, data: bytes) -> str:
 
 
 def _summary(path: Path, header: Header, rounds: int, scores: tuple[int, ...], status: str,
-             actions: int, winner: int | None, problem: str | None, undos: int) -> Summary:
+             actions: int, winner: int | None, problem: str | None, undos: int,
+             names: tuple[str, ...] | None = None) -> Summary:
     own = id_of(path)
     return Summary(own, path, _parse_time(header.created),
-                   tuple(Seat(*s) for s in header.seats), rounds, scores, status, actions,
+                   named_seats(header, (), names), rounds, scores, status, actions,
                    winner, problem, undos, parent_of(header),
                    header.match_id if header.match_id != own else None, header.rules.preset)
 

@@ -16,19 +16,22 @@ from typing import Any, Iterator, Sequence
 
 from engine.events import Event, describe
 
+from .plan import opponent_label
 from .store import parent_of
 from .text import printable
 from .words import and_list, game_name, result_line, seat_label, seat_names
 
-__all__ = ["transcript_text", "export_lines", "witnesses"]
+__all__ = ["transcript_text", "export_lines", "witnesses", "played_for"]
 
 
-def witnesses(loaded) -> tuple[int, ...] | None:
+def witnesses(loaded, remote: Sequence[int] = ()) -> tuple[int, ...] | None:
     """The seats whose eyes the text of ``loaded`` shows: ``None`` for a finished
-    match (everything); else its human seats (hot-seat: both), or none at all."""
+    match (everything); else its human seats at this keyboard (hot-seat: all of
+    them; a hosted match: the host's, never the ``remote`` seats played from other
+    terminals, :func:`~unoduo_tui.net.hosted.remote_seats`), or none at all."""
     if loaded.match.over:
         return None
-    return tuple(i for i, s in enumerate(loaded.seats) if not s.is_bot)
+    return tuple(i for i, s in enumerate(loaded.seats) if not s.is_bot and i not in remote)
 
 
 def _as_seen(e: Event, seats: tuple[int, ...] | None) -> Event:
@@ -73,15 +76,15 @@ def _head(loaded, names: Sequence[str], seen: tuple[int, ...] | None) -> list[st
     return out + [""]
 
 
-def transcript_text(loaded) -> str:
+def transcript_text(loaded, remote: Sequence[int] = ()) -> str:
     """A loaded match as text: header, then per round the draft, one numbered line per
     decision (its events as sentences, as :func:`witnesses` saw them), the round's
-    scores; the result."""
+    scores; the result.  ``remote``: seats played from other terminals."""
     from engine.replay import ReplayCursor
 
     header = loaded.header
     names = seat_names(loaded.seats)
-    seen = witnesses(loaded)
+    seen = witnesses(loaded, remote)
     out = _head(loaded, names, seen)
     rejected: dict[int, list[str]] = {}
 
@@ -103,13 +106,14 @@ def transcript_text(loaded) -> str:
 
     classic = header.rules.preset == "classic"
 
-    def section(events, m, number: int | None) -> None:
+    def section(events, m, number: int | None, by: str = "") -> None:
         line: list[str] = []
 
         def flush() -> None:
             nonlocal number
             if line:
-                out.append((f"{number:>5}. " if number else "       ") + " ".join(line))
+                out.append((f"{number:>5}. " if number else "       ") + " ".join(line)
+                           + (by if number else ""))
                 line.clear()
                 number = None  # what follows a round's end is not a new decision
 
@@ -138,9 +142,24 @@ def transcript_text(loaded) -> str:
 
     cursor = ReplayCursor(header.rules, loaded.match.actions, header.seed)
     for i in range(cursor.count + 1):
-        section(cursor.events_of(i), cursor.goto(i), i or None)
+        section(cursor.events_of(i), cursor.goto(i), i or None, played_for(loaded, cursor, i,
+                                                                          names))
     out.extend(["", result_line(loaded.match, names)])
     return "\n".join(out) + "\n"
+
+
+def played_for(loaded, cursor, pos: int, names: Sequence[str], short: bool = False) -> str:
+    """``" (normal bot for Jo)"`` (``short``: ``" (bot for Jo)"``) when decision ``pos``
+    of ``cursor`` (a :class:`~engine.replay.ReplayCursor` over ``loaded``'s log) was
+    made by a bot playing for its seat's away player; ``""`` when the seat's own
+    player (or bot) made it."""
+    if pos <= 0:
+        return ""
+    seat = cursor.actor(pos)
+    kind = loaded.stand_in(seat, cursor.log_length(pos - 1)) if seat is not None else None
+    if kind is None:
+        return ""
+    return f" ({'bot' if short else opponent_label(kind).lower()} for {names[seat]})"
 
 
 def _json_safe(value: Any) -> Any:
@@ -160,28 +179,44 @@ def _line(obj: dict) -> str:
     return json.dumps(obj, allow_nan=False, ensure_ascii=True) + "\n"
 
 
-def export_lines(loaded) -> Iterator[str]:
-    """``unoduo export``: JSON lines — the header, one line per log entry, the footer
-    once the match is over.  A match still being played keeps its seed and its
-    shuffles' orders to itself (``"hidden": true``)."""
+def export_lines(loaded, remote: Sequence[int] = ()) -> Iterator[str]:
+    """``unoduo export``: JSON lines — the header, one line per log entry (and per seat
+    record, where it lies: a joiner's name, a bot playing for an away player), the
+    footer once the match is over.  A match still being played keeps its seed and its
+    shuffles' orders to itself (``"hidden": true``): no hand can be told from it, the
+    ``remote`` seats' (played from other terminals) no more than any other."""
     header, m = loaded.header, loaded.match
-    secret = witnesses(loaded) is not None
+    secret = witnesses(loaded, remote) is not None
     body = {k: _json_safe(v) for k, v in header.to_body().items() if k != "type"}
     if secret:
         body.pop("seed", None)
     yield _line({"type": "header", **body})
     # who made each decision: the seat to act before it, as a step-by-step replay shows
     seat_of = [s.to_act for s in type(m).replay_steps(header.rules, m.actions, header.seed)]
+    records = list(loaded.seat_records)
+
+    def seats_at(i: int) -> Iterator[str]:
+        """The seat records before log entry ``i``: who sat down, who plays from here."""
+        while records and records[0].at <= i:
+            r = records.pop(0)
+            yield _line({"type": "seat", "i": r.at, "seat": r.seat, "name": r.name,
+                         "kind": r.kind})
+
     decision = 0
     for i, entry in enumerate(m.actions):
+        yield from seats_at(i)
         if not entry.is_chance:
-            yield _line({"type": "decision", "i": i, "seat": seat_of[decision],
-                         "action": str(entry)})
+            line = {"type": "decision", "i": i, "seat": seat_of[decision], "action": str(entry)}
+            by = loaded.stand_in(seat_of[decision], i)
+            if by is not None:  # a bot made it for the seat's away player
+                line["by"] = by
+            yield _line(line)
             decision += 1
         elif secret and entry.kind == "shuffle":  # the draw pile's order: the future
             yield _line({"type": "chance", "i": i, "entry": entry.kind, "hidden": True})
         else:
             yield _line({"type": "chance", "i": i, "entry": str(entry)})
+    yield from seats_at(m.log_length)
     if m.over:
         yield _line({"type": "footer", "winner": m.winner, "scores": list(m.scores),
                      "rounds": m.round})

@@ -33,6 +33,8 @@ from engine.savefile import (MAGIC, Encoder, Footer, Header, _frame_head,  # noq
 OUT = HERE / "hostile"
 SEATS = (("Ann", "human"), ("Bot", "bot:random"))
 CREATED = "2026-11-29T12:00:00+00:00"
+#: the corpus is of format 2 (written before format 3 came): it must keep loading as it is
+VERSION = 2
 
 
 def played(seed: int, decisions: int | None, target: int = 200) -> Match:
@@ -46,7 +48,7 @@ def played(seed: int, decisions: int | None, target: int = 200) -> Match:
 
 def header_body(m: Match, **change) -> dict:
     body = Header("20261129-120000-abcdef", m.rules, m.seed, SEATS, CREATED,
-                  "0.1.0").to_body()
+                  "0.1.0", VERSION).to_body()
     body.update(change)
     return body
 
@@ -80,7 +82,7 @@ def real_file(m: Match, footer: bool = True, header: Header | None = None) -> by
     """Bytes as the store writes them (the new footer with entries / undos / offset)."""
     enc = Encoder()
     data = enc.start(header or Header("20261129-120000-abcdef", m.rules, m.seed, SEATS,
-                                      CREATED, "0.1.0"))
+                                      CREATED, "0.1.0", VERSION))
     data += enc.entries(m.actions)
     if footer and m.over:
         data += enc.footer(Footer(m.winner, m.scores, m.round, m.log_length, 0, len(data)))
@@ -126,7 +128,7 @@ def corpus() -> dict[str, bytes]:
     files["bad-empty"] = b""
     files["bad-only-zeros"] = b"\x00" * 64
     files["bad-foreign"] = b"\x89PNG\r\n\x1a\n" + bytes(range(64))
-    files["bad-magic-only"] = MAGIC
+    files["bad-magic-only"] = magic(VERSION)
     files["bad-format-255"] = magic(255) + whole[len(MAGIC):]
     files["bad-format-0"] = magic(0) + whole[len(MAGIC):]
     files["bad-format-field-255"] = bytes(Raw().add(header_body(short, format=255))
@@ -169,7 +171,7 @@ def corpus() -> dict[str, bytes]:
     files["bad-huge-seed"] = bytes(Raw().add(header_body(short, seed="9" * 150))
                                    .entries(short).data)
     files["good-100-digit-seed"] = real_file(played(4, 30), header=Header(
-        "20261129-120000-abcdef", Rules(), 10**100 - 1, SEATS, CREATED, "0.1.0"))
+        "20261129-120000-abcdef", Rules(), 10**100 - 1, SEATS, CREATED, "0.1.0", VERSION))
     files["bad-created-too-long"] = bytes(Raw().add(header_body(short, created="2" * 65))
                                           .entries(short).data)
     files["bad-seed-not-digits"] = bytes(Raw().add(header_body(short, seed="١٢٣"))

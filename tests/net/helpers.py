@@ -53,7 +53,8 @@ class Served:
     """A :class:`LocalTable` behind an :class:`Authority` on a temp Unix socket."""
 
     def __init__(self, match_plan: MatchPlan, *, store: Any = None, clock=None,
-                 tcp: bool = False, vouches: Any = None) -> None:
+                 tcp: bool = False, vouches: Any = None,
+                 away: float | None = None) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="ud", dir="/tmp"))
         self.path = self.folder / "t.sock"
         self.table = LocalTable.start(store, match_plan, bot_pause=0)
@@ -61,9 +62,11 @@ class Served:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        kw = {"clock": clock} if clock else {}
-        self.authority = self.call(lambda: Authority(self.table, self.code, vouches=vouches,
-                                                     **kw))
+        kw: dict[str, Any] = {"clock": clock} if clock else {}
+        if away is not None:
+            kw["away"] = away
+        self.authority = self.call(lambda: Authority(self.table, self.code,
+                                                     vouches=vouches, **kw))
         self.run(self.authority.start(str(self.path), ("127.0.0.1", 0) if tcp else None))
 
     def call(self, fn):
@@ -84,7 +87,7 @@ class Served:
                code: str | None = None, delay: int = 0) -> "Client":
         rec = Recorder(self.raw())
         table = RemoteTable(rec, code or self.code, name=name, want=want, token=token,
-                            delay=delay)  # type: ignore[arg-type]
+                            delay=delay, reconnect=self.raw)  # type: ignore[arg-type]
         return Client(table, rec)
 
     def state(self) -> tuple[int | None, int, bool]:

@@ -9,8 +9,9 @@ import socket
 
 import pytest
 
-from unoduo_tui.net.frames import encode
+from unoduo_tui.net.frames import FrameReader, encode
 from unoduo_tui.net.guesses import Guesser
+from unoduo_tui.net.remote import RemoteTable
 from unoduo_tui.table import Refused
 
 from .helpers import WAIT, card_strings, hidden_faces, plan, play_out, raw_hello
@@ -137,14 +138,64 @@ def test_a_full_table_refuses_a_third_player_who_may_watch(served_factory):
     assert served.client(want="watch").table.seat is None
 
 
-def test_a_token_takes_the_same_seat_back_and_the_old_connection_goes(served_factory):
+def test_a_token_takes_the_same_seat_back_once_its_connection_is_gone(served_factory):
     served = served_factory(plan(seed=10))
     a, b = served.client(name="Ann"), served.client(name="Bob")
     token = b.table.token
+    b.table.close()
+    a.wait(lambda u: a.table.presence.connected == (0,), "Bob's drop")
     b2 = served.client(token=token)
-    assert b2.table.seat == b.table.seat == 1
-    assert b.wait(lambda u: u.cause == "closed", "the old connection's end").cause == "closed"
-    assert b2.table.names[1] == "Bob"
+    assert b2.table.seat == 1 and b2.table.names[1] == "Bob"
+    a.wait(lambda u: a.table.presence.connected == (0, 1), "presence")
+
+
+def test_4_a_token_whose_seat_answers_gets_the_next_free_seat_and_leaves_it_alone(
+        served_factory):
+    """#21 item 4: the host and a joiner at one data dir (one account): the joiner
+    offers the host's token (the one the data dir holds), the host's connection answers
+    its ping, so the joiner takes the next seat and the host keeps its own."""
+    served = served_factory(plan("classic", 3, seed=10))
+    host = served.client(name="Hana")
+    jo = served.client(name="Jo", token=host.table.token)
+    assert host.table.seat == 0 and jo.table.seat == 1 and jo.table.token != host.table.token
+    host.wait(lambda u: host.table.names[:2] == ("Hana", "Jo"), "Jo's name")
+    assert host.table.closed_reason is None and host.last.lost is None
+    # a third terminal with both tokens: both seats answer, the last seat is free
+    kim = RemoteTable(served.raw(), served.code, name="Kim",
+                      tokens=[jo.table.token, host.table.token])
+    assert kim.seat == 2
+    # and with every seat taken and answering, a fourth is told why
+    with pytest.raises(Refused, match="in use by another connection"):
+        RemoteTable(served.raw(), served.code, tokens=[host.table.token])
+    # a host's screen asks for its own seat only (new_seat=False): never another
+    with pytest.raises(Refused, match="in use by another connection"):
+        RemoteTable(served.raw(), served.code, tokens=[kim.token], new_seat=False)
+    assert host.table.closed_reason is None and jo.table.closed_reason is None
+    kim.close()
+
+
+def test_4_a_seat_whose_connection_does_not_answer_is_taken_over_and_told(served_factory):
+    """A dropped link the authority has not noticed (a connection that reads nothing):
+    the player coming back with its token takes its seat; the old connection hears bye."""
+    served = served_factory(plan(seed=10))
+    a = served.client(name="Ann")
+    stale = served.raw()
+    stale.sendall(encode({"t": "hello", "code": served.code, "want": "play", "name": "Bob"}))
+    reader = FrameReader()
+    frames: list[dict] = []
+    while not any(f["t"] == "update" for f in frames):
+        frames += reader.feed(stale.recv(1 << 16))
+    welcome = frames[0]
+    assert welcome["t"] == "welcome" and welcome["seat"] == 1
+    b = served.client(token=welcome["token"])  # the ping goes unanswered
+    assert b.table.seat == 1
+    while not any(f["t"] == "bye" for f in frames):
+        chunk = stale.recv(1 << 16)
+        assert chunk, "closed without a bye"
+        frames += reader.feed(chunk)
+    bye = next(f for f in frames if f["t"] == "bye")
+    assert "taken over by another connection" in bye["reason"]
+    assert any(f["t"] == "ping" for f in frames)
     a.wait(lambda u: a.table.presence.connected == (0, 1), "presence")
 
 

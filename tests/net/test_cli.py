@@ -17,7 +17,7 @@ from unoduo_tui.net.commands import host_plan
 from unoduo_tui.net.remote import RemoteTable
 from unoduo_tui.cli_args import UsageError
 
-from .helpers import WAIT
+from .helpers import WAIT, Client
 
 
 
@@ -53,7 +53,8 @@ def test_host_detached_prints_a_code_others_join_and_the_table_outlives_the_comm
     bob = RemoteTable.connect(code, name="Bob")
     try:
         assert ann.seat == 0 and bob.seat == 1
-        assert ann.names[:2] == ("Ann", "Bob") and ann.kinds == ("human", "human", "bot:random")
+        Client(ann, None).wait(lambda u: ann.names[:2] == ("Ann", "Bob"), "Bob's name")
+        assert ann.kinds == ("human", "human", "bot:random")
         saves = list((env / "d" / "matches").glob("*.unoduo"))
         assert len(saves) == 1 and oct(saves[0].stat().st_mode & 0o777) == "0o600"
     finally:
@@ -67,6 +68,7 @@ def test_host_detached_prints_a_code_others_join_and_the_table_outlives_the_comm
     (["host", "--preset", "duo", "--seats", "3"], "seats"),
     (["host", "--vs", "human,human"], "seats"),
     (["host", "--listen", "0.0.0.0:9999"], "loopback"),
+    (["host", "--away", "-1"], "--away is a number of minutes"),
     (["join", "not a code"], "not a join code"),
     (["join", "tide-wolf-1x"], "not a join code"),
     (["watch", "tide-wolf-17", "--delay", "99"], "delay"),

@@ -74,6 +74,34 @@ async def test_a_host_form_that_cannot_make_a_table_says_why_and_stays_on_the_me
         assert not list((env / "d").glob("tables/*.json"))  # no table was started
 
 
+async def test_7_the_host_form_s_away_time_is_the_table_s(env):
+    from pathlib import Path
+
+    from .test_cli import _serving
+
+    app = UnoDuoApp(Store(env / "d"), "menu", theme="textual-dark")
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            menu = app.screen
+            await _pick(pilot, app, "host")
+            app.screen.query_one("#away", Input).value = "a while"
+            app.screen.query_one("#name", Input).focus()
+            await pilot.press("enter")
+            await until(pilot, lambda: app.screen is menu, "the menu again")
+            assert any("away time" in n.message for n in app._notifications)
+            await _pick(pilot, app, "host")
+            assert app.screen.query_one("#away", Input).value == "3"  # the default
+            app.screen.query_one("#away", Input).value = "0.5"
+            app.screen.query_one("#name", Input).focus()
+            await pilot.press("enter")
+            await until(pilot, lambda: game(app) is not None, "the host's table")
+            [pid] = _serving(env / "d")
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            assert argv[argv.index(b"--away") + 1] == b"0.5"
+    finally:
+        _end(env / "d")
+
+
 async def test_join_and_watch_a_table_from_the_menu(env):
     served = Served(plan(seed=47))
     try:

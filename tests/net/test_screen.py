@@ -109,10 +109,11 @@ async def test_a_watcher_s_screen_has_no_hand_and_cannot_play():
             w.table._send({"t": "act", "text": "draw"})
             await until(pilot, lambda: _toasts(app).count("watcher cannot play") == 2,
                          "the authority's refusal")
-            # and the end of the connection
+            # and the end of the connection: a banner on the screen
             served.stop()
-            await until(pilot, lambda: "disconnected from the table" in _toasts(app),
+            await until(pilot, lambda: g.query_one("#lost-banner").display,
                          "the connection's end")
+            assert "Disconnected from the table" in str(g.query_one("#lost-banner").render())
     finally:
         served.stop()
 

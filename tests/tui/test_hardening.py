@@ -22,7 +22,10 @@ from unoduo_tui.table.local import LocalTable
 from unoduo_tui.store import Seat, Store
 
 from .test_fast_keys import burst
-from .conftest import SIZE, make_app, press, screen_text, seated, settle, table
+from unoduo_tui.table import Refused
+from tests.net.helpers import until
+from tests.full_disk import quick_retry  # noqa: F401 - a fixture
+from .conftest import SIZE, game, make_app, press, screen_text, seated, settle, table
 
 ESCAPE = "\x1b]0;pwned\x07"
 NAMES = ["[/]", "[b]", "[link=x]", ESCAPE]
@@ -239,23 +242,30 @@ async def test_the_challenged_hand_is_shown_in_a_dialog_that_closes_before_the_c
 
 class FullDisk:
     """A save handle whose disk is full until ``full`` is set False (then it saves
-    everything at the next sync, as the store's handle does)."""
+    everything at the next write, as the store's handle does)."""
 
     can_undo = True
     path = None
     id = "full-disk"
+    pending = False
 
     def __init__(self) -> None:
         self.full = True
         self.saved = 0
 
-    def sync(self, match) -> None:
+    def write(self, match) -> None:
         if self.full:
-            raise OSError(errno.ENOSPC, "No space left on device")
+            raise OSError(errno.ENOSPC, "the disk is full")
         self.saved = match.log_length
 
+    def flush(self) -> None:
+        pass
+
+    def sync(self, match) -> None:
+        self.write(match)
+
     def undo(self, match) -> None:
-        self.sync(match)
+        self.write(match)
 
     def close(self) -> None:
         pass
@@ -266,26 +276,56 @@ def banner(app) -> str | None:
     return str(widget.render()) if widget.display else None
 
 
-async def test_a_failed_save_shows_a_banner_until_a_save_succeeds():
+WAITS = ("The disk is full — the game waits until it can save, and goes on by itself "
+         "once it can.")
+
+
+def _on_a_disk(full: bool) -> tuple[LocalTable, FullDisk]:
     s = table(["R5", "R6", "G7", "B2", "B3", "Y4", "Y6"], ["B9", "B8", "B7", "B6", "B5", "B4",
               "Y9"], "R1", draws=["G1", "G2", "G3"], script=["draw", "draw", "draw"])
     disk = FullDisk()
+    disk.full = full
     s.handle = disk
+    return s, disk
+
+
+async def test_a_failed_save_stops_the_table_until_a_save_succeeds_by_itself(quick_retry):
+    """#21 item 6: the move that could not be saved is not shown as taken, the table
+    takes no other (nor do the bots move), the banner says why; once the disk takes
+    it again the table goes on without a key pressed."""
+    s, disk = _on_a_disk(full=True)
     async with seated(s) as (pilot, app):
+        g = game(app)
         assert banner(app) is None
-        await press(pilot, "1", "enter")  # R5: not saved
-        assert "play R5" in s.match.actions and disk.saved == 0
-        assert banner(app) == ("Not saving: No space left on device. Your moves are kept in "
-                               "memory and will be saved when space is free.")
-        assert "Not saving" in clean(app)
+        await press(pilot, "1", "enter")  # R5: cannot be saved
+        assert "play R5" in s.match.actions and disk.saved == 0  # in memory, not on screen
+        assert banner(app) == WAITS and WAITS.split(" — ")[0] in clean(app)
+        assert "R5" in [c.text for c in g.hand.cards] and str(g.my_view().top) == "R1"
         assert list(app._notifications) == []  # a banner, not a toast that goes away
-        disk.full = False
-        await press(pilot, "1", "enter")  # R6: saved, with everything before it
-        assert disk.saved == s.match.log_length
-        assert banner(app) is None and "Not saving" not in clean(app)
+        assert g.check_action("play", ()) is False  # no key takes a move now
+        with pytest.raises(Refused, match="the game waits until it can save"):
+            s.act(0, "draw")
+        assert s.idle and s.match.to_act == 1  # the bot's turn, and it waits too
+        disk.full = False  # room again: the table goes on by itself
+        await until(pilot, lambda: banner(app) is None, "the save to go through")
+        await settle(pilot)
+        assert disk.saved == s.match.log_length and "R5" not in [c.text for c in g.hand.cards]
+        assert WAITS.split(" — ")[0] not in clean(app)
+        assert sum(1 for a in s.match.actions if str(a) == "draw") >= 1  # the bot moved on
+
+
+async def test_a_practice_undo_that_cannot_be_saved_waits_as_a_move_does(quick_retry):
+    s, disk = _on_a_disk(full=False)
+    async with seated(s) as (pilot, app):
+        g = game(app)
+        await press(pilot, "1", "enter")  # R5, saved; the bot draws
         disk.full = True
-        await press(pilot, "z")  # practice undo: its record cannot be written either
-        assert banner(app) is not None
+        await press(pilot, "z")  # the undo's record cannot be written
+        assert banner(app) == WAITS and "R5" not in [c.text for c in g.hand.cards]
+        disk.full = False
+        await until(pilot, lambda: banner(app) is None, "the undo to be saved")
+        await settle(pilot)
+        assert "R5" in [c.text for c in g.hand.cards]
 
 
 # -- leaving: q, Ctrl+Q and Ctrl+C the same way ------------------------------------------

@@ -11,6 +11,7 @@ import pytest
 from engine import Match, Rules, bots
 from engine.replay import ALL
 from tests.engine.helpers import random_match
+from tests.net.helpers import until
 from tests.tui.conftest import SIZE, clipped, make_app, screen_text
 from unoduo_tui.dialogs import MatchOver
 from unoduo_tui.screens.menu import MenuScreen
@@ -382,7 +383,9 @@ async def test_the_log_highlights_the_current_action_and_only_it(store):
 async def test_clicking_a_log_line_goes_to_the_action_it_tells(store):
     async with watching(store) as (pilot, screen):
         log = screen.query_one(GameLog)
-        assert log._line_event is not None and len(log._line_event) == len(log.lines)
+        # the log maps its lines once it has drawn them (a loaded machine: not yet)
+        await until(pilot, lambda: log._line_event is not None, "the log drawn")
+        assert len(log._line_event) == len(log.lines)
         screen.cursor.goto(60)
         screen.show()
         await pilot.pause()

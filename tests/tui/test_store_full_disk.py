@@ -5,8 +5,6 @@ as the live match — for every kind of record, and on a real, small tmpfs."""
 import errno
 import os
 import random
-import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,32 +12,9 @@ import pytest
 from engine import Match, Rules, bots
 from engine.savefile import decode, load
 from unoduo_tui.store import SaveWriteError, Seat, Store
+from tests.full_disk import Disk, fill as _fill, small_disk  # noqa: F401 - a fixture
 
 SEATS = (Seat("Ann", "human"), Seat("Bot", "bot:random"))
-
-
-class Disk:
-    """``os.write`` that fails on demand for one descriptor: ``mode`` "fail" raises at
-    once, "half" writes half the bytes then raises, "short" writes half and returns
-    (the caller's next write then fails)."""
-
-    def __init__(self, monkeypatch, code: int = errno.ENOSPC) -> None:
-        self.real = os.write
-        self.mode: str | None = None
-        self.code = code
-        self.failures = 0
-        monkeypatch.setattr(os, "write", self.write)
-
-    def write(self, fd, data):
-        if self.mode is None or fd <= 2:
-            return self.real(fd, data)
-        self.failures += 1
-        if self.mode in ("half", "short") and len(data) > 1:
-            n = self.real(fd, bytes(data[:len(data) // 2]))
-            if self.mode == "short":
-                self.mode = "fail"  # what is left hits the full disk
-                return n
-        raise OSError(self.code, os.strerror(self.code))
 
 
 def _undo_to(m: Match, bounds: list[int], rng: random.Random) -> Match:
@@ -153,44 +128,6 @@ def test_a_new_match_on_a_full_disk_is_a_clear_error_and_leaves_no_file(tmp_path
         store.new_match(Match.new(seed=1), SEATS)
     disk.mode = None
     assert list(store.matches_dir.iterdir()) == []  # no save, no temp file, no lock
-
-
-# -- a real, small tmpfs --------------------------------------------------------------
-
-@pytest.fixture
-def small_disk():
-    """A 64 KiB tmpfs (we run as root in CI); skipped where mounting is impossible."""
-    where = Path(tempfile.mkdtemp(prefix="unoduo-tmpfs-"))
-    try:
-        done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(where)],
-                              capture_output=True, text=True)
-    except OSError as exc:
-        where.rmdir()
-        pytest.skip(f"cannot run mount: {exc}")
-    if done.returncode != 0:
-        where.rmdir()
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip() or done.returncode}")
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], check=False)
-        where.rmdir()
-
-
-def _fill(folder: Path) -> Path:
-    filler = folder / "filler"
-    with open(filler, "wb", buffering=0) as f:
-        try:
-            while True:
-                f.write(b"\xff" * 4096)
-        except OSError as exc:
-            assert exc.errno == errno.ENOSPC
-        try:
-            while True:
-                f.write(b"\xff")
-        except OSError:
-            pass
-    return filler
 
 
 def test_a_real_full_tmpfs_loses_nothing(small_disk):

@@ -5,11 +5,19 @@ Every message is a frame of :mod:`.frames` (``{"v": PROTOCOL, "t": type, ...}``)
 
 Client → authority:
 
-- ``hello {code, name?, want: "play"|"watch", token?, delay?, key?, proof?}`` — the
-  first message, within :data:`HELLO_SECONDS`; ``key`` and ``proof``: the SSH key the
-  game plays as and the server's signature for it (:func:`.vouch.claim`).  ``token``: the one ``welcome`` gave, to take the same
-  seat back; ``delay``: a watcher sees the table this many decisions late (≤
-  :data:`MAX_DELAY`).
+- ``hello {code, name?, want: "play"|"watch", tokens?, new?, delay?, key?, proof?}`` —
+  the first message, within :data:`HELLO_SECONDS`; ``key`` and ``proof``: the SSH key the
+  game plays as and the server's signature for it (:func:`.vouch.claim`).  ``tokens``: the seat tokens ``welcome`` gave
+  this player before (at most :data:`MAX_TOKENS`, the one to prefer first), to take a
+  seat back; ``new`` (default true): a seat nobody has taken yet may be given instead;
+  ``delay``: a watcher sees the table this many decisions late (≤ :data:`MAX_DELAY`).
+  A player is seated at the first of its tokens' seats with no connection; else at one
+  whose connection does not answer a ``ping`` within :data:`PING_SECONDS` (a dropped
+  link the authority has not noticed: that connection gets ``bye``); else, with
+  ``new``, at the first seat nobody has taken.  A seat whose connection answers is
+  never taken from it: two terminals of one account (one data dir, the same tokens)
+  each get a seat of their own.
+- ``pong {}`` — the answer to ``ping``.
 - ``act {text}`` — the client's seat makes a decision (``"play R5 uno"``).
 - ``hold {on}`` — a player asks the bots to wait (a round's end on its screen) or
   lets them go on; they go on once no connected player holds them (any human seat
@@ -17,6 +25,11 @@ Client → authority:
   human seat has been taken.
 - ``chat {text}`` — one line, ≤ :data:`CHAT_CHARS` printable characters, at most
   :data:`CHAT_BURST` lines per :data:`CHAT_WINDOW` seconds.
+- ``stand_in {seat, level}`` — a seated player hands ``seat`` to a bot of ``level``:
+  only a seat whose player has been away ``away`` seconds (the table's option,
+  :data:`AWAY_SECONDS` by default; each update's ``may_stand_in`` lists them).  The bot
+  plays it until its player is back (their hello ends it); the save file records who
+  played each decision.
 
 Authority → client:
 
@@ -27,7 +40,9 @@ Authority → client:
   decisions late).  A view's ``events`` list only the events after the first
   ``from`` (the client has those already): bytes per update do not grow with the log.
 - ``presence {connected: [seat…], watchers, names}``; ``chat {seat, name, text}``;
-  ``refused {reason}`` (the match is unchanged).
+  ``refused {reason}`` (the match is unchanged); ``ping {}`` (answer ``pong``); ``bye
+  {reason}``: the authority ends this connection (its seat was taken over by another
+  connection).
 
 A malformed or oversized frame, another protocol version, a first message that is
 not a hello, or a client that does not read its updates (:data:`QUEUE_FRAMES` frames
@@ -39,7 +54,9 @@ codes lock out another guesser with the right one (the arithmetic: :mod:`.codes`
 
 An update goes out only once its decision is in the save file, so a killed authority
 loses at most the decision in flight (``unoduo host --resume`` / ``unoduo resume``
-brings the table back with the same code and seat tokens).
+brings the table back with the same code and seat tokens) and never one a client was
+shown.  While a save fails (a full disk) every client, watchers too, gets an update
+whose ``save_error`` says the table waits; it goes on by itself once a save succeeds.
 """
 
 from __future__ import annotations
@@ -64,7 +81,8 @@ from .frames import BadFrame, FrameReader, encode
 from .guesses import Guesser, Guesses
 from .vouch import Vouches
 
-__all__ = ["Authority", "HELLO_SECONDS", "MAX_DELAY", "CHAT_CHARS", "QUEUE_FRAMES"]
+__all__ = ["Authority", "HELLO_SECONDS", "MAX_DELAY", "CHAT_CHARS", "QUEUE_FRAMES", "MAX_TOKENS",
+           "PING_SECONDS", "AWAY_SECONDS"]
 
 HELLO_SECONDS = 10.0
 CHAT_CHARS = 200
@@ -72,11 +90,15 @@ CHAT_BURST, CHAT_WINDOW = 5, 10.0
 QUEUE_FRAMES = 256
 SEND_SECONDS = 20.0
 ACT_CHARS = 100
+#: seconds a seat's player is away before the others may hand it to a bot
+AWAY_SECONDS = 180.0
+#: seat tokens a hello may offer; seconds a seated connection has to answer a ping
+MAX_TOKENS, PING_SECONDS = 8, 5.0
 
 
 class _Client:
     __slots__ = ("seat", "name", "delay", "queue", "writer", "sent", "chats", "closed",
-                 "key", "public_at")
+                 "key", "public_at", "save_error", "pong")
 
     def __init__(self, writer: asyncio.StreamWriter, key: Guesser) -> None:
         self.writer = writer
@@ -89,6 +111,8 @@ class _Client:
         self.chats: deque[float] = deque()
         self.closed = False
         self.public_at = -1  # seq of the last public view sent (a watcher)
+        self.save_error: str | None = None  # the table's save error it was told last
+        self.pong: asyncio.Event | None = None  # set when it answers the ping sent
 
 
 _tcp_connections = itertools.count(1)
@@ -122,7 +146,8 @@ class Authority:
     its match is on file, ``unoduo resume ID`` brings it back; ``on_presence``: called
     with the authority whenever who is connected or seated changes (the lobby's
     listing, :mod:`.lobby`); ``vouches``: the SSH server's public half, to believe the
-    keys it signed (:mod:`.vouch`; None: no hello's key is believed)."""
+    keys it signed (:mod:`.vouch`; None: no hello's key is believed); ``away``: seconds a
+    seat's player is away before the others may hand it to a bot (None: never)."""
 
     def __init__(self, table: Any, code: str, *, tokens: dict[int, str] | None = None,
                  names: dict[int, str] | None = None,
@@ -130,7 +155,8 @@ class Authority:
                  clock: Callable[[], float] = time.monotonic,
                  idle: float | None = None,
                  on_presence: Callable[["Authority"], None] | None = None,
-                 vouches: Vouches | None = None) -> None:
+                 vouches: Vouches | None = None,
+                 away: float | None = AWAY_SECONDS) -> None:
         self.table = table
         self.code = code
         self.tokens: dict[int, str] = dict(tokens or {})
@@ -156,6 +182,10 @@ class Authority:
         self._seen_by: tuple[Any, SeatEvents] | None = None  # the public events so far
         self._tasks: dict[asyncio.Task, _Client] = {}  # each connection
         self._public: deque[tuple[int, Any]] = deque(maxlen=MAX_DELAY + 1)
+        self._seating = asyncio.Lock()  # one player seated at a time (pings take a while)
+        self._arriving: set[_Client] = set()  # seated, not yet welcomed: told nothing yet
+        self.away = away
+        self._away_since: dict[int, float] = {}  # taken seats nobody is connected to
 
     # -- running -----------------------------------------------------------------------
 
@@ -167,6 +197,8 @@ class Authority:
         self._last = self.table.subscribe(self._on_update)  # held: nothing moves yet
         self._public.append((self._last.seq, self._public_view()))
         self._arm_idle()  # nobody has come yet
+        for seat in self.tokens:  # a restarted table: its players are away until back
+            self._went_away(seat)
         if unix_path is not None:
             server = await asyncio.start_unix_server(self._serve, path=unix_path,
                                                      limit=1 << 16)
@@ -219,14 +251,61 @@ class Authority:
             self.finished.set()
 
     def _all_seated(self) -> bool:
-        """Every human seat's player has come (since this authority started)."""
-        return all(s in self.joined for s in self.humans)
+        """Every human seat's player has come (since this authority started), or a bot
+        plays for them."""
+        return all(s in self.joined or s in self.table.stand_ins for s in self.humans)
+
+    # -- away seats ----------------------------------------------------------------------
+
+    def _went_away(self, seat: int) -> None:
+        """Nobody is connected to ``seat`` now: once it has been so for ``away``
+        seconds, every player is told it may be handed to a bot."""
+        if self.away is None or seat in self._away_since or self._loop is None:
+            return
+        self._away_since[seat] = self.clock()
+        self._loop.call_later(self.away, self._resend)
+
+    def may_stand_in(self) -> tuple[int, ...]:
+        """The seats a player may hand to a bot now: away ``away`` seconds or more, no
+        bot playing for them yet, the match not over."""
+        if self.away is None or self.over:
+            return ()
+        now = self.clock()
+        return tuple(s for s, since in sorted(self._away_since.items())
+                     if now - since >= self.away and s not in self.table.stand_ins
+                     and not self._live(s))
+
+    def _resend(self) -> None:
+        """The last update again to every player (what they may do has changed)."""
+        for client in list(self.clients):
+            if client.seat is not None:
+                self._send_update(client)
+
+    async def _stand_in(self, client: _Client, seat: object, level: object) -> None:
+        from ..plan import bot_levels
+
+        if client.seat is None:
+            self._refuse(client, "a watcher cannot hand a seat to a bot")
+        elif seat not in self.may_stand_in():
+            self._refuse(client, "that seat's player is not away long enough to hand it "
+                         "to a bot")
+        elif level not in bot_levels():
+            self._refuse(client, f"a bot level is one of {', '.join(bot_levels())}")
+        else:
+            try:
+                await asyncio.to_thread(self.table.stand_in, seat, f"bot:{level}")
+            except Refused as exc:
+                self._refuse(client, exc.reason)
+                return
+            if self._all_seated():
+                self._hold_or_release()
 
     # -- updates from the table (any thread, under the table's lock) -------------------
 
     def _on_update(self, update: TableUpdate) -> None:
-        # a watcher's view changes with a decision only (``delay`` counts decisions)
-        public = None if update.cause == "thinking" else self._public_view()
+        # a watcher's view changes with a decision only (``delay`` counts decisions);
+        # while a save fails the match holds a decision nobody may see yet
+        public = None if update.cause in ("thinking", "save") else self._public_view()
         assert self._loop is not None
         self._loop.call_soon_threadsafe(self._broadcast, update, public)
 
@@ -256,12 +335,12 @@ class Authority:
         assert update is not None
         if client.seat is None:
             seq, public = self._public[max(0, len(self._public) - 1 - client.delay)]
-            if seq <= client.public_at:
+            if seq <= client.public_at and update.save_error == client.save_error:
                 return
-            client.public_at = seq
+            client.public_at, client.save_error = seq, update.save_error
             data = replace(update, seq=seq, views={}, to_act=public.to_act, over=public.over,
                            thinking=None, can_undo=False, can_redo=False, undos=0,
-                           save_error=None, refused=None).to_dict()
+                           refused=None).to_dict()
             start = min(client.sent, public.event_count)
             view = public.to_dict(since=start)
             client.sent = public.event_count
@@ -270,7 +349,8 @@ class Authority:
         view = update.views.get(client.seat)
         if view is None:
             return
-        data = replace(update, views={}, can_undo=False, can_redo=False, undos=0).to_dict()
+        data = replace(update, views={}, can_undo=False, can_redo=False, undos=0,
+                       may_stand_in=self.may_stand_in()).to_dict()
         start = min(client.sent, view.event_count)
         raw = view.to_dict(since=start)
         client.sent = view.event_count
@@ -347,6 +427,8 @@ class Authority:
         except asyncio.QueueFull:
             client.writer.transport.abort()
         if was_member:
+            if client.seat is not None and not self._live(client.seat):
+                self._went_away(client.seat)
             self._presence()
             self._arm_idle()
             if client.seat in self.holding and not any(
@@ -373,7 +455,7 @@ class Authority:
             hello = await asyncio.wait_for(self._next(reader, frames, pending), HELLO_SECONDS)
             if hello is None or hello.get("t") != "hello":
                 return
-            if not self._welcome(client, hello):
+            if not await self._welcome(client, hello):
                 return
             while not client.closed:
                 message = await self._next(reader, frames, pending)
@@ -401,7 +483,7 @@ class Authority:
     def _refuse(self, client: _Client, reason: str) -> None:
         self._put(client, {"t": "refused", "reason": reason})
 
-    def _welcome(self, client: _Client, hello: dict) -> bool:
+    async def _welcome(self, client: _Client, hello: dict) -> bool:
         """Check the code and give a seat; False: refused (the connection ends)."""
         who = self._guesser(client, hello)
         why = self.guesses.refusal(who)
@@ -424,22 +506,11 @@ class Authority:
             client.delay = delay
             self._put(client, {"t": "welcome", "seat": None, "token": None, **self._about()})
         elif want == "play":
-            seat = self._seat_for(hello.get("token"))
-            if seat is None:
-                self._refuse(client, "every seat is taken (you can watch)")
-                return False
-            for other in [c for c in self.clients if c.seat == seat]:
-                self._refuse(other, "your seat was taken up by a new connection")
-                self._drop(other)
-            client.seat = seat
-            self.joined.add(seat)
-            name = hello.get("name")
-            if isinstance(name, str) and name.strip():
-                self.names[seat] = player_name(name)
-            token = self.tokens[seat]
-            if self.on_seats is not None:
-                self.on_seats(dict(self.tokens), dict(self.names))
-            self._put(client, {"t": "welcome", "seat": seat, "token": token, **self._about()})
+            try:
+                if not await self._sit(client, hello):
+                    return False
+            finally:
+                self._arriving.discard(client)
         else:
             self._refuse(client, "want is play or watch")
             return False
@@ -467,17 +538,86 @@ class Authority:
         return {"names": self._names(), "kinds": list(t.kinds), "seats": t.seats,
                 "practice": False}
 
-    def _seat_for(self, token: object) -> int | None:
-        """The seat ``token`` holds, else a human seat never given out (None: full)."""
-        if isinstance(token, str):
+    async def _sit(self, client: _Client, hello: dict) -> bool:
+        """Seat a player (the module doc says which seat) and welcome it; False:
+        refused, told why."""
+        offered, new = hello.get("tokens", []), hello.get("new", True)
+        if isinstance(hello.get("token"), str) and isinstance(offered, list):
+            offered = [hello["token"], *offered]  # the one token of a hello before #21
+        if (not isinstance(offered, list) or len(offered) > MAX_TOKENS
+                or not all(isinstance(t, str) and len(t) <= 100 for t in offered)
+                or not isinstance(new, bool)):
+            self._refuse(client, f"tokens are at most {MAX_TOKENS} texts; new is true or false")
+            return False
+        async with self._seating:
+            held = self._held(offered)
+            seat = next((s for s in held if not self._live(s)), None)
+            if seat is None and held:
+                seat = await self._unanswered(held)
+            if seat is None and new:
+                seat = next((s for s in self.humans if s not in self.tokens), None)
+                if seat is not None:
+                    self.tokens[seat] = new_token()
+            if seat is None or client.closed:
+                self._refuse(client, "your seat is in use by another connection (in another "
+                             "terminal?)" + ("; every other seat is taken" if new else "")
+                             if held else "every seat is taken (you can watch)")
+                return False
+            for other in [c for c in self.clients if c.seat == seat]:
+                self._bye(other, "your seat was taken over by another connection")
+            client.seat = seat
+            self._arriving.add(client)  # its seat is live for the next hello
+        self.joined.add(seat)
+        self._away_since.pop(seat, None)
+        if seat in self.table.stand_ins:  # back: the bot that played for them stops
+            await asyncio.to_thread(self.table.stand_in, seat, None)
+        name = hello.get("name")
+        if isinstance(name, str) and name.strip():
+            self.names[seat] = player_name(name)
+            # kept with the match (its save file), not only with this table
+            await asyncio.to_thread(self.table.name_seat, seat, self.names[seat])
+        if self.on_seats is not None:
+            self.on_seats(dict(self.tokens), dict(self.names))
+        self._put(client, {"t": "welcome", "seat": seat, "token": self.tokens[seat],
+                           **self._about()})
+        return True
+
+    def _held(self, offered: list[str]) -> list[int]:
+        """The seats ``offered`` tokens hold, in their order."""
+        seats: list[int] = []
+        for token in offered:
             for seat, mine in self.tokens.items():
-                if hmac.compare_digest(mine.encode(), token.encode("utf-8", "replace")):
-                    return seat
-        for seat in self.humans:
-            if seat not in self.tokens:
-                self.tokens[seat] = new_token()
+                if seat not in seats and hmac.compare_digest(
+                        mine.encode(), token.encode("utf-8", "replace")):
+                    seats.append(seat)
+        return seats
+
+    def _live(self, seat: int) -> bool:
+        return any(c.seat == seat for c in (*self.clients, *self._arriving))
+
+    async def _unanswered(self, seats: list[int]) -> int | None:
+        """The first of ``seats`` whose connections do not all answer a ping within
+        :data:`PING_SECONDS` (None: every one answered)."""
+        waits: dict[int, list[asyncio.Event]] = {}
+        for c in list(self.clients):
+            if c.seat in seats:
+                c.pong = asyncio.Event()
+                waits.setdefault(c.seat, []).append(c.pong)
+                self._put(c, {"t": "ping"})
+        tasks = [asyncio.ensure_future(e.wait()) for events in waits.values() for e in events]
+        if tasks:
+            await asyncio.wait(tasks, timeout=PING_SECONDS)
+            for task in tasks:
+                task.cancel()
+        for seat in seats:
+            if not self._live(seat) or not all(e.is_set() for e in waits.get(seat, ())):
                 return seat
         return None
+
+    def _bye(self, client: _Client, reason: str) -> None:
+        """End ``client``'s connection, telling it why."""
+        self._put(client, {"t": "bye", "reason": reason})
+        self._drop(client)
 
     async def _handle(self, client: _Client, message: dict) -> None:
         kind = message["t"]
@@ -501,6 +641,11 @@ class Authority:
                 self._hold_or_release()
         elif kind == "chat":
             self._chat(client, message.get("text"))
+        elif kind == "stand_in":
+            await self._stand_in(client, message.get("seat"), message.get("level"))
+        elif kind == "pong":
+            if client.pong is not None:
+                client.pong.set()
         else:
             self._refuse(client, f"unknown message {printable(kind)[:20]!r}")
 

@@ -45,7 +45,7 @@ from typing import Any
 from ..files import private_dir, read_regular, replace_private
 
 __all__ = ["MAX_DELAY", "WORDS", "NUMBERS", "new_code", "parse_code", "socket_dir", "socket_path", "TableFile",
-           "load_token", "save_token", "new_token"]
+           "load_tokens", "save_token", "new_token"]
 
 WORDS = tuple("""
 able acid acorn amber anchor apple arch arrow ash aspen atlas aunt autumn axis badge
@@ -74,6 +74,9 @@ NUMBERS = 10_000
 
 #: the most decisions a watcher may ask to see the table late by
 MAX_DELAY = 50
+
+#: seat tokens a data dir keeps for one table (a hello offers at most 8)
+MAX_KEPT = 8
 
 #: where sockets live unless $UNODUO_SOCKET_DIR says otherwise
 DEFAULT_SOCKET_DIR = "/tmp/unoduo-tables"
@@ -152,19 +155,23 @@ def _joined(data_dir: Path, code: str) -> Path:
     return Path(data_dir) / "joined" / f"{code.split('-', 1)[0]}.json"
 
 
-def load_token(data_dir: Path, code: str) -> str | None:
-    """The token this user got when it last joined the table with ``code``."""
+def load_tokens(data_dir: Path, code: str) -> list[str]:
+    """The seat tokens this data dir holds for the table with ``code``, the one got
+    last first (a host's and a joiner's, when one account plays two seats)."""
     try:
         raw = json.loads(read_regular(_joined(data_dir, code), 1 << 12))
-        if raw.get("code") == code and isinstance(raw.get("token"), str):
-            return raw["token"]
-    except (OSError, ValueError, AttributeError):
+        if raw.get("code") == code:
+            tokens = raw.get("tokens", [raw.get("token")])  # one "token": before #21
+            return [t for t in tokens if isinstance(t, str)][:MAX_KEPT]
+    except (OSError, ValueError, AttributeError, TypeError):
         pass
-    return None
+    return []
 
 
 def save_token(data_dir: Path, code: str, token: str) -> None:
+    """Keep ``token`` first among this data dir's tokens for ``code``."""
     path = _joined(data_dir, code)
     private_dir(Path(data_dir))
     private_dir(path.parent)
-    replace_private(path, json.dumps({"code": code, "token": token}).encode())
+    tokens = [token, *(t for t in load_tokens(data_dir, code) if t != token)][:MAX_KEPT]
+    replace_private(path, json.dumps({"code": code, "tokens": tokens}).encode())

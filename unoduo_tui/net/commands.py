@@ -29,13 +29,13 @@ from typing import Any
 
 from ..cli_args import EXIT_FAIL, EXIT_OK, UsageError, clip
 from ..text import player_name, printable
-from .codes import MAX_DELAY, load_token, parse_code, save_token
+from .codes import MAX_DELAY, load_tokens, parse_code, save_token
 
 # light at import (``unoduo --help`` builds these parsers): the engine, the table and
 # the app are imported by the commands themselves
 
 __all__ = ["add_parsers", "COMMANDS", "host_plan", "start_authority", "remote_app",
-           "run_remote", "resume_hosted", "connect", "host_banner", "wire"]
+           "run_remote", "resume_hosted", "connect", "sit_host", "host_banner", "wire"]
 
 #: seconds to wait for the authority's first line
 START_SECONDS = 30.0
@@ -56,6 +56,9 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     host.add_argument("--idle", type=float, metavar="MINUTES",
                       help="end the table after this many minutes with nobody connected "
                            "(default 30; 0: never); unoduo resume ID brings it back")
+    host.add_argument("--away", type=float, metavar="MINUTES",
+                      help="minutes a player may be away before the others can hand their "
+                           "seat to a bot until they are back (default 3)")
     host.add_argument("--detach", action="store_true",
                       help="print the code and leave the table running, without a screen")
     for name, what in (("join", "take a seat at a table"), ("watch", "watch a table")):
@@ -103,7 +106,7 @@ def host_plan(preset: str, seats: int | None, vs: str | None, name: str | None) 
 def start_authority(data_dir: Any, *what: str, listen: str | None = None,
                     socket_dir: str | None = None, bot_pause: float | None = None,
                     idle: float | None = None, listing: str | None = None,
-                    quick: bool = False) -> dict:
+                    quick: bool = False, away: float | None = None) -> dict:
     """Start the table's process in a session of its own; its first line (``code``,
     ``match``, ``seat``, ``token``, ``port``, ``pid``).  ``listing``: a lobby dir to
     list the table in (``quick``: as a quick-match table; :mod:`.lobby`).
@@ -117,6 +120,8 @@ def start_authority(data_dir: Any, *what: str, listen: str | None = None,
         argv += ["--bot-pause", str(bot_pause)]
     if idle is not None:
         argv += ["--idle", str(idle)]
+    if away is not None:
+        argv += ["--away", str(away)]
     if listing:
         argv += ["--listing", str(listing)] + (["--quick"] if quick else [])
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -161,21 +166,35 @@ def _host(args: argparse.Namespace) -> int:
         what = ("--plan", plan_to_json(host_plan(args.preset, args.seats, args.vs, args.name)))
     if args.idle is not None and not 0 <= args.idle <= 7 * 24 * 60:
         raise UsageError("--idle is a number of minutes from 0 (never) to a week")
+    if args.away is not None and not 0 <= args.away <= 7 * 24 * 60:
+        raise UsageError("--away is a number of minutes from 0 (at once) to a week")
     if not args.detach:
         _need_terminal()  # before the table starts: a bad terminal is a usage error
     return _run_host(store, what, listen=args.listen, detach=args.detach,
-                     name=args.name or "", idle=args.idle)
+                     name=args.name or "", idle=args.idle, away=args.away)
 
 
 def resume_hosted(store: Any, path: str) -> int | None:
-    """``unoduo resume ID`` of a match that was hosted (it has a table file): its table
-    again, with its code and seat tokens, and the host's screen (None: not hosted)."""
-    from .codes import TableFile
+    """``unoduo resume ID`` of a match that was hosted: its table (reached if it is
+    running, else started again with its code and seat tokens) and the host's screen
+    (None: not hosted; :func:`.hosted.open_hosted`)."""
+    from ..table import Refused
+    from .hosted import open_hosted
 
-    match_id = os.path.basename(str(path)).removesuffix(".unoduo")
-    if TableFile(store.data_dir, match_id).load() is None:
+    try:
+        opened = open_hosted(store, path)
+    except Refused as exc:
+        print(f"unoduo: the table refused: {clip(exc.reason, 200)}", file=sys.stderr)
+        return EXIT_FAIL
+    except (ConnectionError, RuntimeError, OSError, ValueError) as exc:
+        print(f"unoduo: cannot open the table: {clip(exc, 300)}", file=sys.stderr)
+        return EXIT_FAIL
+    if opened is None:
         return None
-    return _run_host(store, ("--resume", str(path)), listen=None, detach=False, name="")
+    table, info = opened
+    if info is not None:
+        _print_code(info)
+    return run_remote(store, table)
 
 
 def _need_terminal() -> None:
@@ -187,12 +206,21 @@ def _need_terminal() -> None:
 
 
 def _run_host(store: Any, what: tuple[str, ...], *, listen: str | None, detach: bool,
-              name: str, idle: float | None = None) -> int:
+              name: str, idle: float | None = None, away: float | None = None) -> int:
     try:
-        info = start_authority(store.data_dir, *what, listen=listen, idle=idle)
+        info = start_authority(store.data_dir, *what, listen=listen, idle=idle, away=away)
     except RuntimeError as exc:
         print(f"unoduo: cannot open the table: {clip(exc, 300)}", file=sys.stderr)
         return EXIT_FAIL
+    _print_code(info)
+    if detach or info.get("seat") is None:
+        return EXIT_OK
+    return _open(store, info["code"], want="play", name=name, tokens=[info["token"]],
+                 new_seat=False, banner=host_banner(info["code"]))
+
+
+def _print_code(info: dict) -> None:
+    """The join code and how to use it, on stdout (the authority's first line)."""
     code = info["code"]
     print(f"Table open. Join code: {code}")
     print(f"  others join with:  unoduo join {code}")
@@ -204,11 +232,6 @@ def _run_host(store: Any, what: tuple[str, ...], *, listen: str | None, detach: 
     print(f"  the match is saved as {info['match']}; if the table ends, "
           f"unoduo host --resume {info['match']}")
     sys.stdout.flush()
-    if detach or info.get("seat") is None:
-        return EXIT_OK
-    save_token(store.data_dir, code, info["token"])
-    return _open(store, code, want="play", name=name, token=info["token"],
-                 banner=host_banner(code))
 
 
 def host_banner(code: str, place: str = "terminal") -> str:
@@ -239,19 +262,19 @@ def _join(args: argparse.Namespace, want: str) -> int:
             tcp = parse_listen(args.connect)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    token = load_token(store.data_dir, code) if want == "play" else None
-    return _open(store, code, want=want, name=getattr(args, "name", "") or "", token=token,
-                 delay=delay, tcp=tcp)
+    return _open(store, code, want=want, name=getattr(args, "name", "") or "", delay=delay,
+                 tcp=tcp)
 
 
-def _open(store: Any, code: str, *, want: str, name: str, token: str | None,
-          delay: int = 0, tcp: tuple[str, int] | None = None, banner: str | None = None
-          ) -> int:
+def _open(store: Any, code: str, *, want: str, name: str, tokens: list[str] | None = None,
+          new_seat: bool = True, delay: int = 0, tcp: tuple[str, int] | None = None,
+          banner: str | None = None) -> int:
     from ..table import Refused
 
     _need_terminal()
     try:
-        table = connect(store, code, want=want, name=name, token=token, delay=delay, tcp=tcp)
+        table = connect(store, code, want=want, name=name, tokens=tokens, new_seat=new_seat,
+                        delay=delay, tcp=tcp)
     except Refused as exc:
         print(f"unoduo: the table refused: {clip(exc.reason, 200)}", file=sys.stderr)
         return EXIT_FAIL
@@ -262,20 +285,34 @@ def _open(store: Any, code: str, *, want: str, name: str, token: str | None,
     return run_remote(store, table)
 
 
-def connect(store: Any, code: str, *, want: str, name: str = "", token: str | None = None,
-            delay: int = 0, tcp: tuple[str, int] | None = None) -> Any:
-    """A :class:`RemoteTable` at ``code`` (the CLI's and the menu's one way in); a
-    player's seat token is kept in the data dir for a rejoin.  Raises ``Refused``,
-    ``ConnectionError``/``OSError`` (no table there) or ``ValueError`` (a bad code)."""
+def connect(store: Any, code: str, *, want: str, name: str = "",
+            tokens: list[str] | None = None, new_seat: bool = True, delay: int = 0,
+            tcp: tuple[str, int] | None = None) -> Any:
+    """A :class:`RemoteTable` at ``code`` (the CLI's, the menu's and the lobby's one way
+    in).  A player offers ``tokens`` (None: the ones the data dir keeps for ``code``,
+    to take a seat of theirs back; one whose connection answers is left to it) and,
+    with ``new_seat``, takes a free seat otherwise; the seat's token is kept in the
+    data dir.  Raises ``Refused``, ``ConnectionError``/``OSError`` (no table there) or
+    ``ValueError`` (a bad code)."""
     from .remote import RemoteTable
 
-    table = RemoteTable.connect(code, name=name, want=want, token=token, delay=delay, tcp=tcp)
+    if tokens is None:
+        tokens = load_tokens(store.data_dir, code) if want == "play" else []
+    table = RemoteTable.connect(code, name=name, want=want, tokens=tokens, new_seat=new_seat,
+                                delay=delay, tcp=tcp)
     if want == "play" and table.token:
         try:
             save_token(store.data_dir, code, table.token)
         except OSError:
-            pass  # a rejoin then takes a new seat if one is free; the game goes on
+            pass  # a rejoin then needs the host's table file; the game goes on
     return table
+
+
+def sit_host(store: Any, info: dict, name: str = "") -> Any:
+    """The host's own seat at the table :func:`start_authority` just started (``info``:
+    its first line) — that seat only, never another."""
+    return connect(store, info["code"], want="play", name=name, tokens=[info["token"]],
+                   new_seat=False)
 
 
 def run_remote(store: Any, table: Any) -> int:

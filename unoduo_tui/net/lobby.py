@@ -320,8 +320,7 @@ def quick_match(store: Any, folder: Path, name: str, **start: Any) -> QuickSeat:
         start.setdefault("idle", QUICK_IDLE)
         info = commands.start_authority(store.data_dir, "--plan", plan_to_json(plan),
                                         listing=str(folder), quick=True, **start)
-        table = commands.connect(store, info["code"], want="play", name=name,
-                                 token=info["token"])
+        table = commands.sit_host(store, info, name)
         return QuickSeat(table, True, info["code"], info["match"], info.get("pid"))
 
 

@@ -23,9 +23,10 @@ from textual.widgets import Button, Input, Label, Select, Static
 from engine.rules import PRESETS
 
 from ..plan import HUMAN, bot_levels, preset_label
+from .authority import AWAY_SECONDS
 from ..text import MAX_NAME
 
-__all__ = ["HostForm", "JoinForm", "open_from_menu"]
+__all__ = ["HostForm", "JoinForm", "open_from_menu", "start_hosted"]
 
 
 class _Form(ModalScreen[dict | None]):
@@ -83,11 +84,40 @@ class HostForm(_Form):
         yield Input("2", id="seats", type="integer", max_length=2)
         yield Label(f"The other seats in order: {HUMAN} or {', '.join(bot_levels())}")
         yield Input(HUMAN, id="vs")
+        yield Label("Minutes a player may be away before a bot may play for them")
+        yield Input(f"{AWAY_SECONDS / 60:g}", id="away", type="number", max_length=6)
         yield Label("Your name")
         yield Input(id="name", max_length=MAX_NAME)
 
     def answer(self) -> dict:
         return {**super().answer(), "preset": self.query_one("#preset", Select).value}
+
+
+def start_hosted(store: Any, answer: dict, name: str = "", listing: str | None = None,
+                 place: str = "terminal") -> Any:
+    """The table a :class:`HostForm` answer asks for, started (``listing``: listed in
+    that lobby), with the host's screen's table at it (its banner the code).  Raises
+    what :func:`.commands.host_plan`, :func:`.commands.start_authority` and
+    :func:`.commands.sit_host` raise; ``UsageError`` for an away time that is not one."""
+    from ..cli_args import UsageError
+    from . import commands
+    from .serve import plan_to_json
+
+    seats = str(answer.get("seats") or "")
+    plan = commands.host_plan(str(answer.get("preset") or "duo"),
+                              int(seats) if seats.isdigit() else None,
+                              answer.get("vs") or None, answer.get("name") or name or None)
+    try:
+        away = float(answer.get("away") or AWAY_SECONDS / 60)
+    except ValueError:
+        away = -1.0
+    if not 0 <= away <= 7 * 24 * 60:
+        raise UsageError("the away time is a number of minutes from 0 to a week")
+    info = commands.start_authority(store.data_dir, "--plan", plan_to_json(plan),
+                                    listing=listing, away=away)
+    table = commands.sit_host(store, info, plan.names[0])
+    table.banner = commands.host_banner(info["code"], place)
+    return table
 
 
 class JoinForm(_Form):
@@ -124,33 +154,21 @@ def _open(app: Any, what: str, answer: dict) -> None:
     from ..cli_args import UsageError
     from ..table import Refused
     from . import commands
-    from .codes import load_token, parse_code, save_token
-    from .serve import plan_to_json
+    from .codes import parse_code
 
     store = app.store
-    banner = None
     try:
         if what == "host":
-            seats = answer.get("seats") or ""
-            plan = commands.host_plan(str(answer.get("preset") or "duo"),
-                                      int(seats) if seats.isdigit() else None,
-                                      answer.get("vs") or None, answer.get("name") or None)
-            info = commands.start_authority(store.data_dir, "--plan", plan_to_json(plan))
-            code, token, want = info["code"], info["token"], "play"
-            save_token(store.data_dir, code, token)
-            banner = commands.host_banner(code, app.place)
+            table = start_hosted(store, answer, place=app.place)
         else:
             code = parse_code(answer.get("code") or "")
-            want = "play" if what == "join" else "watch"
-            token = load_token(store.data_dir, code) if want == "play" else None
-        table = commands.connect(store, code, want=want, name=answer.get("name") or "",
-                                 token=token)
+            table = commands.connect(store, code, want="play" if what == "join" else "watch",
+                                     name=answer.get("name") or "")
     except Refused as exc:
         app.notify(f"The table refused: {exc.reason}", severity="error")
         return
     except (UsageError, RuntimeError, ConnectionError, OSError, ValueError) as exc:
         app.notify(str(exc)[:300], severity="error")
         return
-    table.banner = banner
     commands.wire(app, table)
     app.open_game(table)

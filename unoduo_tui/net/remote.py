@@ -18,11 +18,13 @@ import socket
 import threading
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from engine import Action, PlayerView
 
-from ..table import Listener, Refused, ShownHand, TableUpdate, guilt_estimate, shown_hand
+from ..table import (Listener, Refused, ShownHand, TableUpdate, guilt_estimate, save_wait,
+                     shown_hand)
+from .authority import MAX_TOKENS
 from .codes import parse_code, socket_path
 from .frames import BadFrame, FrameReader, encode
 from .vouch import claim
@@ -43,16 +45,20 @@ class Presence:
 
 
 class RemoteTable:
-    """A seat (or a watcher's place) at a table served by an authority."""
+    """A seat (or a watcher's place) at a table served by an authority.
+
+    ``tokens``: the seat tokens this player holds for the table (``token``: one more,
+    preferred); ``new_seat``: a seat nobody took yet may be given instead (False: only
+    a seat of these tokens — a host's screen, a rejoin); ``reconnect``: opens a new
+    socket to the same table, for :meth:`rejoin` (:meth:`connect` gives one)."""
 
     def __init__(self, sock: socket.socket, code: str, *, name: str = "", want: str = "play",
-                 token: str | None = None, delay: int = 0) -> None:
-        self._sock = sock
-        self._frames = FrameReader()
-        self._pending: list[dict] = []
+                 token: str | None = None, tokens: Sequence[str] = (), delay: int = 0,
+                 new_seat: bool = True,
+                 reconnect: Callable[[], socket.socket] | None = None) -> None:
         self._lock = threading.RLock()
+        self._sending = threading.Lock()
         self._listeners: list[Listener] = []
-        self._events: tuple = ()  # the events of this client's view so far
         self._told = 0  # updates told (their seq: the authority's is ``remote_seq``)
         self.remote_seq = -1  # the authority's seq of the last update it sent
         self.on_presence: Callable[[Presence], None] | None = None
@@ -64,12 +70,29 @@ class RemoteTable:
         self.code = code
         #: a line the screen shows at the top: the join code, on the host's screen
         self.banner: str | None = None
-        hello: dict[str, Any] = {"t": "hello", "code": code, "name": name, "want": want,
+        self.token: str | None = None
+        self._update: TableUpdate | None = None
+        self._want, self._name, self._delay = want, name, delay
+        self._reconnect = reconnect
+        self._shut = False  # closed by this side: for good
+        offered = [t for t in (token, *tokens) if t]
+        self._hello(sock, list(dict.fromkeys(offered)), new_seat)
+
+    def _hello(self, sock: socket.socket, tokens: list[str], new_seat: bool) -> None:
+        """Say hello on ``sock``; take the welcome and the first update; then read on
+        in a thread of its own."""
+        self._sock = sock
+        self._frames = FrameReader()
+        self._pending: list[dict] = []
+        self._events: tuple = ()  # the events of this client's view so far
+        self._fresh = False  # an update has come on this connection
+        hello: dict[str, Any] = {"t": "hello", "code": self.code, "name": self._name,
+                                 "want": self._want,
                                  **claim()}  # under unoduo serve: the key we play as
-        if token:
-            hello["token"] = token
-        if want == "watch":
-            hello["delay"] = delay
+        if self._want == "play":
+            hello["tokens"], hello["new"] = tokens[:MAX_TOKENS], new_seat
+        else:
+            hello["delay"] = self._delay
         sock.settimeout(CONNECT_SECONDS)
         try:
             sock.sendall(encode(hello))
@@ -79,12 +102,11 @@ class RemoteTable:
             if welcome["t"] != "welcome":
                 raise ConnectionError("the table answered with something else")
             self.seat: int | None = welcome["seat"]
-            self.token: str | None = welcome["token"]
+            self.token = welcome["token"]
             self.names = tuple(map(str, welcome["names"]))
             self.kinds = tuple(map(str, welcome["kinds"]))
             self._seats = int(welcome["seats"])
-            self._update: TableUpdate | None = None
-            while self._update is None:
+            while not self._fresh:
                 self._dispatch(self._receive())
         except (socket.timeout, OSError, BadFrame, KeyError, TypeError, ValueError) as exc:
             sock.close()
@@ -97,13 +119,15 @@ class RemoteTable:
 
     @classmethod
     def connect(cls, code: str, *, name: str = "", want: str = "play", token: str | None = None,
-                delay: int = 0, socket_dir: str | Path | None = None,
+                tokens: Sequence[str] = (), delay: int = 0, new_seat: bool = True,
+                socket_dir: str | Path | None = None,
                 tcp: tuple[str, int] | None = None) -> "RemoteTable":
         """Join (``want="play"``) or watch the table with ``code``."""
         code = parse_code(code)
-        if tcp is not None:
-            sock = socket.create_connection(tcp, timeout=CONNECT_SECONDS)
-        else:
+
+        def reconnect() -> socket.socket:
+            if tcp is not None:
+                return socket.create_connection(tcp, timeout=CONNECT_SECONDS)
             path = socket_path(code, socket_dir)
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             sock.settimeout(CONNECT_SECONDS)
@@ -112,7 +136,30 @@ class RemoteTable:
             except OSError:
                 sock.close()
                 raise ConnectionError(f"no table with the code {code} is open here") from None
-        return cls(sock, code, name=name, want=want, token=token, delay=delay)
+            return sock
+
+        return cls(reconnect(), code, name=name, want=want, token=token, tokens=tokens,
+                   delay=delay, new_seat=new_seat, reconnect=reconnect)
+
+    def rejoin(self) -> None:
+        """After the connection was lost: connect again, to the same seat (a watcher: to
+        watch again).  :class:`Refused` saying why when the table cannot be reached or
+        refuses (the update told then says so too)."""
+        with self._lock:
+            if self.closed_reason is None or self._shut:
+                return
+        if self._reconnect is None:
+            raise Refused("this connection cannot be opened again")
+        try:
+            sock = self._reconnect()
+            self._hello(sock, [self.token] if self.token else [], False)
+        except (Refused, ConnectionError, OSError) as exc:
+            reason = exc.reason if isinstance(exc, Refused) else (str(exc) or type(exc).__name__)
+            with self._lock:
+                self.closed_reason = reason
+                if self._update is not None:
+                    self._tell(replace(self._update, cause="closed", lost=reason))
+            raise Refused(reason) from None
 
     # -- the wire ----------------------------------------------------------------------
 
@@ -126,7 +173,8 @@ class RemoteTable:
 
     def _send(self, message: dict) -> None:
         try:
-            self._sock.sendall(encode(message))
+            with self._sending:  # the reader thread answers pings: frames never interleave
+                self._sock.sendall(encode(message))
         except OSError:
             raise Refused("the connection to the table is lost") from None
 
@@ -139,13 +187,19 @@ class RemoteTable:
         with self._lock:
             self.closed_reason = reason
             if self._update is not None:
-                self._tell(replace(self._update, cause="closed",
-                                   refused=f"disconnected from the table: {reason}"))
+                self._tell(replace(self._update, cause="closed", lost=reason, refused=None))
 
     def _dispatch(self, message: dict) -> None:
         kind = message["t"]
         if kind == "update":
             self._take(message)
+        elif kind == "ping":
+            try:
+                self._send({"t": "pong"})
+            except Refused:
+                pass  # the reader sees the end
+        elif kind == "bye":
+            self.closed_reason = str(message.get("reason") or "the table ended the connection")
         elif kind == "refused":
             with self._lock:
                 if self._update is not None:
@@ -178,6 +232,9 @@ class RemoteTable:
         with self._lock:
             if view is not None and self.seat is None:
                 self.public = view
+            if not self._fresh and not self._shut:  # a new connection's first: it is open
+                self.closed_reason = None
+            self._fresh = True
             self._tell(update)
 
     def _tell(self, update: TableUpdate) -> None:
@@ -240,6 +297,8 @@ class RemoteTable:
         with self._lock:
             if self.closed_reason is not None:
                 raise Refused(self.closed_reason)
+            if self._update is not None and self._update.save_error:
+                raise Refused(save_wait(self._update.save_error))
             if self.seat is None:
                 raise Refused("you are watching: a watcher cannot play")
             if seat not in self.mine:
@@ -262,6 +321,18 @@ class RemoteTable:
     def chat(self, text: str) -> None:
         self._send({"t": "chat", "text": str(text)})
 
+    def hand_to_bot(self, seat: int, level: str) -> None:
+        """Ask the table to let a ``level`` bot play ``seat`` for its away player (the
+        authority's answer is an update: the bot playing, or why not)."""
+        with self._lock:
+            if self.closed_reason is not None:
+                raise Refused(self.closed_reason)
+            if self.seat is None:
+                raise Refused("a watcher cannot hand a seat to a bot")
+            if self._update is None or seat not in self._update.may_stand_in:
+                raise Refused("that seat's player is not away long enough")
+        self._send({"t": "stand_in", "seat": seat, "level": str(level)})
+
     def undo(self) -> bool:
         return False
 
@@ -281,6 +352,7 @@ class RemoteTable:
 
     def close(self) -> None:
         with self._lock:
+            self._shut = True
             self.closed_reason = self.closed_reason or "closed"
             self._listeners.clear()
         try:

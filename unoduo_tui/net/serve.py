@@ -29,11 +29,12 @@ from pathlib import Path
 
 from engine import Rules
 
-from ..plan import MatchPlan
+from ..plan import HUMAN, MatchPlan
 from ..store import Store
 from ..table.local import LocalTable
-from .authority import Authority
+from .authority import AWAY_SECONDS, Authority
 from .codes import TableFile, new_code, new_token, socket_dir
+from .hosted import HOST_FIELD
 from .lobby import Listing
 from .vouch import Vouches
 
@@ -99,7 +100,12 @@ async def _run(args: argparse.Namespace, out) -> int:
     if args.resume:
         table = LocalTable.resume(store, args.resume, bot_pause=args.bot_pause)
     else:
-        table = LocalTable.start(store, plan_from_json(args.plan), bot_pause=args.bot_pause)
+        plan = plan_from_json(args.plan)
+        host = next((s for s, kind in enumerate(plan.kinds) if kind == HUMAN), None)
+        # the header says whose seat is the host's: every other human seat plays from
+        # elsewhere, and nothing opened here shows it (:mod:`.hosted`)
+        table = LocalTable.start(store, plan, bot_pause=args.bot_pause,
+                                 extra=None if host is None else {HOST_FIELD: host})
     match_id = Path(table.handle.path).stem if table.handle is not None else "unsaved"
     record = TableFile(store.data_dir, match_id)
     kept = record.load() if args.resume else None
@@ -125,7 +131,8 @@ async def _run(args: argparse.Namespace, out) -> int:
                           on_seats=lambda tokens, names: record.save(code, tokens, names),
                           idle=args.idle * 60 if args.idle > 0 else None,
                           on_presence=listing.update if listing else None,
-                          vouches=Vouches.from_environment())
+                          vouches=Vouches.from_environment(),
+                          away=args.away * 60)
     host_seat = next((s for s in authority.humans), None)
     if host_seat is not None and host_seat not in authority.tokens:
         authority.tokens[host_seat] = new_token()  # the host's own seat, named by --name
@@ -173,6 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot-pause", type=float, default=0.6)
     parser.add_argument("--idle", type=float, default=IDLE_MINUTES,
                         help="minutes with nobody connected before the table ends (0: never)")
+    parser.add_argument("--away", type=float, default=AWAY_SECONDS / 60,
+                        help="minutes a player is away before the others may hand their "
+                             "seat to a bot")
     parser.add_argument("--listing", metavar="LOBBY_DIR",
                         help="list the table in this lobby dir while it is open (.lobby)")
     parser.add_argument("--quick", action="store_true",

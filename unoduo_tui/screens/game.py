@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -21,7 +22,7 @@ from engine import Action, Event, PlayerView
 
 from ..plan import opponent_label
 from .game_keys import GameKeys
-from ..table import Refused, Table, TableUpdate
+from ..table import Refused, Table, TableUpdate, save_wait
 from ..app_link import unoduo
 from ..words import article, hint_text
 from ..text import printable
@@ -39,11 +40,20 @@ class GameScreen(GameKeys, Screen[None]):
 
     DEFAULT_CSS = """
     GameScreen #save-banner {
-        dock: top; height: auto; padding: 0 1; display: none;
+        height: auto; padding: 0 1; display: none;
         background: $error; color: $text; text-style: bold;
     }
+    GameScreen #lost-banner {
+        height: auto; padding: 0 1; display: none;
+        background: $warning; color: $text; text-style: bold;
+    }
+    GameScreen #away-banner {
+        height: auto; padding: 0 1; display: none;
+        background: $secondary; color: $text;
+    }
+    GameScreen #banners { dock: top; height: auto; }
     GameScreen #table-banner {
-        dock: top; height: 1; padding: 0 1; background: $primary; color: $text;
+        height: 1; padding: 0 1; background: $primary; color: $text;
         text-style: bold;
     }
     """
@@ -74,6 +84,10 @@ class GameScreen(GameKeys, Screen[None]):
                 tooltip="Practice: redo what you took back"),
         Binding("t", "hint", "Hint", id="game.hint",
                 tooltip="Practice: what the hard bot would do here"),
+        Binding("b", "stand_in", "Bot for away", id="game.stand_in",
+                tooltip="Let a bot play for a player who has been away, until they are back"),
+        Binding("j", "rejoin", "Rejoin", id="game.rejoin",
+                tooltip="Connect to the table again (the connection was lost)"),
         Binding("question_mark", "help", "Help", id="game.help", key_display="?",
                 tooltip="Every key"),
         Binding("q", "leave", "Quit", id="game.quit", tooltip="Leave the table (already saved)"),
@@ -99,6 +113,7 @@ class GameScreen(GameKeys, Screen[None]):
         self._deferred = False
         self._waiting = False  # a dialog or hand-off cover is up: keys wait for it
         self._in_flight = False  # an action sent, its update not yet here
+        self._banners: dict[str, str] = {}  # what each banner at the top says now
 
     @property
     def unoduo(self) -> "UnoDuoApp":
@@ -108,10 +123,13 @@ class GameScreen(GameKeys, Screen[None]):
     # -- layout ------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(id="save-banner", markup=False)
-        banner = getattr(self.table, "banner", None)  # a shared table's join code
-        if banner:
-            yield Static(printable(banner), id="table-banner", markup=False)
+        with Vertical(id="banners"):  # one dock for all: docked apart, they overlap
+            yield Static(id="save-banner", markup=False)
+            yield Static(id="lost-banner", markup=False)
+            yield Static(id="away-banner", markup=False)
+            banner = getattr(self.table, "banner", None)  # a shared table's join code
+            if banner:
+                yield Static(printable(banner), id="table-banner", markup=False)
         yield Seats(id="seats")
         yield from table_row(GameLog(id="log"))
         yield Hand(id="hand")
@@ -145,6 +163,9 @@ class GameScreen(GameKeys, Screen[None]):
             return  # an older state than the one shown: each update is the whole state
         self.latest = update
         self._in_flight = False
+        self._show_save_error(update.save_error)  # under a dialog too
+        self._show_lost(update.lost)
+        self._show_away(update)
         if update.refused:
             self.app.bell()
             self.notify(update.refused, severity="warning")
@@ -289,13 +310,42 @@ class GameScreen(GameKeys, Screen[None]):
             self._wait(ChallengePrompt(view, self.names, hint), self.do)
 
     def _show_save_error(self, error: str | None) -> None:
-        """The banner, while the last save failed (a full disk): the moves are kept in
-        memory and the next save writes them all."""
-        banner = self.query_one("#save-banner", Static)
-        if error:
-            banner.update(f"Not saving: {printable(error)}. Your moves are kept in memory "
-                          "and will be saved when space is free.")
-        banner.display = bool(error)
+        """The banner, while the table cannot save (a full disk): it takes no move
+        until it can, and goes on by itself."""
+        self._banner("save", save_wait(printable(error)) if error else "")
+
+    def _show_lost(self, why: str | None) -> None:
+        """The banner while the connection to the table is lost: what is shown is the
+        last position the table told, and ``j`` connects again."""
+        if self._banner("lost", f"Disconnected from the table: {printable(why)}. "
+                        "j rejoins, q leaves." if why else ""):
+            self.refresh_bindings()  # under a dialog too: j, and nothing else
+
+    def _show_away(self, update: TableUpdate) -> None:
+        """Who is away long enough to hand to a bot (``b``), and whom a bot plays for."""
+        said = [f"{opponent_label(kind)} plays for {self.names[seat]} until they are back"
+                for seat, kind in sorted(update.stand_ins.items())]
+        if update.may_stand_in and not self.spectator:
+            who = " and ".join(self.names[s] for s in update.may_stand_in)
+            said.append(f"{who} {'is' if len(update.may_stand_in) == 1 else 'are'} away: "
+                        "b lets a bot play until they are back")
+        self._banner("away", " · ".join(said))
+
+    def _banner(self, name: str, text: str) -> bool:
+        """``text`` in the banner ``name`` at the top (empty: hidden); True when that
+        changed what it shows (an update that changes nothing redraws nothing)."""
+        if self._banners.get(name, "") == text:
+            return False
+        self._banners[name] = text
+        banner = self.query_one(f"#{name}-banner", Static)
+        banner.update(text)
+        banner.display = bool(text)
+        return True
+
+    @property
+    def lost(self) -> bool:
+        """The connection to the table is lost (until a rejoin)."""
+        return self.latest is not None and self.latest.lost is not None
 
     def resume_deferred(self) -> None:
         """Called by the app when the terminal is big enough again."""

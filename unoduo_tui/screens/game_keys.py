@@ -38,11 +38,19 @@ class GameKeys:
         view = self.my_view()
         if self._waiting or self._in_flight or view is None or view.to_act != self.viewer:
             return ()
+        if self.latest is not None and self.latest.save_error:
+            return ()  # the table waits for its save: the banner says so
         return view.legal_actions
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("help", "leave"):
             return True
+        if action == "rejoin":
+            return self.lost
+        if self.lost:
+            return False  # the position is the last one told: nothing to do on it
+        if action == "stand_in":
+            return bool(self.latest and self.latest.may_stand_in) and not self.spectator
         if self.spectator:
             return False  # a watcher's keys only leave, help and (the app's) chat
         legal = self._legal()
@@ -184,6 +192,39 @@ class GameKeys:
         self.refresh_table()
         if self.uno_armed:
             self.notify("UNO! will be said with your next play.", timeout=2)
+
+    def action_stand_in(self) -> None:
+        """``b``: a bot plays for the player away longest offered, at the level asked."""
+        if not self.check_action("stand_in", ()):
+            return
+        from ..dialogs.stand_in import StandIn
+
+        seat = self.latest.may_stand_in[0]
+
+        def chosen(level: str | None) -> None:
+            if level is None:
+                return
+            try:
+                self.table.hand_to_bot(seat, level)
+            except Refused as exc:
+                self.notify(exc.reason, severity="warning")
+
+        self._show(StandIn(self.names[seat]), chosen)
+
+    def action_rejoin(self) -> None:
+        if self.lost:
+            self.notify("Connecting to the table again…", timeout=2)
+            self._rejoin()
+
+    @work(exclusive=True, group="rejoin", thread=True)
+    def _rejoin(self) -> None:
+        """``j``: the table connects again (its next update, or why not, is told as
+        any update is)."""
+        try:
+            self.table.rejoin()
+        except Refused as exc:
+            self.app.call_from_thread(self.notify, f"Could not rejoin: {exc.reason}",
+                                      severity="warning")
 
     def action_help(self) -> None:
         from .help import HelpScreen

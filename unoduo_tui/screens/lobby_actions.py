@@ -57,52 +57,24 @@ def _show(lobby: Any, table: Any, banner: str | None = None) -> None:
 
 
 def resume(lobby: Any, entry: Any) -> None:
-    """Back to an unfinished match: a local one in this process, a hosted one at its
-    table (started again if it ended), a joined one with this player's token."""
-    from ..net import commands
-    from ..net.codes import load_token
-
-    app = unoduo(lobby)
-    store = app.store
+    """Back to an unfinished match: a joined one with this player's token, a saved one
+    as the app resumes it (a hosted one at its table, started again — and listed — if
+    it ended)."""
     if entry.listed is not None:
         sit(lobby, entry.listed.code, "play")
         return
-    if not entry.hosted:
-        app.resume_match(str(entry.summary.id))
-        return
-    from ..net.codes import TableFile
-
-    try:
-        kept = TableFile(store.data_dir, entry.summary.id).load()
-        if kept is None:
-            raise ValueError("this match's table file is missing or damaged")
-        code = kept["code"]
-        token = load_token(store.data_dir, code) or next(iter(kept["tokens"].values()), None)
-        try:
-            table = commands.connect(store, code, want="play", name=lobby.place.name,
-                                     token=token)
-        except ConnectionError:  # its table ended: bring it back, listed
-            info = commands.start_authority(store.data_dir, "--resume", str(entry.summary.path),
-                                            listing=str(lobby.place.folder))
-            code = info["code"]
-            table = commands.connect(store, code, want="play", name=lobby.place.name,
-                                     token=info["token"])
-    except _problems() as exc:
-        _say(lobby, exc)
-        return
-    _show(lobby, table, commands.host_banner(code, "lobby"))
+    unoduo(lobby).resume_match(str(entry.summary.id))
+    lobby.refresh_tables()
 
 
 def sit(lobby: Any, code: str, want: str) -> None:
     """Join (``want="play"``, with this player's token if they sat there before) or
     watch the table ``code``."""
     from ..net import commands
-    from ..net.codes import load_token
 
     store = unoduo(lobby).store
     try:
-        token = load_token(store.data_dir, code) if want == "play" else None
-        table = commands.connect(store, code, want=want, name=lobby.place.name, token=token)
+        table = commands.connect(store, code, want=want, name=lobby.place.name)
     except _problems() as exc:
         _say(lobby, exc, code)
         return
@@ -121,27 +93,15 @@ def open_table(lobby: Any) -> None:
 
 
 def _host(lobby: Any, answer: dict) -> None:
-    from ..net import commands
-    from ..net.codes import save_token
-    from ..net.serve import plan_to_json
+    from ..net.menu_forms import start_hosted
 
-    store = unoduo(lobby).store
     try:
-        seats = str(answer.get("seats") or "")
-        plan = commands.host_plan(str(answer.get("preset") or "duo"),
-                                  int(seats) if seats.isdigit() else None,
-                                  answer.get("vs") or None,
-                                  answer.get("name") or lobby.place.name)
-        info = commands.start_authority(store.data_dir, "--plan", plan_to_json(plan),
-                                        listing=str(lobby.place.folder))
-        code = info["code"]
-        save_token(store.data_dir, code, info["token"])
-        table = commands.connect(store, code, want="play", name=plan.names[0],
-                                 token=info["token"])
+        table = start_hosted(unoduo(lobby).store, answer, lobby.place.name,
+                             listing=str(lobby.place.folder), place="lobby")
     except _problems() as exc:
         _say(lobby, exc)
         return
-    _show(lobby, table, commands.host_banner(code, "lobby"))
+    _show(lobby, table, table.banner)
 
 
 def quick(lobby: Any) -> None:

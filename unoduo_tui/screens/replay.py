@@ -65,7 +65,7 @@ class ReplayScreen(ReplayText, AnswerOnce, Screen[None]):
     BINDINGS = replay_keys.BINDINGS  # declared there, with the moments' keys
 
     def __init__(self, loaded, *, every: int = 200, lock: bool = False,
-                 spoiler_free: bool = False) -> None:
+                 spoiler_free: bool = False, remote: tuple[int, ...] = ()) -> None:
         super().__init__()
         header = loaded.header
         seats = loaded.seats
@@ -76,7 +76,8 @@ class ReplayScreen(ReplayText, AnswerOnce, Screen[None]):
         #: the jump keys this preset's matches can use
         self.moments = moments_of(header.rules)
         self.finished = loaded.match.over
-        humans = [i for i, s in enumerate(seats) if not s.is_bot]
+        # the humans at this keyboard: a hosted match's remote seats are not
+        humans = [i for i, s in enumerate(seats) if not s.is_bot and i not in remote]
         #: the one seat an unfinished match may be seen from (None: any perspective)
         self.locked: int | None = None
         self.undos = getattr(loaded, "undos", 0)
@@ -95,15 +96,19 @@ class ReplayScreen(ReplayText, AnswerOnce, Screen[None]):
     @classmethod
     def open(cls, store, ref: "str | os.PathLike", *,
              spoiler_free: bool = False) -> "ReplayScreen":
-        """Load ``ref`` read-only; a hot-seat match still being played is refused.
-        ``spoiler_free``: open it spoiler-free."""
+        """Load ``ref`` read-only; a hot-seat match still being played is refused (a
+        hosted one is seen from the host's seat only).  ``spoiler_free``: open it
+        spoiler-free."""
+        from ..net.hosted import remote_seats
+
         loaded = store.open(ref, read_only=True)
-        humans = [s for s in loaded.seats if not s.is_bot]
+        remote = remote_seats(store, loaded)
+        humans = [i for i, s in enumerate(loaded.seats) if not s.is_bot and i not in remote]
         if not loaded.match.over and len(humans) > 1:
             raise ValueError("this hot-seat match is still being played: finish it first "
                              "(a replay would show one player the other's hand)")
-        return cls(loaded, lock=cls._parent_unfinished(store, loaded),
-                   spoiler_free=spoiler_free)
+        return cls(loaded, lock=cls._parent_unfinished(store, loaded) or bool(remote),
+                   spoiler_free=spoiler_free, remote=remote)
 
     @staticmethod
     def _parent_unfinished(store, loaded) -> bool:

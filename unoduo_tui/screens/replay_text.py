@@ -10,6 +10,7 @@ from rich.text import Text
 from engine import describe
 from engine.replay import ALL
 
+from ..transcript import played_for
 from ..words import fit, lineage, practice_mark
 from .replay_keys import CLASSIC_LABELS, MOMENT_KEYS, SPEEDS
 
@@ -50,7 +51,9 @@ class ReplayText:
         # the round the decision was made in (the one that ends a round is still in it)
         head.append(f" · round {cursor.round_at(max(0, pos - 1))} · ")
         said = self._note or (self._decision_words(shown, names) if pos else "the start")
-        tail = Text()
+        # who made it, when a bot played for the seat's away player: always in sight
+        tail = Text(played_for(self.loaded, cursor, pos, names, short=True) if pos and
+                    not self._note else "")
         if everything is not None and everything.draw_pile:
             tail.append(f" · next {' '.join(c.text for c in everything.draw_pile[:3])}")
         view = ("all hands" if self.perspective == ALL

@@ -29,16 +29,17 @@ The contract a client relies on:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Mapping, Protocol, get_args, runtime_checkable
 
 from engine import Card, Event, PlayerView
 
 __all__ = ["Cause", "Listener", "Refused", "Table", "TableUpdate", "ShownHand", "shown_hand",
-           "guilt_estimate"]
+           "guilt_estimate", "save_wait"]
 
 #: why an update was sent
-Cause = Literal["start", "move", "undo", "redo", "thinking", "save", "refused", "closed"]
+Cause = Literal["start", "move", "undo", "redo", "thinking", "save", "refused", "closed",
+                "seats"]
 
 #: a seat whose hand was shown to a challenger, and the cards (A6 / C8)
 ShownHand = tuple[int, tuple[Card, ...]]
@@ -60,9 +61,16 @@ class TableUpdate:
     ``views``: a :class:`PlayerView` for each seat the client plays (none for a
     spectator's hidden seats); ``to_act``: whose decision it is (``None`` when the
     match is over); ``thinking``: the bot seat choosing now; ``save_error``: why the
-    last save failed (the moves are kept in memory); ``refused``: the authority's
+    last save failed — the table takes no decision until a save succeeds, and the
+    views are the last ones told before it failed (:func:`save_wait` says so to the
+    player); ``refused``: the authority's
     answer to this client's last action, when it did not take it; ``can_undo`` /
-    ``can_redo`` / ``undos``: practice undo (only a practice table offers it)."""
+    ``can_redo`` / ``undos``: practice undo (only a practice table offers it);
+    ``lost``: why this client's connection to its table is gone (``None``: it is not)
+    — the views are the last it was told, and :meth:`Table.rejoin` connects again;
+    ``stand_ins``: the seats a bot plays for their away player (seat → ``"bot:<level>"``);
+    ``may_stand_in``: the seats away long enough that this client may hand them to a
+    bot (:meth:`Table.hand_to_bot`)."""
 
     seq: int
     cause: Cause
@@ -75,6 +83,9 @@ class TableUpdate:
     can_undo: bool = False
     can_redo: bool = False
     undos: int = 0
+    lost: str | None = None
+    stand_ins: Mapping[int, str] = field(default_factory=dict)
+    may_stand_in: tuple[int, ...] = ()
 
     def view(self, seat: int) -> PlayerView:
         """``seat``'s view (``KeyError``: this client does not play ``seat``)."""
@@ -92,7 +103,9 @@ class TableUpdate:
                 "views": [[seat, v.to_dict()] for seat, v in self.views.items()],
                 "to_act": self.to_act, "over": self.over, "thinking": self.thinking,
                 "save_error": self.save_error, "refused": self.refused,
-                "can_undo": self.can_undo, "can_redo": self.can_redo, "undos": self.undos}
+                "can_undo": self.can_undo, "can_redo": self.can_redo, "undos": self.undos,
+                "lost": self.lost, "stand_ins": [[s, k] for s, k in self.stand_ins.items()],
+                "may_stand_in": list(self.may_stand_in)}
 
     @classmethod
     def from_dict(cls, data: Any) -> "TableUpdate":
@@ -114,7 +127,10 @@ class TableUpdate:
                        thinking=_opt_seat(data["thinking"]),
                        save_error=_opt_str(data["save_error"]),
                        refused=_opt_str(data["refused"]), can_undo=_bool(data["can_undo"]),
-                       can_redo=_bool(data["can_redo"]), undos=_int(data["undos"]))
+                       can_redo=_bool(data["can_redo"]), undos=_int(data["undos"]),
+                       lost=_opt_str(data["lost"]),
+                       stand_ins={_seat(s): _str(k) for s, k in data["stand_ins"]},
+                       may_stand_in=tuple(_seat(s) for s in data["may_stand_in"]))
         except (KeyError, TypeError) as exc:
             raise ValueError(f"malformed update: {exc}") from None
 
@@ -186,6 +202,16 @@ class Table(Protocol):
         """The hand ``seat``'s challenge made the W+4's player show it, among its
         events after the first ``since`` (``None``: none)."""
 
+    def hand_to_bot(self, seat: int, level: str) -> None:
+        """A seated player hands ``seat`` (one of an update's ``may_stand_in``: its
+        player has been away a while) to a bot of ``level`` until its player is back;
+        :class:`Refused` when it may not."""
+
+    def rejoin(self) -> None:
+        """After the connection to a remote table was lost (an update's ``lost``):
+        connect again, to the same seat; :class:`Refused` saying why it could not.
+        A table in this process is never lost: nothing to do."""
+
     def close(self) -> None: ...
 
 
@@ -198,6 +224,14 @@ def shown_hand(view: PlayerView, since: int = 0) -> ShownHand | None:
         if e.kind == "reveal" and e.private == view.seat and e.cards:
             shown = (e.seat, tuple(e.cards))
     return shown
+
+
+def save_wait(error: str) -> str:
+    """What every screen says while its table cannot save (``error``: why, such as
+    "the disk is full")."""
+    why = " ".join(str(error).split()) or "the save failed"
+    return (f"{why[:1].upper()}{why[1:]} — the game waits until it can save, "
+            "and goes on by itself once it can.")
 
 
 def _int(value: object) -> int:
@@ -217,6 +251,12 @@ def _opt_seat(value: object) -> int | None:
 def _bool(value: object) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"malformed update: {value!r} is not true or false")
+    return value
+
+
+def _str(value: object) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"malformed update: {value!r} is not text")
     return value
 
 

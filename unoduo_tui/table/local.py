@@ -2,8 +2,13 @@
 
 :class:`LocalTable` is the only owner of the :class:`~engine.Match`: every decision
 (a client's :meth:`~LocalTable.act` or a bot's) is applied under one lock and appended
-to the save file at once, so a dropped connection costs at most the action in flight;
-a full disk sets ``save_error`` and the next decision writes everything.  Bots move in
+to the save file at once, and only then told to the clients — a decision anyone saw
+is in the file, so a killed process loses at most the decision in flight, never one
+that was shown.  A save that fails (a full disk) sets ``save_error``: the clients are
+told the table waits (their screens keep the last position they saw; the decision
+that could not be saved is not shown), it takes no decision and the bots wait, and
+the save is tried again with a growing pause (:data:`RETRY_FIRST` … :data:`RETRY_MAX`
+seconds) until it succeeds — then the table goes on by itself.  Bots move in
 one thread, one at a time with ``bot_pause`` seconds before each (so a human can
 follow them), choosing from their own view only.  Practice undo walks a
 :class:`~engine.replay.ReplayCursor` that follows the match, never replaying the
@@ -14,6 +19,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 from typing import Any, Sequence
 
 from engine import Action, Match, PlayerView, Rules
@@ -21,10 +27,14 @@ from engine import bots as engine_bots
 from engine.replay import ReplayCursor
 
 from ..plan import MatchPlan
-from . import Cause, Listener, Refused, ShownHand, TableUpdate, guilt_estimate, shown_hand
+from . import (Cause, Listener, Refused, ShownHand, TableUpdate, guilt_estimate, save_wait,
+               shown_hand)
 from .thinking import Hint, Thinker, think_here
 
-__all__ = ["LocalTable", "HINT_MS"]
+__all__ = ["LocalTable", "HINT_MS", "RETRY_FIRST", "RETRY_MAX"]
+
+#: seconds before a failed save is tried again, doubling up to RETRY_MAX between tries
+RETRY_FIRST, RETRY_MAX = 0.25, 8.0
 
 #: the practice hint's thinking time (the hard bot's own budget is 500 ms)
 HINT_MS = 400
@@ -57,6 +67,9 @@ class LocalTable:
         self.save_error: str | None = None  # why the last save failed (None: it did not)
         self.redo_stack: list[Action] = []  # decisions z took back, in order
         self.bots: dict[int, Any] = dict(bots or {})
+        #: human seats a bot plays for their away player (seat -> "bot:<level>")
+        self.stand_ins: dict[int, str] = {}
+        self._stand_in_bots: dict[int, Any] = {}
         self._made: set[int] = set()  # the bots made here (an undo makes them afresh)
         self._make_bots()
         self._lock = threading.RLock()
@@ -67,23 +80,31 @@ class LocalTable:
         self._closed = False
         self._thinking: int | None = None
         self._driver: threading.Thread | None = None
+        self._retrier: threading.Thread | None = None  # tries a failed save again
+        self._retry = threading.Condition(self._lock)  # wakes it (a close)
+        #: the last update told: while a save fails, the position the clients keep
+        self._shown: TableUpdate | None = None
         self._cursor: ReplayCursor | None = None
         self._no_cursor = False  # a position set up by hand (tests): no log to walk back
+        if getattr(handle, "pending", False):  # opened with the file behind (full disk)
+            with self._lock:
+                self._write()
 
     # -- construction ----------------------------------------------------------------
 
     @classmethod
     def start(cls, store: Any, plan: MatchPlan, *, deck: Sequence | None = None,
               first: int | None = None, think_ms: int | None = None,
-              bot_pause: float = 0.0, thinker: Thinker | None = None) -> "LocalTable":
+              bot_pause: float = 0.0, extra: dict | None = None,
+              thinker: Thinker | None = None) -> "LocalTable":
         """A new match as ``plan`` describes, saved through ``store`` (``None``: not
-        saved).  ``deck``/``first`` fix the deal (tests)."""
+        saved; ``extra``: more header fields).  ``deck``/``first`` fix the deal (tests)."""
         match = Match.new(plan.rules, seed=plan.seed, deck=deck, first=first)
         handle = None
         if store is not None:
             from ..store import Seat
             handle = store.new_match(match, tuple(Seat(n, k) for n, k in
-                                                  zip(plan.names, plan.kinds)))
+                                                  zip(plan.names, plan.kinds)), extra=extra)
         return cls(match, plan.names, plan.kinds, handle, think_ms=think_ms,
                    bot_pause=bot_pause, thinker=thinker)
 
@@ -114,9 +135,14 @@ class LocalTable:
         pass through)."""
         loaded = store.open(ref)
         seats = loaded.seats
-        return cls(loaded.match, [s.name for s in seats], [s.kind for s in seats],
-                   loaded.handle, notes=loaded.notes, undos=loaded.undos, think_ms=think_ms,
-                   bot_pause=bot_pause, thinker=thinker)
+        table = cls(loaded.match, [s.name for s in seats], [s.kind for s in seats],
+                    loaded.handle, notes=loaded.notes, undos=loaded.undos, think_ms=think_ms,
+                    bot_pause=bot_pause, thinker=thinker)
+        for seat in range(table.seats):  # a bot that was playing for an away player
+            kind = loaded.stand_in(seat, loaded.match.log_length)
+            if kind is not None and not table.is_bot(seat):
+                table._stand_in(seat, kind)
+        return table
 
     def _make_bots(self, fresh: bool = False) -> None:
         """A bot for each ``bot:<level>`` seat (``fresh``: replace the ones made here,
@@ -178,8 +204,79 @@ class LocalTable:
         with self._lock:
             return self._closed or not self._bot_due()
 
-    def view(self, seat: int) -> PlayerView:
+    @property
+    def waiting(self) -> bool:
+        """A save failed: the table takes no decision until one succeeds."""
+        return self.save_error is not None
+
+    def name_seat(self, seat: int, name: str) -> None:
+        """``seat``'s player sat down as ``name`` (a joiner at a hosted table): the table
+        names it so and the save file records it (a file of format 3)."""
         with self._lock:
+            if self.names[seat] == name:
+                return
+            names = list(self.names)
+            names[seat] = name
+            self.names = tuple(names)
+            self._record_seat(seat)
+
+    def stand_in(self, seat: int, kind: str | None) -> None:
+        """A bot of ``kind`` (``"bot:normal"``) plays ``seat`` for its away player from
+        now on (``None``: the player is back and plays it again); the save file records
+        who plays each decision (a seat record).  ``Refused`` for a seat that is a bot's
+        or a level that is not one."""
+        with self._lock:
+            if type(seat) is not int or not 0 <= seat < self.seats or self.is_bot(seat):
+                raise Refused("only a player's seat can be handed to a bot")
+            if kind is not None and (not kind.startswith("bot:")
+                                     or kind[4:] not in engine_bots.LEVELS):
+                raise Refused(f"{kind!r:.30} is not a bot level")
+            if self.stand_ins.get(seat) == kind:
+                return
+            self._stand_in(seat, kind)
+            self._record_seat(seat)
+            self._emit("seats")
+            if kind is not None and self._driver is None and not self._closed:
+                self._driver = threading.Thread(target=self._drive, daemon=True,
+                                                name="unoduo-bots")
+                self._driver.start()
+            self._wake.notify_all()
+
+    def _stand_in(self, seat: int, kind: str | None) -> None:
+        if kind is None:
+            self.stand_ins.pop(seat, None)
+            self._stand_in_bots.pop(seat, None)
+            return
+        self.stand_ins[seat] = kind
+        seed = (self.match.seed * 2 + seat + self.match.log_length) & ((1 << 64) - 1)
+        self._stand_in_bots[seat] = engine_bots.make(kind[4:], seed=seed,
+                                                     think_ms=self.think_ms)
+
+    def plays_itself(self, seat: int | None) -> bool:
+        """A bot makes ``seat``'s decisions now: a bot's seat, or one a bot plays for its
+        away player."""
+        return seat is not None and (seat in self.bots or seat in self.stand_ins)
+
+    def _record_seat(self, seat: int) -> None:
+        """A seat record for ``seat`` (its name, who plays it now) in the save file, if
+        it can hold one; a failed write waits like a decision's."""
+        handle = self.handle
+        if handle is None or not getattr(handle, "can_name", False):
+            return
+        try:
+            handle.seat(self.match, seat, self.names[seat],
+                        self.stand_ins.get(seat, self.kinds[seat]))
+        except OSError as exc:
+            self._failed(exc)
+            self._emit_waiting()
+
+    def view(self, seat: int) -> PlayerView:
+        """``seat``'s view as the clients were last told it (a decision that could not
+        be saved yet is not shown, nor what it revealed)."""
+        with self._lock:
+            shown = self._shown
+            if self.waiting and shown is not None and seat in shown.views:
+                return shown.views[seat]
             return self.match.view(seat)
 
     # -- clients -----------------------------------------------------------------------
@@ -189,7 +286,10 @@ class LocalTable:
         bots start moving once there is someone to tell."""
         with self._lock:
             self._listeners.append(listener)
-            now = self._update("start")
+            if self.waiting and self._shown is not None:
+                now = replace(self._shown, seq=self._seq, cause="start")
+            else:
+                now = self._shown = self._update("start")
             if self.bots and self._driver is None and not self._closed:
                 self._driver = threading.Thread(target=self._drive, daemon=True,
                                                 name="unoduo-bots")
@@ -214,12 +314,16 @@ class LocalTable:
         with self._lock:
             if self._closed:
                 raise Refused("the table is closed")
+            if self.waiting:
+                raise Refused(save_wait(self.save_error))
             if type(seat) is not int or not 0 <= seat < self.seats:
                 raise Refused(f"there is no seat {seat!r:.20}")
             if not isinstance(text, str):
                 raise Refused("an action is text, such as 'play R5' or 'draw'")
             if self.is_bot(seat):
                 raise Refused(f"{self.names[seat]} is a bot: it plays by itself")
+            if seat in self.stand_ins:
+                raise Refused(f"a bot plays for {self.names[seat]} until they are back")
             m = self.match
             if m.over:
                 raise Refused("the match is over")
@@ -243,35 +347,94 @@ class LocalTable:
             self._after_decision(events)
 
     def _after_decision(self, events: Sequence, cause: Cause = "move") -> None:
-        """Tell the clients, then save: a client never sees the file ahead of its
-        screen (a key pressed as the file shows a bot's move finds the screen showing it
-        too); a save that failed, or succeeded again, is told as a "save" update."""
         if any(e.kind == "round_end" for e in events) and not self.match.over:
             self._held = True  # a round's end: the bots wait until a client has shown it
         if self._cursor is not None:
             self._cursor.follow(self.match)
-        self._emit(cause)
-        self._saved_now()
+        self._commit(cause)
 
-    def _saved_now(self, undo: bool = False) -> None:
-        before = self.save_error
-        self._save(undo)
-        if self.save_error != before:
-            self._emit("save")
+    def _commit(self, cause: Cause, undo: bool = False) -> None:
+        """Write the decision, then tell the clients (a key pressed as the file shows a
+        bot's move finds the screen told too), then make it durable.  A write that
+        fails tells nothing of it: the clients hear that the table waits."""
+        if self._write(undo):
+            self._emit(cause)
+            self._flush()
+        else:
+            self._emit_waiting()
         self._wake.notify_all()
 
-    def _save(self, undo: bool = False) -> None:
+    def _write(self, undo: bool = False) -> bool:
+        """The decisions (or the undo) into the file; False: the disk refused
+        (``save_error`` says why and the save is tried again by itself)."""
         if self.handle is None:
-            return
+            return True
         try:
             if undo:
                 self.handle.undo(self.match)
             else:
-                self.handle.sync(self.match)
-        except OSError as exc:  # a full disk must not end the game: the next sync retries
-            self.save_error = exc.strerror or str(exc) or type(exc).__name__
+                self.handle.write(self.match)
+        except OSError as exc:
+            self._failed(exc)
+            return False
+        return True
+
+    def _flush(self) -> None:
+        """What was written made durable; a failure is told as a "save" update (the
+        decisions are in the file; the table waits until the disk takes them)."""
+        if self.handle is None:
+            return
+        try:
+            self.handle.flush()
+        except OSError as exc:
+            self._failed(exc)
+            self._emit_waiting()
+
+    def _failed(self, exc: OSError) -> None:
+        self.save_error = exc.strerror or str(exc) or type(exc).__name__
+        if self._retrier is None and not self._closed:
+            self._retrier = threading.Thread(target=self._retry_saves, daemon=True,
+                                             name="unoduo-save-retry")
+            self._retrier.start()
+
+    def _emit_waiting(self) -> None:
+        """Tell every client the table waits for its save: the position they were told
+        last, with why (the first position, when nothing was told yet)."""
+        self._seq += 1
+        shown = self._shown
+        if shown is None:
+            self._shown = self._update("save")
         else:
-            self.save_error = None
+            self._shown = replace(shown, seq=self._seq, cause="save",
+                                  save_error=self.save_error, thinking=None, refused=None)
+        for listener in list(self._listeners):
+            listener(self._shown)
+
+    def _retry_saves(self) -> None:
+        """The save-retry thread: the failed save again after RETRY_FIRST seconds, then
+        twice as long each time up to RETRY_MAX, until it succeeds (then everything
+        since is told and the table goes on) or the table closes."""
+        delay = RETRY_FIRST
+        with self._lock:
+            try:
+                while not self._closed and self.waiting:
+                    self._retry.wait(delay)
+                    if self._closed or self.handle is None:
+                        return
+                    delay = min(delay * 2, RETRY_MAX)
+                    before = self.save_error
+                    try:
+                        self.handle.sync(self.match)
+                    except OSError as exc:
+                        self.save_error = exc.strerror or str(exc) or type(exc).__name__
+                        if self.save_error != before:
+                            self._emit_waiting()
+                        continue
+                    self.save_error = None
+                    self._emit("move")  # what could not be shown until now
+                    self._wake.notify_all()
+            finally:
+                self._retrier = None
 
     def _update(self, cause: Cause, refused: str | None = None) -> TableUpdate:
         m = self.match
@@ -280,14 +443,13 @@ class LocalTable:
             seq=self._seq, cause=cause, views={s: m.view(s) for s in self.mine},
             to_act=m.to_act, over=m.over, thinking=self._thinking,
             save_error=self.save_error, refused=refused,
-            can_undo=point is not None, can_redo=bool(self.redo_stack), undos=self.undos)
+            can_undo=point is not None, can_redo=bool(self.redo_stack), undos=self.undos,
+            stand_ins=dict(self.stand_ins))
 
     def _emit(self, cause: Cause) -> None:
         """Tell every client (under the lock: they see the updates in order)."""
         self._seq += 1
-        if not self._listeners:
-            return
-        update = self._update(cause)
+        update = self._shown = self._update(cause)
         for listener in list(self._listeners):
             listener(update)
 
@@ -295,7 +457,8 @@ class LocalTable:
 
     def _bot_due(self) -> bool:
         m = self.match
-        return not m.over and self.is_bot(m.to_act) and not self._held
+        return (not m.over and self.plays_itself(m.to_act) and not self._held
+                and not self.waiting)
 
     def _drive(self) -> None:
         """The bots' thread: one move at a time, each after ``bot_pause`` seconds."""
@@ -307,7 +470,8 @@ class LocalTable:
                     return
                 seat, m = self.match.to_act, self.match
                 token = (m, m.log_length)
-                view, bot = m.view(seat), self.bots[seat]
+                bot = self.bots.get(seat) or self._stand_in_bots[seat]
+                view = m.view(seat)
                 self._thinking = seat
                 self._emit("thinking")
                 self._pause(token)
@@ -319,8 +483,9 @@ class LocalTable:
                 self._thinking = None
                 if self._closed:
                     return
-                if self._held or (self.match, self.match.log_length) != token:
-                    self._emit("thinking")  # the moment passed (an undo, a hold)
+                if (self._held or (self.match, self.match.log_length) != token
+                        or (self.bots.get(seat) or self._stand_in_bots.get(seat)) is not bot):
+                    self._emit("thinking")  # the moment passed (an undo, a hold, a return)
                     continue
                 legal = self.match.legal_actions()
                 if action not in legal:
@@ -372,7 +537,7 @@ class LocalTable:
         """Back to before the human's previous decision (the bots' replies go with it).
         The save file gets an "undo to action N" record; chance stays as recorded."""
         with self._lock:
-            point = self._undo_point() if self.practice else None
+            point = self._undo_point() if self.practice and not self.waiting else None
             if point is None:
                 return False
             cursor = self._cursor
@@ -382,14 +547,13 @@ class LocalTable:
             self.redo_stack[:0] = undone
             self.undos += 1
             self._make_bots(fresh=True)  # a bot's memory of the undone moves goes with them
-            self._emit("undo")
-            self._saved_now(undo=True)
+            self._commit("undo", undo=True)
             return True
 
     def redo(self) -> bool:
         """The human's next undone decision again, and the bots' replies to it."""
         with self._lock:
-            if not self.redo_stack:
+            if not self.redo_stack or self.waiting:
                 return False
             m, first = self.match, True
             while self.redo_stack and (first or self.is_bot(m.to_act)):
@@ -402,8 +566,7 @@ class LocalTable:
                 first = False
                 if self._cursor is not None:
                     self._cursor.follow(m)
-            self._emit("redo")
-            self._saved_now()
+            self._commit("redo")
             return not first
 
     # -- what needs more than a view ---------------------------------------------------
@@ -427,12 +590,20 @@ class LocalTable:
         the events after the first ``since``; the last such, or ``None``."""
         return shown_hand(self.view(seat), since)
 
+    def hand_to_bot(self, seat: int, level: str) -> None:
+        """A bot of ``level`` plays ``seat`` for its away player (:meth:`stand_in`)."""
+        self.stand_in(seat, f"bot:{level}")
+
+    def rejoin(self) -> None:
+        """Nothing to do: a table in this process is never lost."""
+
     def close(self) -> None:
         """Stop the bots, close the save file (its lock released)."""
         with self._lock:
             self._closed = True
             self._listeners.clear()
             self._wake.notify_all()
+            self._retry.notify_all()
             if self.handle is not None:
                 try:
                     self.handle.close()
