@@ -216,10 +216,13 @@ def test_clone_is_independent():
     assert observable(Match.replay(m.rules, m.actions)) == observable(m)
 
 
-def test_engine_never_imports_textual():
-    code = "import engine, engine.bots, engine.bench, sys; print('textual' in sys.modules)"
+def test_engine_never_imports_the_app_or_its_libraries():
+    """engine is pure: importing all of it loads no UI, terminal, network or app module."""
+    code = ("import engine, engine.bots, engine.bench, sys; "
+            "print(sorted({m.split('.')[0] for m in sys.modules} "
+            "& {'textual', 'rich', 'unoduo_tui', 'asyncssh', 'platformdirs'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert out.stdout.strip() == "[]"
 
 
 def test_bench_prints_both_presets_and_the_rlcard_comparison_or_why_not(capsys):

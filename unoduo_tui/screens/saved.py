@@ -105,7 +105,7 @@ class MatchTable(AnswerOnce, Screen[None]):
         self.spoiler_free = not self.spoiler_free
         self.fill()
 
-    def watch(self, summary) -> None:
+    def open_replay_of(self, summary) -> None:
         """Open ``summary``'s replay (spoiler-free when the list is)."""
         unoduo(self).open_replay(str(summary.path), spoiler_free=self.spoiler_free)
 
@@ -194,6 +194,6 @@ class SavedScreen(MatchTable):
         if summary.status == "in progress":
             unoduo(self).resume_match(str(summary.id))
         elif summary.status == "finished":
-            self.watch(summary)
+            self.open_replay_of(summary)
         else:
             self.notify(f"That save file is damaged: {summary.path}", severity="warning")
