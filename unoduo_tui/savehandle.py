@@ -24,7 +24,7 @@ from typing import Callable
 from engine import Match
 from engine.savefile import Encoder, Footer, Header, SaveFileError, SeatRecord, seat_names
 
-from .files import FILE_MODE, FileProblem, open_regular, write_all
+from .files import FILE_MODE, FileProblem, open_regular, put_new, write_all
 
 __all__ = ["SUFFIX", "LockedError", "SaveWriteError", "Seat", "SaveHandle", "id_of",
            "named_seats"]
@@ -155,6 +155,35 @@ class SaveHandle:
         self.on_finish: "Callable[[Path], None] | None" = None
         self._unflushed = False  # written, not yet made durable (fdatasync)
         self._flush_failed = False  # the last fdatasync failed: tried again
+
+    @classmethod
+    def create(cls, path: Path, header: Header, match: Match, durable: bool = True) -> "SaveHandle":
+        """Write the new file ``path`` (``header``, ``match``'s log so far, its footer if
+        it is over) whole or not at all, and return its handle holding its lock.  On a
+        full disk :class:`SaveWriteError` and no file."""
+        enc = Encoder()
+        start = enc.start(header)
+        lock = _Lock(path)
+        lock.acquire()
+        try:
+            handle = cls(path, -1, lock, enc.tag, len(start), 0, header, durable)
+            rest, enc, footer = handle._unsaved(match)
+            try:
+                put_new(path, start + rest, durable)
+            except OSError as exc:
+                raise SaveWriteError(f"cannot create the save file {path.name}: "
+                                     f"{plain(exc)}", exc.errno or errno.EIO) from None
+            try:
+                handle._fd = open_regular(path, os.O_WRONLY | os.O_APPEND)
+            except OSError as exc:
+                raise SaveWriteError(f"cannot open the new save file {path.name}: "
+                                     f"{plain(exc)}", exc.errno or errno.EIO) from None
+        except BaseException:
+            lock.release()
+            raise
+        handle._tag, handle._size = enc.tag, len(start) + len(rest)
+        handle._written, handle._finished = match.log_length, footer
+        return handle
 
     @property
     def id(self) -> str:

@@ -26,7 +26,6 @@ Headless (never imports Textual): the app and the ``unoduo`` commands both use i
 
 from __future__ import annotations
 
-import errno
 import glob
 import os
 import re
@@ -35,11 +34,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from engine import Match, __version__
-from engine.savefile import (HEAD_BYTES, TAIL_BYTES, Encoder, Header, SaveFileError,
+from engine.savefile import (HEAD_BYTES, TAIL_BYTES, Header, SaveFileError,
                              SeatRecord, decode, last_tag, load, read_ends)
 
 from .text import printable
-from .files import MAX_FILE, create_new, open_regular, private_dir, put_new, read_all, write_all
+from .files import MAX_FILE, create_new, open_regular, private_dir, read_all, write_all
 from .savehandle import (SUFFIX, LockedError, SaveHandle, SaveWriteError, Seat, _Lock, id_of,
                          named_seats, plain)
 
@@ -138,36 +137,14 @@ class Store:
         header = Header(match_id, match.rules, match.seed,
                         tuple((s.name, s.kind) for s in seats), now.isoformat(timespec="seconds"),
                         __version__, extra=dict(extra or {}))
-        enc = Encoder()
-        start = enc.start(header)
         self._ensure()
         folder = Path(directory) if directory is not None else self.matches_dir
         private_dir(folder)
-        path = folder / (match_id + SUFFIX)
-        lock = _Lock(path)
-        lock.acquire()
-        try:
-            handle = SaveHandle(path, -1, lock, enc.tag, len(start), 0, header, durable)
-            rest, enc, footer = handle._unsaved(match)
-            try:
-                put_new(path, start + rest, durable)
-            except OSError as exc:
-                raise SaveWriteError(f"cannot create the save file {path.name}: "
-                                     f"{plain(exc)}", exc.errno or errno.EIO) from None
-            try:
-                handle._fd = open_regular(path, os.O_WRONLY | os.O_APPEND)
-            except OSError as exc:
-                raise SaveWriteError(f"cannot open the new save file {path.name}: "
-                                     f"{plain(exc)}", exc.errno or errno.EIO) from None
-        except BaseException:
-            lock.release()
-            raise
-        handle._tag, handle._size = enc.tag, len(start) + len(rest)
-        handle._written, handle._finished = match.log_length, footer
+        handle = SaveHandle.create(folder / (match_id + SUFFIX), header, match, durable)
         if durable:  # bulk saves (simulate) are bot-only: the record finds them itself
             handle.on_finish = self._recorded
-            if footer:
-                self._recorded(path)
+            if match.over:  # the footer is on disk already
+                self._recorded(handle.path)
         return handle
 
     # -- reading ---------------------------------------------------------------------
