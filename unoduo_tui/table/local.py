@@ -310,7 +310,12 @@ class LocalTable:
 
     def act(self, seat: int, text: str) -> None:
         """A human seat's decision: applied, saved and told to every client at once;
-        :class:`Refused` (match unchanged) when the seat may not make it now."""
+        :class:`Refused` (match unchanged) when the seat may not make it now.
+
+        The save runs on the caller's thread — locally that is Textual's event loop:
+        the decision is written to the file before any client is told of it, then made
+        durable (``fdatasync``) before this returns, so a slow disk holds the screen
+        for that long; a write the disk refuses tells nothing and the table waits."""
         with self._lock:
             if self._closed:
                 raise Refused("the table is closed")
