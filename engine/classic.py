@@ -63,11 +63,22 @@ class ClassicMatch(Match):
 
     def _draw_for_dealer(self) -> int:
         """C2: every seat draws a card; the highest number deals; the seats tied for
-        highest draw again among themselves (each draw a chance outcome)."""
+        highest draw again among themselves, from the cards still left in that same
+        deck (each draw a chance outcome).
+
+        A replay takes each draw from the log, checked to be cards of the deck: saves
+        written before the C2 ruling drew a tie's cards from the whole deck again, and
+        nothing in them tells the two apart, so they load and verify as recorded."""
         candidates = list(range(self._seats))
+        left = list(self._full_deck)
         while True:
             k = len(candidates)
-            entry = self._take_chance("cut", lambda rng: self._random_draws(rng, k), count=k)
+            deck = tuple(left)
+            entry = self._take_chance("cut", lambda rng: self._random_draws(rng, k, deck),
+                                      count=k)
+            for card in entry.cards:
+                if card in left:
+                    left.remove(card)
             values = [c.cut_value for c in entry.cards]
             best = max(values)
             tied = [s for s, v in zip(candidates, values) if v == best]
@@ -77,8 +88,9 @@ class ClassicMatch(Match):
                 return winner
             candidates = tied
 
-    def _random_draws(self, rng: Rng, k: int) -> Chance:
-        deck = self._full_deck
+    @staticmethod
+    def _random_draws(rng: Rng, k: int, deck: "tuple[Card, ...]") -> Chance:
+        """``k`` cards drawn from ``deck`` (the cards not yet drawn, in deck order)."""
         indices = list(range(len(deck)))
         picked = []
         for i in range(k):

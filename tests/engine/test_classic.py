@@ -85,6 +85,36 @@ def test_c2_a_random_dealer_draw_is_recorded_and_replays():
     assert (again.dealer, again.hand(3), again.top) == (m.dealer, m.hand(3), m.top)
 
 
+def _dealer_draws(m: Match) -> list:
+    return [e for e in m.actions if e.is_chance and e.kind == "cut"]
+
+
+def test_c2_tied_seats_draw_again_from_the_cards_left_in_that_same_deck():
+    # #21 item 8: this seed ties seats 0 and 1 on R9; the redraw drew R9 a third time
+    m = Match.new(classic(8), seed=31337094233)
+    first, again = _dealer_draws(m)[:2]
+    assert texts(first.cards[:2]) == ["R9", "R9"] and len(again.cards) == 2
+    assert "R9" not in texts(again.cards)
+    deck = Counter(c.code for c in deck_cards("classic108"))
+    for seed in range(400):  # no draw shows a card more often than the deck holds it
+        m = Match.new(classic(10), seed=seed)
+        drawn = Counter(c.code for e in _dealer_draws(m) for c in e.cards)
+        assert not drawn - deck, seed
+
+
+def test_c2_a_save_from_before_the_ruling_loads_and_verifies_its_recorded_draws():
+    from pathlib import Path
+
+    from engine.savefile import load
+
+    data = (Path(__file__).parent.parent / "data" / "c2_old_dealer_draw.unoduo").read_bytes()
+    decoded, m = load(data, "c2_old_dealer_draw.unoduo")  # written before the fix
+    cuts = _dealer_draws(m)
+    assert [texts(e.cards) for e in cuts][1] == ["R9", "W+4"]  # the third R9, as recorded
+    assert m.actions == decoded.entries and m.log_length == 63 and m.dealer == 0
+    assert Match.replay(m.rules, m.actions, seed=m.seed).actions == m.actions
+
+
 def test_c3_deal_one_card_at_a_time_from_the_dealers_left():
     m = dealt(H3, "Y5", dealer=1)
     for s in range(3):
