@@ -149,6 +149,7 @@ class HardBot(NormalBot):
         self.prune = prune
         self._rng = Rng(seed, 0x4A2D)
         self.last_worlds = 0  # worlds sampled for the last decision (for benchmarks)
+        self.last_rollouts = 0  # rollouts played for the last decision (for benchmarks)
         self._values: list[list[float]] = []  # per option, per world, of the last search
         self._cbelief: ClassicBelief | None = None
 
@@ -157,7 +158,7 @@ class HardBot(NormalBot):
         legal = view.legal_actions
         if not legal:
             raise ValueError(f"seat {view.seat} has no decision to make now")
-        self.last_worlds = 0
+        self.last_worlds = self.last_rollouts = 0
         if legal[-1].kind == "catch":
             return legal[-1]  # U2: a catch does not use up the decision
         if len(legal) == 1 or view.phase in ("draft", "wd4"):
@@ -252,6 +253,7 @@ class HardBot(NormalBot):
             if self.prune and worlds % _BATCH == 0:
                 active = _survivors(values, active)
         self.last_worlds = worlds
+        self.last_rollouts = sum(len(v) for v in values)
         if not worlds:
             return None
         live = set(active)  # a pruned option is never the answer
