@@ -10,8 +10,9 @@ wall-clock time and, in brackets, per second of this process's CPU time
   the app and the arena play;
 - *replay*: ``Match.replay`` of 25 logs played (untimed) before, in decisions/s;
 - *rollouts*: the hard bot's rollouts (the rest of a round, normal policy for both
-  seats) from mid-round positions, in the lean simulator and, for comparison,
-  with ``Match`` + ``policy`` as the first hard bot did;
+  seats) from mid-round positions, on ``search_copy`` + ``push`` and, for comparison,
+  on a full ``clone`` and the checked ``apply`` (dealing the next round, as the first
+  hard bot did);
 - with ``--rollouts N``: the hard bot's rollouts per second of search, for UNO Duo and
   classic at 2 and 4 seats (N searched decisions each, ``think_ms=200``, seat 0 against
   normal bots): every rollout it plays over the time its searches took, worlds sampled
@@ -160,18 +161,21 @@ def _positions(seed: int, count: int = 200) -> list:
 
 
 def rollout_run(seconds: float, seed: int) -> tuple[float, float]:
-    """(lean rollouts/s, Match + policy rollouts/s) from the same positions."""
-    from .bots.lean import Position, play_out
+    """(search-copy rollouts/s, checked ``clone`` + ``apply`` rollouts/s) from the same
+    positions: :func:`.bots.rollout.play_round` (``search_copy`` + ``push``) and, for
+    comparison, the same rollout through a full clone and the checked ``apply``."""
     from .bots.normal import policy
+    from .bots.rollout import play_round
 
     matches = _positions(seed)
-    lean = [Position.from_match(m) for m in matches]
+    firsts = [policy(m.hand(m.to_act), m.legal_actions(), m.phase, m.top, m.color,
+                     len(m.hand(1 - m.to_act)), m.dump_colour) for m in matches]
     done, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        for p in lean:
-            play_out(p.copy())
-        done += len(lean)
-    lean_rate = done / (time.perf_counter() - start)
+        for m, first in zip(matches, firsts):
+            play_round(m, first)
+        done += len(matches)
+    fast = done / (time.perf_counter() - start)
     done, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         for original in matches:
@@ -182,7 +186,7 @@ def rollout_run(seconds: float, seed: int) -> tuple[float, float]:
                 m.apply(policy(m.hand(seat), m.legal_actions(), m.phase, m.top, m.color,
                                len(m.hand(1 - seat)), m.dump_colour))
         done += len(matches)
-    return lean_rate, done / (time.perf_counter() - start)
+    return fast, done / (time.perf_counter() - start)
 
 
 def hard_decisions(count: int, seed: int = 11) -> tuple[float, float, float]:
@@ -282,9 +286,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bots    via views                      {both(bot, 'actions/s')}")
     print(f"replay  Match.replay                   {both(replay, 'actions/s')} "
           f"({med(r.wall for r in replay) / med(a.wall for a in actions):.2f}x live play)")
-    lean_rate = med(a for a, _ in rollouts)
-    print(f"hard    rollouts, lean simulator       {lean_rate:12,.0f} rollouts/s "
-          f"({lean_rate / med(b for _, b in rollouts):.1f}x Match + policy)")
+    fast = med(a for a, _ in rollouts)
+    print(f"hard    rollouts, search_copy + push   {fast:12,.0f} rollouts/s "
+          f"({fast / med(b for _, b in rollouts):.1f}x clone + apply)")
     if args.hard:
         median_ms, max_ms, worlds = hard_decisions(args.hard)
         print(f"hard    searched decisions, 500 ms     {median_ms:9.0f} ms median, "

@@ -207,6 +207,9 @@ class ClassicMatch(Match):
         self._history.append((winner, points))
         self._emit(ev("round_end", winner, amount=self._round,
                       data=(hands, points, self._scores, winner is None)))
+        if self._search:  # a search copy ends with its round (Match.search_copy)
+            self._end_search()
+            return
         scores = self._scores
         over, champion = match_result(self._rules, scores)
         if over:

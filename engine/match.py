@@ -217,6 +217,33 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         self._handlers[action.kind](self, action)
         return events[mark:]
 
+    def push(self, action: Action) -> None:
+        """Make a decision without checking it (python-chess's ``push``, OpenSpiel's
+        ``apply_action``): the search's fast path.  ``action`` must be one of
+        :meth:`legal_actions` (an object, not text); an illegal one leaves the match
+        in a state the rules never reach.  Use :meth:`apply` for anything a player
+        sent."""
+        self._legal = None
+        self._log.append(action)
+        self._handlers[action.kind](self, action)
+
+    def search_copy(self) -> "Match":
+        """A copy for search: it keeps no log and no events (they are thrown away as
+        they are made) and ends with its round — the round is scored (``rounds``,
+        ``scores``), then the copy is over without dealing the next one (no shuffle
+        a rollout would throw away).  Neither viewed, replayed nor saved."""
+        other = object.__new__(type(self))
+        _copy_fields(self, other)
+        other._draw = list(self._draw)
+        other._discard = list(self._discard)
+        other._hands = [list(h) for h in self._hands]
+        other._masks = list(self._masks)
+        other._history = list(self._history)
+        other._log = other._events = _SINK
+        other._queue = deque()
+        other._search = True
+        return other
+
     def _emit(self, event: Event) -> None:
         self._events.append(event)
 
@@ -313,6 +340,24 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         state = "over" if self._over else f"{self._phase}, seat {self._to_act} to act"
         return (f"<Match round {self._round}, scores {'-'.join(map(str, self._scores))}, "
                 f"{state}>")
+
+
+class _Sink:
+    """A search copy's log and events: what is appended is dropped."""
+
+    __slots__ = ()
+
+    def append(self, item: object) -> None:
+        pass
+
+    def __len__(self) -> int:
+        return 0
+
+    def __iter__(self) -> Iterator[object]:
+        return iter(())
+
+
+_SINK = _Sink()
 
 
 def handlers(cls: "type[Match]") -> dict:

@@ -69,6 +69,7 @@ class MatchState:
     _blocked: int                    #: blocked passes in a row (T4)
     _direction: int                  #: +1 clockwise, -1 counter-clockwise (C6)
     _dealer: int | None              #: the dealer (C2; None in UNO Duo)
+    _search: bool                    #: a search copy: no log or events, ends with its round
     # -- the variant's tables (its class's _HANDLERS and _LEGAL_BY_PHASE, read through a
     #    slot: on the hot path a class attribute costs a lookup through the classes)
     _handlers: "dict[str, Callable]"  #: each action kind's handler
@@ -108,6 +109,7 @@ class MatchState:
         self._wd4_by = 0
         self._wd4_guilty = False
         self._volley_by = 0
+        self._search = False
 
     def _reset_round(self) -> None:
         """The per-round fields a new round starts from (the piles are set by the setup)."""
@@ -150,6 +152,19 @@ class MatchState:
     def hand(self, seat: int) -> list[Card]:
         """The seat's cards, in the order they entered its hand."""
         return list(self._hands[seat])
+
+    def decision(self) -> tuple:
+        """The search's read of the position, copying nothing: (seat to act, its hand,
+        the legal actions, phase, top card, active colour, the next seat's hand size,
+        the dump colour on offer).  The hand is the match's own list: read it only."""
+        seat = self._to_act
+        hands = self._hands
+        phase = self._phase
+        discard = self._discard
+        return (seat, hands[seat], self._legal or self.legal_actions(), phase,
+                discard[-1] if discard else None, self._color,
+                len(hands[(seat + self._direction) % self._seats]),
+                self._dump_colour if phase == "dump" else None)
 
     def hand_tuple(self, seat: int) -> tuple[Card, ...]:
         """:meth:`hand` as a tuple."""
