@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import ALL_CARDS, Card, deck_cards
 from ..rng import Rng
+from .counting import classic_wd4_guilty_probability
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..events import Event
@@ -394,7 +395,11 @@ def wd4_guilty_probability(view: "PlayerView", belief: Belief | None = None) -> 
     that its player still held a card of the colour active before it (or, with
     option ``wd4_guilty=any_playable``, a playable non-wild card).  Counted from
     public events only; 0 or 1 when the cards force it.  Outside a Wild Draw 4
-    decision it is 0."""
+    decision it is 0.  Classic UNO at any seat count counts it as the normal bot
+    does (C8: :func:`.counting.classic_wd4_guilty_probability`); the belief is UNO
+    Duo's, of two seats."""
+    if view.rules.preset != "duo":
+        return classic_wd4_guilty_probability(view)
     if view.phase != "wd4" or view.to_act != view.seat:
         return 0.0
     belief = (belief or Belief(view.seat, view.rules)).update(view)
