@@ -14,6 +14,7 @@ from .actions import A_CATCH, A_DRAW, Chance
 from .cards import ALL_CARDS, Card
 from .events import _new as ev
 from .match import Match, handlers, legal_by_phase
+from .phases import Phase
 from .rng import Rng
 from .rules import PRESETS
 from .scoring import match_result
@@ -187,7 +188,7 @@ class ClassicMatch(Match):
             return _DRAW_OR_CATCH  # U2
         return _DRAW_ONLY
 
-    def _penalty_why(self, phase: str) -> str:
+    def _penalty_why(self, phase: "Phase") -> str:
         """C6: without ``stacking`` a Draw 2 is simply drawn — no volley to take."""
         return "draw2" if phase == "volley" and not self._rules.stacking else phase
 

@@ -24,6 +24,7 @@ from .events import Event, describe
 from .explain import why_illegal
 from .rules import PRESETS, Rules
 from .scoring import Scoring
+from .phases import MID_ROUND, Phase
 from .state import MatchState, _copy_fields
 from .turn import Turn
 from .view import PlayerView, SeatEvents
@@ -105,7 +106,7 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
 
     @classmethod
     def from_position(cls, rules: Rules, *, hands: Sequence, draw_pile: Sequence,
-                      discard_pile: Sequence, to_act: int, phase: str, colour: str | None,
+                      discard_pile: Sequence, to_act: int, phase: Phase, colour: str | None,
                       p1: int, round: int = 1, scores: Sequence[int] | None = None,
                       pending: int = 0, by: int | None = None, drawn: Card | None = None,
                       dump_colour: str | None = None, dump_start: bool = False,
@@ -118,28 +119,18 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         seat whose Draw 2 / Wild Draw 4 is pending.  The position has no log, so it
         cannot be replayed or saved; a later round is shuffled from ``seed``.
         """
-        if phase not in ("turn", "drawn", "volley", "wd4", "dump", "colour"):
+        if phase not in MID_ROUND:
             raise ValueError(f"from_position: no mid-round position in phase {phase!r}")
         cls = cls.variant(rules)
         m = cls(rules, seed, (Chance.first(p1 if dealer is None else dealer),
                               Chance.shuffle(deck_cards(rules.deck))))
-        m._hands = [[Card.parse(c) for c in h] for h in hands]
-        m._masks = [m._hand_mask(s) for s in range(m._seats)]
-        m._draw = [Card.parse(c) for c in reversed(draw_pile)]
-        m._discard = [Card.parse(c) for c in discard_pile]
-        m._log, m._events, m._legal = [], [], None
-        m._seen = [SeatEvents(s) for s in range(m._seats)]
-        m._to_act, m._phase, m._color, m._p1, m._round = to_act, phase, colour, p1, round
-        m._scores = (0,) * m._seats if scores is None else tuple(scores)
-        m._pending, m._forced = pending, False
-        m._volley_by = m._wd4_by = (to_act + 1) % m._seats if by is None else by
-        m._wd4_guilty = False
-        m._drawn = Card.parse(drawn) if drawn is not None else None
-        m._dump_colour, m._dump_start = dump_colour, dump_start
-        m._exposed, m._blocked = exposed, blocked
-        m._direction = direction
-        if dealer is not None:
-            m._dealer = dealer
+        m._set_position(
+            [[Card.parse(c) for c in h] for h in hands], [Card.parse(c) for c in draw_pile],
+            [Card.parse(c) for c in discard_pile], to_act, phase, colour, p1, round,
+            (0,) * m._seats if scores is None else tuple(scores), pending,
+            (to_act + 1) % m._seats if by is None else by,
+            Card.parse(drawn) if drawn is not None else None, dump_colour, dump_start,
+            exposed, blocked, direction, dealer)
         return m
 
     @classmethod
