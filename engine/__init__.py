@@ -13,6 +13,7 @@ from .actions import Action, Chance, IllegalAction, MalformedAction
 from .cards import Card
 from .events import Event, describe
 from .match import Match
+from .phases import PHASES, Phase
 from .classic import ClassicMatch
 from .rules import Rules
 from .view import PlayerView
@@ -21,5 +22,5 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Action", "Card", "Chance", "ClassicMatch", "Event", "IllegalAction", "MalformedAction", "Match",
-    "PlayerView", "Rules", "describe", "__version__",
+    "PHASES", "Phase", "PlayerView", "Rules", "describe", "__version__",
 ]

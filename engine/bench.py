@@ -10,8 +10,13 @@ wall-clock time and, in brackets, per second of this process's CPU time
   the app and the arena play;
 - *replay*: ``Match.replay`` of 25 logs played (untimed) before, in decisions/s;
 - *rollouts*: the hard bot's rollouts (the rest of a round, normal policy for both
-  seats) from mid-round positions, in the lean simulator and, for comparison,
-  with ``Match`` + ``policy`` as the first hard bot did;
+  seats) from mid-round positions, on ``search_copy`` + ``push`` and, for comparison,
+  on a full ``clone`` and the checked ``apply`` (dealing the next round, as the first
+  hard bot did);
+- with ``--rollouts N``: the hard bot's rollouts per second of search, for UNO Duo and
+  classic at 2 and 4 seats (N searched decisions each, ``think_ms=200``, seat 0 against
+  normal bots): every rollout it plays over the time its searches took, worlds sampled
+  included;
 - with ``--hard N``: the hard bot's time and worlds per decision over N decisions
   with more than one candidate (seat 0 of a normal-vs-normal match, ``think_ms=500``);
 - *classic*: random play of classic UNO at two seats through the public API and,
@@ -156,18 +161,21 @@ def _positions(seed: int, count: int = 200) -> list:
 
 
 def rollout_run(seconds: float, seed: int) -> tuple[float, float]:
-    """(lean rollouts/s, Match + policy rollouts/s) from the same positions."""
-    from .bots.lean import Position, play_out
+    """(search-copy rollouts/s, checked ``clone`` + ``apply`` rollouts/s) from the same
+    positions: :func:`.bots.rollout.play_round` (``search_copy`` + ``push``) and, for
+    comparison, the same rollout through a full clone and the checked ``apply``."""
     from .bots.normal import policy
+    from .bots.rollout import play_round
 
     matches = _positions(seed)
-    lean = [Position.from_match(m) for m in matches]
+    firsts = [policy(m.hand(m.to_act), m.legal_actions(), m.phase, m.top, m.color,
+                     len(m.hand(1 - m.to_act)), m.dump_colour) for m in matches]
     done, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        for p in lean:
-            play_out(p.copy())
-        done += len(lean)
-    lean_rate = done / (time.perf_counter() - start)
+        for m, first in zip(matches, firsts):
+            play_round(m, first)
+        done += len(matches)
+    fast = done / (time.perf_counter() - start)
     done, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         for original in matches:
@@ -178,7 +186,7 @@ def rollout_run(seconds: float, seed: int) -> tuple[float, float]:
                 m.apply(policy(m.hand(seat), m.legal_actions(), m.phase, m.top, m.color,
                                len(m.hand(1 - seat)), m.dump_colour))
         done += len(matches)
-    return lean_rate, done / (time.perf_counter() - start)
+    return fast, done / (time.perf_counter() - start)
 
 
 def hard_decisions(count: int, seed: int = 11) -> tuple[float, float, float]:
@@ -209,12 +217,44 @@ def hard_decisions(count: int, seed: int = 11) -> tuple[float, float, float]:
     return statistics.median(times), max(times), statistics.median(worlds)
 
 
+def hard_rollouts(count: int, rules: Rules, seed: int = 11, think_ms: int = 200) -> Rate:
+    """The hard bot's rollouts per second of search (wall and CPU) over ``count``
+    searched decisions of seat 0 against normal bots."""
+    from .bots.hard import HardBot
+
+    done, wall, cpu, decisions = 0, 0.0, 0.0, 0
+    game = 0
+    while decisions < count:
+        m = Match.new(rules, seed=seed + game)
+        game += 1
+        others = [bots.make("normal", seed=game * 10 + s) for s in range(rules.seats)]
+        hard = HardBot(seed=game, think_ms=think_ms)
+        while not m.over and decisions < count:
+            seat = m.to_act
+            view = m.view(seat)
+            if seat == 0:
+                w, c = time.perf_counter(), time.process_time()
+                action = hard.choose(view)
+                if hard.last_rollouts:
+                    wall += time.perf_counter() - w
+                    cpu += time.process_time() - c
+                    done += hard.last_rollouts
+                    decisions += 1
+            else:
+                action = others[seat].choose(view)
+            m.apply(action)
+    return Rate(done / wall, done / max(cpu, 1e-9))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0, help="per run and measure")
     parser.add_argument("--hard", type=int, default=0, metavar="N",
                         help="also time the hard bot over N searched decisions (~0.5 s each)")
+    parser.add_argument("--rollouts", type=int, default=0, metavar="N",
+                        help="also measure the hard bot's rollouts/s over N searched decisions "
+                             "per preset (~0.2 s each)")
     args = parser.parse_args(argv)
     runs = max(1, args.runs)
 
@@ -246,13 +286,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bots    via views                      {both(bot, 'actions/s')}")
     print(f"replay  Match.replay                   {both(replay, 'actions/s')} "
           f"({med(r.wall for r in replay) / med(a.wall for a in actions):.2f}x live play)")
-    lean_rate = med(a for a, _ in rollouts)
-    print(f"hard    rollouts, lean simulator       {lean_rate:12,.0f} rollouts/s "
-          f"({lean_rate / med(b for _, b in rollouts):.1f}x Match + policy)")
+    fast = med(a for a, _ in rollouts)
+    print(f"hard    rollouts, search_copy + push   {fast:12,.0f} rollouts/s "
+          f"({fast / med(b for _, b in rollouts):.1f}x clone + apply)")
     if args.hard:
         median_ms, max_ms, worlds = hard_decisions(args.hard)
         print(f"hard    searched decisions, 500 ms     {median_ms:9.0f} ms median, "
               f"{max_ms:.0f} ms max, {worlds:,.0f} worlds median (n={args.hard})")
+    if args.rollouts:
+        for label, rules in (("UNO Duo", Rules()), ("classic 2 seats", CLASSIC_2),
+                             ("classic 4 seats", Rules(preset="classic", seats=4))):
+            rate = hard_rollouts(args.rollouts, rules)
+            print(f"hard    rollouts/s, {label:18} {rate.wall:12,.0f} rollouts/s  "
+                  f"({rate.cpu:,.0f} per CPU s; n={args.rollouts} decisions)")
     print(f"classic random play, 2 seats           {both(classic, 'actions/s')}")
     if rlcard:
         print(f"rlcard  UnoGame random, 2 players      {both(theirs, 'steps/s  ')}")

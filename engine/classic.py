@@ -14,6 +14,7 @@ from .actions import A_CATCH, A_DRAW, Chance
 from .cards import ALL_CARDS, Card
 from .events import _new as ev
 from .match import Match, handlers, legal_by_phase
+from .phases import Phase
 from .rng import Rng
 from .rules import PRESETS
 from .scoring import match_result
@@ -63,11 +64,22 @@ class ClassicMatch(Match):
 
     def _draw_for_dealer(self) -> int:
         """C2: every seat draws a card; the highest number deals; the seats tied for
-        highest draw again among themselves (each draw a chance outcome)."""
+        highest draw again among themselves, from the cards still left in that same
+        deck (each draw a chance outcome).
+
+        A replay takes each draw from the log, checked to be cards of the deck: saves
+        written before the C2 ruling drew a tie's cards from the whole deck again, and
+        nothing in them tells the two apart, so they load and verify as recorded."""
         candidates = list(range(self._seats))
+        left = list(self._full_deck)
         while True:
             k = len(candidates)
-            entry = self._take_chance("cut", lambda rng: self._random_draws(rng, k), count=k)
+            deck = tuple(left)
+            entry = self._take_chance("cut", lambda rng: self._random_draws(rng, k, deck),
+                                      count=k)
+            for card in entry.cards:
+                if card in left:
+                    left.remove(card)
             values = [c.cut_value for c in entry.cards]
             best = max(values)
             tied = [s for s, v in zip(candidates, values) if v == best]
@@ -77,8 +89,9 @@ class ClassicMatch(Match):
                 return winner
             candidates = tied
 
-    def _random_draws(self, rng: Rng, k: int) -> Chance:
-        deck = self._full_deck
+    @staticmethod
+    def _random_draws(rng: Rng, k: int, deck: "tuple[Card, ...]") -> Chance:
+        """``k`` cards drawn from ``deck`` (the cards not yet drawn, in deck order)."""
         indices = list(range(len(deck)))
         picked = []
         for i in range(k):
@@ -175,7 +188,7 @@ class ClassicMatch(Match):
             return _DRAW_OR_CATCH  # U2
         return _DRAW_ONLY
 
-    def _penalty_why(self, phase: str) -> str:
+    def _penalty_why(self, phase: "Phase") -> str:
         """C6: without ``stacking`` a Draw 2 is simply drawn — no volley to take."""
         return "draw2" if phase == "volley" and not self._rules.stacking else phase
 
@@ -195,6 +208,9 @@ class ClassicMatch(Match):
         self._history.append((winner, points))
         self._emit(ev("round_end", winner, amount=self._round,
                       data=(hands, points, self._scores, winner is None)))
+        if self._search:  # a search copy ends with its round (Match.search_copy)
+            self._end_search()
+            return
         scores = self._scores
         over, champion = match_result(self._rules, scores)
         if over:

@@ -14,7 +14,7 @@ Each kind (:data:`EventKind`) has its own class (:data:`EVENT_TYPES`), a
 
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple, Sequence, get_args
+from typing import Any, Callable, Literal, NamedTuple, Sequence, get_args
 
 from .cards import COLOUR_NAMES, Card
 
@@ -235,8 +235,9 @@ class Deal(Event):
 
 
 class Dealt(Event):
-    """C3: ``seat`` is dealt ``cards`` (private)."""
+    """C3: ``seat`` is dealt ``count`` cards (``cards``, private)."""
     __slots__ = ()
+    count = property(lambda self: self.amount)
 
 
 class Reshuffle(_Card):
@@ -280,115 +281,149 @@ def _n(count: int, what: str = "card") -> str:
     return f"{count} {what}" + ("" if count == 1 else "s")
 
 
+class _Reader:
+    """Who reads an event: the names and the viewer, for :func:`describe`'s table."""
+
+    __slots__ = ("names", "viewer", "you", "who")
+
+    def __init__(self, seat: int | None, names: Sequence[str], viewer: int | None) -> None:
+        self.names, self.viewer = names, viewer
+        self.you = you = seat is not None and seat == viewer
+        self.who = "You" if you else (names[seat] if seat is not None and seat < len(names)
+                                      else "")
+
+    def name(self, s: int) -> str:
+        return "you" if s == self.viewer else self.names[s]
+
+    def v(self, word: str) -> str:
+        """``word`` as the event's seat does it (you draw, Ann draws)."""
+        return _verb(word, self.you)
+
+    def verb_of(self, word: str, s: int) -> str:
+        """``word`` as seat ``s`` does it."""
+        return _verb(word, s == self.viewer)
+
+
+def _cut(e: Cut, r: _Reader) -> str:
+    parts = ", ".join(f"{r.name(s)} {c}" for s, c in enumerate(e.cards))
+    w = e.winner
+    return f"Cut: {parts}" + (" — equal, cut again." if w is None else
+                              f" — {r.name(w)} {r.verb_of('draft', w)} first.")
+
+
+def _dealer_draw(e: DealerDraw, r: _Reader) -> str:
+    parts = ", ".join(f"{r.name(s)} {c}" for s, c in zip(e.seats, e.cards))
+    w = e.winner
+    return f"Draw for dealer: {parts}" + (" — equal, draw again." if w is None else
+                                          f" — {r.name(w)} {r.verb_of('deal', w)}.")
+
+
+def _dealt(e: Dealt, r: _Reader) -> str:
+    if r.you:
+        return f"You are dealt {_cards(e.cards)}."
+    return f"{r.who} is dealt {_n(e.count)}."
+
+
+def _play(e: Play, r: _Reader) -> str:
+    card = e.cards[0]
+    stacked = card.rank == "+2" and e.total > 2
+    text = f"{r.who} {r.v('stack' if stacked else 'play')} {card}"
+    if e.colour and card.is_wild:
+        text += f" and {r.v('name')} {COLOUR_NAMES[e.colour]}"
+    if card.rank == "+2":
+        nxt = e.next_seat
+        text += (f" — volley at {e.total}" if e.total > 2
+                 else f" — {r.name(nxt)} {r.verb_of('face', nxt)} +2")
+    return text + (" — UNO!" if e.uno else ".")
+
+
+def _dump(e: Dump, r: _Reader) -> str:
+    last = f" ({e.last} last)" if len(e.cards) > 1 else ""
+    return f"{r.who} {r.v('dump')} {_cards(e.cards)}{last}" + (" — UNO!" if e.uno else ".")
+
+
+#: what a Draw event says, by its ``why`` (None: an ordinary draw)
+_DRAW_WHY = {"volley": "{who} {take} the volley: {what}.",
+             "draw2": "{who} {draw} 2 for the Draw 2: {what}.",
+             "wd4": "{who} {draw} 4 for the Wild Draw 4: {what}.",
+             "last": "{who} {draw} the last card's penalty: {what}.",
+             "catch": "{who} {draw} 2 for not saying UNO: {what}.",
+             "challenge": "{who} {draw} the challenge penalty: {what}."}
+
+
+def _draw(e: Draw, r: _Reader) -> str:
+    if e.count == 0:
+        return f"{r.who} {r.v('have')} nothing to draw — the piles are empty."
+    what = _cards(e.cards) if e.cards else ("a card" if e.count == 1 else _n(e.count))
+    text = _DRAW_WHY.get(e.why, "{who} {draw} {what}.")
+    return text.format(who=r.who, take=r.v("take"), draw=r.v("draw"), what=what)
+
+
+def _challenge(e: Challenge, r: _Reader) -> str:
+    verdict = "guilty — it held a card of the active colour" if e.guilty else "not guilty"
+    return f"{r.who} {r.v('challenge')} the Wild Draw 4: {verdict}."
+
+
+def _reveal(e: Reveal, r: _Reader) -> str:
+    to = r.name(e.shown_to)
+    return (f"{r.who} {r.v('show')} {to} the hand: {_cards(e.cards)}." if e.cards
+            else f"{r.who} {r.v('show')} {to} the hand.")
+
+
+def _round_end(e: RoundEnd, r: _Reader) -> str:
+    points = e.points
+    scored = ", ".join(f"{r.name(s)} {points[s]}" for s in range(len(points)))
+    head = "Round blocked" if e.blocked else f"{r.who} {_verb('go', r.you)} out"
+    return f"{head} — points: {scored}; totals {'–'.join(map(str, e.totals))}."
+
+
+def _match_end(e: MatchEnd, r: _Reader) -> str:
+    totals = "–".join(map(str, e.totals))
+    if e.seat is None:
+        return f"Match over: a draw at {totals}."
+    return f"Match over: {r.who} {r.v('win')} ({totals})."
+
+
+#: each kind's sentence (one entry per :data:`EventKind`)
+_DESCRIBE: dict[str, Callable[[Any, _Reader], str]] = {
+    "cut": _cut,
+    "dealer_draw": _dealer_draw,
+    "dealer": lambda e, r: f"{r.who} {r.v('deal')} first.",
+    "deal": lambda e, r: f"Round {e.number} — {r.who} {r.v('deal')}.",
+    "dealt": _dealt,
+    "reshuffle": lambda e, r: f"The start card {e.card} goes back; the draw pile is shuffled.",
+    "first": lambda e, r: f"{r.who} {r.v('draft')} first.",
+    "round": lambda e, r: f"Round {e.number} — {r.who} {r.v('draft')} first.",
+    "draft": lambda e, r: (f"{r.who} {r.v('draft')} {e.card}." if e.cards
+                           else f"{r.who} {r.v('draft')} a card."),
+    "keep": lambda e, r: f"{r.who} {r.v('keep')} the card; {e.card} turns up.",
+    "reject": lambda e, r: f"{r.who} {r.v('reject')} {e.card}.",
+    "forced_keep": lambda e, r: (f"{r.who} {r.v('draw')} {e.card} and must keep it." if e.cards
+                                 else f"{r.who} {r.v('draw')} a card and must keep it."),
+    "under": lambda e, r: f"The {e.count} draft discards go under the draw pile, in order.",
+    "start": lambda e, r: f"Start card: {e.card}.",
+    "colour": lambda e, r: f"{r.who} {r.v('name')} {COLOUR_NAMES[e.colour]}.",
+    "play": _play,
+    "dump": _dump,
+    "nodump": lambda e, r: f"{r.who} {r.v('keep')} the rest of the colour (no dump).",
+    "draw": _draw,
+    "pass": lambda e, r: (f"{r.who} {r.v('pass')} — nothing left to draw." if e.why == "blocked"
+                          else f"{r.who} {r.v('keep')} the drawn card."),
+    "refill": lambda e, r: (f"The discard pile is "
+                            f"{'shuffled' if e.how == 'shuffle' else 'turned over'} "
+                            f"into a new draw pile ({_n(e.count)})."),
+    "challenge": _challenge,
+    "reveal": _reveal,
+    "catch": lambda e, r: f"{r.who} {r.v('catch')} {r.name(e.caught)} without UNO!",
+    "round_end": _round_end,
+    "match_end": _match_end,
+}
+assert set(_DESCRIBE) == set(EVENT_TYPES)
+
+
 def describe(event: Event, names: Sequence[str] = ("Seat 1", "Seat 2"),
              viewer: int | None = None) -> str:
-    """One short sentence for ``event`` as ``viewer`` sees it (``None``: all)."""
+    """One short sentence for ``event`` as ``viewer`` sees it (``None``: all): the
+    kind's entry of a table, with the event's named fields."""
     e = event.seen_by(viewer)
-    seat = e.seat
-    you = seat is not None and seat == viewer
-    who = "You" if you else (names[seat] if seat is not None and seat < len(names) else "")
-
-    def name(s: int) -> str:
-        return "you" if s == viewer else names[s]
-
-    def v(word: str) -> str:
-        return _verb(word, you)
-
-    k = e.kind
-    if k == "cut":
-        parts = ", ".join(f"{name(s)} {c}" for s, c in enumerate(e.cards))
-        return f"Cut: {parts}" + (" — equal, cut again." if e.data is None else
-                                  f" — {name(e.data)} {_verb('draft', e.data == viewer)} first.")
-    if k == "dealer_draw":
-        seats, winner = e.data
-        parts = ", ".join(f"{name(s)} {c}" for s, c in zip(seats, e.cards))
-        return f"Draw for dealer: {parts}" + (" — equal, draw again." if winner is None else
-                                              f" — {name(winner)} {_verb('deal', winner == viewer)}.")
-    if k == "dealer":
-        return f"{who} {v('deal')} first."
-    if k == "deal":
-        return f"Round {e.amount} — {who} {v('deal')}."
-    if k == "dealt":
-        if you:
-            return f"You are dealt {_cards(e.cards)}."
-        return f"{who} is dealt {_n(e.amount)}."
-    if k == "reshuffle":
-        return f"The start card {e.cards[0]} goes back; the draw pile is shuffled."
-    if k == "first":
-        return f"{who} {v('draft')} first."
-    if k == "round":
-        return f"Round {e.amount} — {who} {v('draft')} first."
-    if k == "draft":
-        return f"{who} {v('draft')} {e.cards[0]}." if e.cards else f"{who} {v('draft')} a card."
-    if k == "keep":
-        return f"{who} {v('keep')} the card; {e.cards[0]} turns up."
-    if k == "reject":
-        return f"{who} {v('reject')} {e.cards[0]}."
-    if k == "forced_keep":
-        return (f"{who} {v('draw')} {e.cards[0]} and must keep it." if e.cards
-                else f"{who} {v('draw')} a card and must keep it.")
-    if k == "under":
-        return f"The {e.amount} draft discards go under the draw pile, in order."
-    if k == "start":
-        return f"Start card: {e.cards[0]}."
-    if k == "colour":
-        return f"{who} {v('name')} {COLOUR_NAMES[e.colour]}."
-    if k == "play":
-        card = e.cards[0]
-        stacked = card.rank == "+2" and e.amount > 2
-        text = f"{who} {v('stack' if stacked else 'play')} {card}"
-        if e.colour and card.is_wild:
-            text += f" and {v('name')} {COLOUR_NAMES[e.colour]}"
-        if card.rank == "+2":
-            text += f" — volley at {e.amount}" if e.amount > 2 else f" — {name(e.data)} {_verb('face', e.data == viewer)} +2"
-        return text + (" — UNO!" if e.uno else ".")
-    if k == "dump":
-        last = f" ({e.cards[-1]} last)" if len(e.cards) > 1 else ""
-        return f"{who} {v('dump')} {_cards(e.cards)}{last}" + (" — UNO!" if e.uno else ".")
-    if k == "nodump":
-        return f"{who} {v('keep')} the rest of the colour (no dump)."
-    if k == "draw":
-        why = e.data
-        if e.amount == 0:
-            return f"{who} {v('have')} nothing to draw — the piles are empty."
-        what = _cards(e.cards) if e.cards else ("a card" if e.amount == 1 else _n(e.amount))
-        if why == "volley":
-            return f"{who} {v('take')} the volley: {what}."
-        if why == "draw2":
-            return f"{who} {v('draw')} 2 for the Draw 2: {what}."
-        if why == "wd4":
-            return f"{who} {v('draw')} 4 for the Wild Draw 4: {what}."
-        if why == "last":
-            return f"{who} {v('draw')} the last card's penalty: {what}."
-        if why == "catch":
-            return f"{who} {v('draw')} 2 for not saying UNO: {what}."
-        if why == "challenge":
-            return f"{who} {v('draw')} the challenge penalty: {what}."
-        return f"{who} {v('draw')} {what}."
-    if k == "pass":
-        if e.data == "blocked":
-            return f"{who} {v('pass')} — nothing left to draw."
-        return f"{who} {v('keep')} the drawn card."
-    if k == "refill":
-        how = "shuffled" if e.data == "shuffle" else "turned over"
-        return f"The discard pile is {how} into a new draw pile ({_n(e.amount)})."
-    if k == "challenge":
-        verdict = ("guilty — it held a card of the active colour" if e.data
-                   else "not guilty")
-        return f"{who} {v('challenge')} the Wild Draw 4: {verdict}."
-    if k == "reveal":
-        return (f"{who} {v('show')} {name(e.private)} the hand: {_cards(e.cards)}." if e.cards
-                else f"{who} {v('show')} {name(e.private)} the hand.")
-    if k == "catch":
-        return f"{who} {v('catch')} {name(e.data)} without UNO!"
-    if k == "round_end":
-        hands, points, totals, blocked = e.data
-        scored = ", ".join(f"{name(s)} {points[s]}" for s in range(len(points)))
-        head = "Round blocked" if blocked else f"{who} {_verb('go', you)} out"
-        return f"{head} — points: {scored}; totals {'–'.join(map(str, totals))}."
-    if k == "match_end":
-        totals = "–".join(map(str, e.data))
-        if seat is None:
-            return f"Match over: a draw at {totals}."
-        return f"Match over: {who} {v('win')} ({totals})."
-    return k
+    return _DESCRIBE[e.kind](e, _Reader(e.seat, names, viewer))

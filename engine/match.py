@@ -24,6 +24,7 @@ from .events import Event, describe
 from .explain import why_illegal
 from .rules import PRESETS, Rules
 from .scoring import Scoring
+from .phases import MID_ROUND, Phase
 from .state import MatchState, _copy_fields
 from .turn import Turn
 from .view import PlayerView, SeatEvents
@@ -105,7 +106,7 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
 
     @classmethod
     def from_position(cls, rules: Rules, *, hands: Sequence, draw_pile: Sequence,
-                      discard_pile: Sequence, to_act: int, phase: str, colour: str | None,
+                      discard_pile: Sequence, to_act: int, phase: Phase, colour: str | None,
                       p1: int, round: int = 1, scores: Sequence[int] | None = None,
                       pending: int = 0, by: int | None = None, drawn: Card | None = None,
                       dump_colour: str | None = None, dump_start: bool = False,
@@ -118,28 +119,18 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         seat whose Draw 2 / Wild Draw 4 is pending.  The position has no log, so it
         cannot be replayed or saved; a later round is shuffled from ``seed``.
         """
-        if phase not in ("turn", "drawn", "volley", "wd4", "dump", "colour"):
+        if phase not in MID_ROUND:
             raise ValueError(f"from_position: no mid-round position in phase {phase!r}")
         cls = cls.variant(rules)
         m = cls(rules, seed, (Chance.first(p1 if dealer is None else dealer),
                               Chance.shuffle(deck_cards(rules.deck))))
-        m._hands = [[Card.parse(c) for c in h] for h in hands]
-        m._masks = [m._hand_mask(s) for s in range(m._seats)]
-        m._draw = [Card.parse(c) for c in reversed(draw_pile)]
-        m._discard = [Card.parse(c) for c in discard_pile]
-        m._log, m._events, m._legal = [], [], None
-        m._seen = [SeatEvents(s) for s in range(m._seats)]
-        m._to_act, m._phase, m._color, m._p1, m._round = to_act, phase, colour, p1, round
-        m._scores = (0,) * m._seats if scores is None else tuple(scores)
-        m._pending, m._forced = pending, False
-        m._volley_by = m._wd4_by = (to_act + 1) % m._seats if by is None else by
-        m._wd4_guilty = False
-        m._drawn = Card.parse(drawn) if drawn is not None else None
-        m._dump_colour, m._dump_start = dump_colour, dump_start
-        m._exposed, m._blocked = exposed, blocked
-        m._direction = direction
-        if dealer is not None:
-            m._dealer = dealer
+        m._set_position(
+            [[Card.parse(c) for c in h] for h in hands], [Card.parse(c) for c in draw_pile],
+            [Card.parse(c) for c in discard_pile], to_act, phase, colour, p1, round,
+            (0,) * m._seats if scores is None else tuple(scores), pending,
+            (to_act + 1) % m._seats if by is None else by,
+            Card.parse(drawn) if drawn is not None else None, dump_colour, dump_start,
+            exposed, blocked, direction, dealer)
         return m
 
     @classmethod
@@ -216,6 +207,33 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         self._log.append(action)
         self._handlers[action.kind](self, action)
         return events[mark:]
+
+    def push(self, action: Action) -> None:
+        """Make a decision without checking it (python-chess's ``push``, OpenSpiel's
+        ``apply_action``): the search's fast path.  ``action`` must be one of
+        :meth:`legal_actions` (an object, not text); an illegal one leaves the match
+        in a state the rules never reach.  Use :meth:`apply` for anything a player
+        sent."""
+        self._legal = None
+        self._log.append(action)
+        self._handlers[action.kind](self, action)
+
+    def search_copy(self) -> "Match":
+        """A copy for search: it keeps no log and no events (they are thrown away as
+        they are made) and ends with its round — the round is scored (``rounds``,
+        ``scores``), then the copy is over without dealing the next one (no shuffle
+        a rollout would throw away).  Neither viewed, replayed nor saved."""
+        other = object.__new__(type(self))
+        _copy_fields(self, other)
+        other._draw = list(self._draw)
+        other._discard = list(self._discard)
+        other._hands = [list(h) for h in self._hands]
+        other._masks = list(self._masks)
+        other._history = list(self._history)
+        other._log = other._events = _SINK
+        other._queue = deque()
+        other._search = True
+        return other
 
     def _emit(self, event: Event) -> None:
         self._events.append(event)
@@ -313,6 +331,24 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         state = "over" if self._over else f"{self._phase}, seat {self._to_act} to act"
         return (f"<Match round {self._round}, scores {'-'.join(map(str, self._scores))}, "
                 f"{state}>")
+
+
+class _Sink:
+    """A search copy's log and events: what is appended is dropped."""
+
+    __slots__ = ()
+
+    def append(self, item: object) -> None:
+        pass
+
+    def __len__(self) -> int:
+        return 0
+
+    def __iter__(self) -> Iterator[object]:
+        return iter(())
+
+
+_SINK = _Sink()
 
 
 def handlers(cls: "type[Match]") -> dict:

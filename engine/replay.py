@@ -22,6 +22,7 @@ from .actions import Action
 from .cards import Card
 from .events import Event
 from .match import Match
+from .phases import Phase
 from .rules import Rules
 from .view import PlayerView
 
@@ -80,7 +81,7 @@ class OmniscientView:
     round: int
     p1: int
     to_act: int | None
-    phase: str
+    phase: Phase
     over: bool
     winner: int | None
     legal_actions: tuple[Action, ...]

@@ -40,6 +40,11 @@ class Scoring:
             self._draw_into(self._next(seat), 4, "last")
         self._end_round(seat)
 
+    def _end_search(self: "Match") -> None:
+        self._over = True
+        self._to_act = None
+        self._phase = "over"
+
     def _end_round(self: "Match", winner: "int | None") -> None:
         """E2/E3: score the round (``winner`` None: blocked), then E4 or the next round."""
         hands = tuple(tuple(h) for h in self._hands)
@@ -48,6 +53,9 @@ class Scoring:
         self._history.append((winner, points))
         self._emit(ev("round_end", winner, amount=self._round,
                       data=(hands, points, self._scores, winner is None)))
+        if self._search:  # a search copy ends with its round (Match.search_copy)
+            self._end_search()
+            return
         over, winner = match_result(self._rules, self._scores)
         if over:  # E4
             self._winner = winner

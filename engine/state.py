@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .actions import Action, Chance
     from .cards import Card
     from .events import Event
+    from .phases import Phase
     from .rules import Rules
     from .view import SeatEvents
 
@@ -56,7 +57,7 @@ class MatchState:
     _masks: list[int]                #: the card faces each hand holds, a bit per code
     _color: str | None               #: the active colour
     _to_act: int | None
-    _phase: str                      #: draft colour turn drawn volley wd4 dump over
+    _phase: "Phase"                  #: draft colour turn drawn volley wd4 dump over
     _drawn: "Card | None"            #: the card drawn this turn (T2)
     _pending: int                    #: cards to draw facing a volley or a Wild Draw 4
     _forced: bool                    #: the pending draw is a start card's (S8)
@@ -69,6 +70,7 @@ class MatchState:
     _blocked: int                    #: blocked passes in a row (T4)
     _direction: int                  #: +1 clockwise, -1 counter-clockwise (C6)
     _dealer: int | None              #: the dealer (C2; None in UNO Duo)
+    _search: bool                    #: a search copy: no log or events, ends with its round
     # -- the variant's tables (its class's _HANDLERS and _LEGAL_BY_PHASE, read through a
     #    slot: on the hot path a class attribute costs a lookup through the classes)
     _handlers: "dict[str, Callable]"  #: each action kind's handler
@@ -108,6 +110,7 @@ class MatchState:
         self._wd4_by = 0
         self._wd4_guilty = False
         self._volley_by = 0
+        self._search = False
 
     def _reset_round(self) -> None:
         """The per-round fields a new round starts from (the piles are set by the setup)."""
@@ -124,6 +127,42 @@ class MatchState:
         self._blocked = 0
         self._step = 0
         self._direction = 1
+
+    def _set_position(self, hands: "list[list[Card]]", draw_pile: "list[Card]",
+                      discard_pile: "list[Card]", to_act: int, phase: "Phase",
+                      colour: str | None, p1: int, round: int, scores: tuple[int, ...],
+                      pending: int, by: int, drawn: "Card | None", dump_colour: str | None,
+                      dump_start: bool, exposed: int | None, blocked: int, direction: int,
+                      dealer: int | None) -> None:
+        """A mid-round position, every field at once (``Match.from_position``): no log,
+        no events; ``draw_pile`` top first, ``discard_pile`` bottom first; ``by`` the
+        seat whose Draw 2 / Wild Draw 4 is pending; ``dealer`` ``None``: as it was."""
+        from .view import SeatEvents
+
+        self._hands = hands
+        masks = []
+        for hand in hands:
+            mask = 0
+            for card in hand:
+                mask |= card.bit
+            masks.append(mask)
+        self._masks = masks
+        self._draw = draw_pile[::-1]
+        self._discard = discard_pile
+        self._log, self._events, self._legal = [], [], None
+        self._seen = [SeatEvents(s) for s in range(self._seats)]
+        self._to_act, self._phase, self._color, self._p1, self._round = (
+            to_act, phase, colour, p1, round)
+        self._scores = scores
+        self._pending, self._forced = pending, False
+        self._volley_by = self._wd4_by = by
+        self._wd4_guilty = False
+        self._drawn = drawn
+        self._dump_colour, self._dump_start = dump_colour, dump_start
+        self._exposed, self._blocked = exposed, blocked
+        self._direction = direction
+        if dealer is not None:
+            self._dealer = dealer
 
     # -- the public, read-only properties (views, the replay cursor, bots read these) ----
 
@@ -150,6 +189,19 @@ class MatchState:
     def hand(self, seat: int) -> list[Card]:
         """The seat's cards, in the order they entered its hand."""
         return list(self._hands[seat])
+
+    def decision(self) -> tuple:
+        """The search's read of the position, copying nothing: (seat to act, its hand,
+        the legal actions, phase, top card, active colour, the next seat's hand size,
+        the dump colour on offer).  The hand is the match's own list: read it only."""
+        seat = self._to_act
+        hands = self._hands
+        phase = self._phase
+        discard = self._discard
+        return (seat, hands[seat], self._legal or self.legal_actions(), phase,
+                discard[-1] if discard else None, self._color,
+                len(hands[(seat + self._direction) % self._seats]),
+                self._dump_colour if phase == "dump" else None)
 
     def hand_tuple(self, seat: int) -> tuple[Card, ...]:
         """:meth:`hand` as a tuple."""

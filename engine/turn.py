@@ -16,6 +16,7 @@ from .actions import (A_CATCH, A_CHALLENGE, A_DRAW, A_NODUMP, A_PASS, DUMPS, DUM
 from .cards import ALL_CARDS, COLOURS
 from .events import Draw, Pass, Play
 from .events import _new as ev
+from .phases import Phase
 from .rules import PRESETS
 
 _event = tuple.__new__
@@ -160,7 +161,7 @@ class Turn:
         self._pending = 0
         self._forced = False
 
-    def _await_draw(self: "Match", seat: int, phase: str, amount: int, by: int,
+    def _await_draw(self: "Match", seat: int, phase: "Phase", amount: int, by: int,
                     forced: bool = False) -> None:
         """``seat`` faces a volley (A1) or a Wild Draw 4 (A5) played by ``by``."""
         self._to_act = seat
@@ -233,7 +234,7 @@ class Turn:
             self._draw_into(seat, self._pending, self._penalty_why(phase))
             self._begin_turn(self._volley_by)
 
-    def _penalty_why(self: "Match", phase: str) -> str:
+    def _penalty_why(self: "Match", phase: "Phase") -> str:
         """The ``why`` of the draw that answers ``phase`` (a variant may name it)."""
         return phase
 

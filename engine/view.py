@@ -20,6 +20,7 @@ from typing import Any, Sequence
 from .actions import Action
 from .cards import Card
 from .events import Event
+from .phases import Phase, parse_phase
 from .rules import Rules
 
 __all__ = ["PlayerView", "SeatEvents"]
@@ -106,7 +107,7 @@ class PlayerView:
     round: int
     p1: int
     to_act: int | None
-    phase: str
+    phase: Phase
     over: bool
     winner: int | None
     legal_actions: "tuple[Action, ...]"
@@ -208,7 +209,7 @@ class PlayerView:
             self.round = _int(data["round"])
             self.p1 = _int(data["p1"])
             self.to_act = _seat(data["to_act"])
-            self.phase = str(data["phase"])
+            self.phase = parse_phase(data["phase"])
             self.over = bool(data["over"])
             self.winner = _seat(data["winner"])
             self.legal_actions = tuple(Action.parse(a) for a in data["legal_actions"])

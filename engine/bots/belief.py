@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import ALL_CARDS, Card, deck_cards
 from ..rng import Rng
+from .counting import classic_wd4_guilty_probability
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..events import Event
@@ -118,7 +119,8 @@ class Belief:
 
     def _read(self, e: "Event") -> None:
         kind, seat = e.kind, e.seat
-        if self._reverse is not None and not (kind == "catch" or e.data == "catch"):
+        if self._reverse is not None and not (kind == "catch"
+                                              or (kind == "draw" and e.why == "catch")):
             colour, held = self._reverse
             self._reverse = None
             if not (kind in ("dump", "nodump") and seat == self.opp):
@@ -242,21 +244,21 @@ class Belief:
             self._exclude(self.slots, _COLOUR_BITS[e.colour], hard=True)  # A4: all of them
 
     def _on_draw(self, e) -> None:
-        seat, why = e.seat, e.data
+        seat, why = e.seat, e.why
         if seat == self.opp and why == "turn":  # T1/T2: likely nothing to follow with
             top = self.discard[-1]
             self._exclude(self.slots, _COLOUR_BITS.get(self.colour, 0) | _RANK_BITS[top.rank],
                           hard=False)
         elif seat == self.opp and why == "volley" and self.played:  # A1: did not stack
             self._exclude(self.slots, _DRAW2_BITS, hard=False)
-        for i in range(e.amount):
+        for i in range(e.count):
             self._gain(seat, e.cards[i] if e.cards else None)
         self._old_pile = None
         if why != "catch":
             self.blocked = 0
 
     def _on_pass(self, e) -> None:
-        self.blocked = self.blocked + 1 if e.data == "blocked" else 0
+        self.blocked = self.blocked + 1 if e.why == "blocked" else 0
 
     def _on_refill(self, e) -> None:
         """T3: the rest of the discard pile becomes the pile (the next draw event may
@@ -264,7 +266,7 @@ class Belief:
         self._old_pile = [self.pile_pool, self.pile_unknown, self.pile_known]
         top, rest = self.discard[-1], self.discard[:-1]
         self.discard = [top]
-        if e.data == "shuffle":
+        if e.how == "shuffle":
             pool = [0] * _NFACES
             for card in rest:
                 pool[card.code] += 1
@@ -293,7 +295,7 @@ class Belief:
 
     def _on_challenge(self, e) -> None:
         if e.seat == self.seat and self._challenged_p is not None:
-            self.verdicts.append((self._challenged_p, bool(e.data)))
+            self.verdicts.append((self._challenged_p, bool(e.guilty)))
             self._challenged_p = None
 
     # -- the Wild Draw 4 -------------------------------------------------------------
@@ -394,7 +396,11 @@ def wd4_guilty_probability(view: "PlayerView", belief: Belief | None = None) -> 
     that its player still held a card of the colour active before it (or, with
     option ``wd4_guilty=any_playable``, a playable non-wild card).  Counted from
     public events only; 0 or 1 when the cards force it.  Outside a Wild Draw 4
-    decision it is 0."""
+    decision it is 0.  Classic UNO at any seat count counts it as the normal bot
+    does (C8: :func:`.counting.classic_wd4_guilty_probability`); the belief is UNO
+    Duo's, of two seats."""
+    if view.rules.preset != "duo":
+        return classic_wd4_guilty_probability(view)
     if view.phase != "wd4" or view.to_act != view.seat:
         return 0.0
     belief = (belief or Belief(view.seat, view.rules)).update(view)

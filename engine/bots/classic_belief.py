@@ -109,7 +109,7 @@ class ClassicBelief:
         self._new_round()
 
     def _on_dealt(self, e) -> None:
-        self._gain(e.seat, e.amount)
+        self._gain(e.seat, e.count)
 
     def _on_start(self, e) -> None:
         self.pile.append(e.cards[0])
@@ -131,17 +131,17 @@ class ClassicBelief:
             self._wd4 = (seat, before, list(self.slots[seat]))
 
     def _on_draw(self, e) -> None:
-        seat, why = e.seat, e.data
+        seat, why = e.seat, e.why
         self._drew = None
         if seat != self.seat and why == "turn" and self.pile:
             top = self.pile[-1]
             bits = (_COLOUR_BITS.get(self.colour, 0) | _WILD_BITS
                     | (0 if top.is_wild else _RANK_BITS[top.rank]))
             self._exclude(self.slots[seat], bits, hard=False)
-            self._gain(seat, e.amount)
+            self._gain(seat, e.count)
             self._drew = (seat, bits)
         else:
-            self._gain(seat, e.amount)
+            self._gain(seat, e.count)
 
     def _after_draw(self, e) -> None:
         """T2: a drawn card that was not played at once and not kept by a pass (which
@@ -162,7 +162,7 @@ class ClassicBelief:
 
     def _on_challenge(self, e) -> None:
         wd4, self._wd4 = self._wd4, None
-        if wd4 is not None and e.data is False and wd4[1] in _COLOUR_BITS:
+        if wd4 is not None and e.guilty is False and wd4[1] in _COLOUR_BITS:
             seat, before, slots = wd4  # C8: not guilty — it held none of the colour
             held = self.slots[seat]
             self._exclude([s for s in slots if any(s is h for h in held)],

@@ -5,11 +5,11 @@ For each decision worth searching, it repeatedly
 1. samples a *world* from :class:`~engine.bots.belief.Belief`: the opponent's
    hidden cards and the unknown part of the draw pile (the known parts — the draft
    discards at the bottom, S4, a turned-over refill, T3 — stay where they are);
-2. sets up that world as a lean :class:`~engine.bots.lean.Position` (the same
-   rules as :class:`~engine.match.Match` without events, tested against it), and for
-   every candidate action plays it and then the rest of the round with the normal
-   policy for both seats (the same world for every candidate, so their difference
-   is not noise from the deal);
+2. sets up that world with :meth:`~engine.match.Match.from_position` and, for every
+   candidate action, plays it in a search copy and then the rest of the round with
+   the normal policy for both seats (:mod:`.rollout`, the engine's unchecked
+   ``push``: the same rollout as classic's; the same world for every candidate, so
+   their difference is not noise from the deal);
 3. scores the round's end by *match equity* — the chance of winning the match
    from the new totals (E2, E4) — so points matter, not just going out.
 
@@ -33,11 +33,12 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
 
 from ..actions import Action
+from ..match import Match
 from ..rng import Rng
 from .belief import Belief
 from .classic_belief import ClassicBelief
 from .hard_classic import classic_candidates, classic_rollout, classic_world
-from .lean import Position, RoundEnd, play_out
+from .rollout import play_round
 from .normal import NormalBot, best_colour
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -82,9 +83,10 @@ def match_equity(mine: int, theirs: int, target: int) -> float:
     return _equity_table(target)[mine // _STEP][theirs // _STEP]
 
 
-def rollout_value(end: RoundEnd, scores: Sequence[int], me: int, target: int) -> float:
-    """``me``'s match equity after a rolled-out round ``end`` from totals ``scores``."""
-    points = end.points
+def rollout_value(end: Match, scores: Sequence[int], me: int, target: int) -> float:
+    """``me``'s match equity after a rolled-out round (``end``: the search copy it left;
+    a round cut short scores nothing) from totals ``scores``."""
+    points = end.rounds[-1][1] if end.over else (0, 0)
     return match_equity(scores[me] + points[me], scores[1 - me] + points[1 - me], target)
 
 
@@ -149,6 +151,7 @@ class HardBot(NormalBot):
         self.prune = prune
         self._rng = Rng(seed, 0x4A2D)
         self.last_worlds = 0  # worlds sampled for the last decision (for benchmarks)
+        self.last_rollouts = 0  # rollouts played for the last decision (for benchmarks)
         self._values: list[list[float]] = []  # per option, per world, of the last search
         self._cbelief: ClassicBelief | None = None
 
@@ -157,7 +160,7 @@ class HardBot(NormalBot):
         legal = view.legal_actions
         if not legal:
             raise ValueError(f"seat {view.seat} has no decision to make now")
-        self.last_worlds = 0
+        self.last_worlds = self.last_rollouts = 0
         if legal[-1].kind == "catch":
             return legal[-1]  # U2: a catch does not use up the decision
         if len(legal) == 1 or view.phase in ("draft", "wd4"):
@@ -210,7 +213,7 @@ class HardBot(NormalBot):
                 return self._world(view, belief)
 
             def evaluate(world, option) -> float:
-                end = play_out(world.copy(), option)
+                end = play_round(world, option)
                 return rollout_value(end, scores, seat, target)
         else:  # classic, any seat count (hard_classic)
             cbelief = self.classic_belief(view)
@@ -252,23 +255,24 @@ class HardBot(NormalBot):
             if self.prune and worlds % _BATCH == 0:
                 active = _survivors(values, active)
         self.last_worlds = worlds
+        self.last_rollouts = sum(len(v) for v in values)
         if not worlds:
             return None
         live = set(active)  # a pruned option is never the answer
         self._values = values
         return [sum(v) / len(v) if i in live else -math.inf for i, v in enumerate(values)]
 
-    def _world(self, view: "PlayerView", belief: Belief) -> Position:
+    def _world(self, view: "PlayerView", belief: Belief) -> Match:
         """One determinization of the hidden cards: this position, every card known."""
         seat = view.seat
         opp_hand, pile = belief.sample(self._rng)
         hands = [list(view.hand), opp_hand] if seat == 0 else [opp_hand, list(view.hand)]
-        rules = view.rules
-        return Position(
-            hands, pile[::-1], belief.discard, seat, view.phase, view.color, view.scores,
-            rules.target, pending=view.pending_draw, by=1 - seat,
+        return Match.from_position(
+            view.rules, hands=hands, draw_pile=pile, discard_pile=belief.discard,
+            to_act=seat, phase=view.phase, colour=view.color, p1=view.p1, round=view.round,
+            scores=view.scores, pending=view.pending_draw, by=1 - seat, drawn=view.drawn,
             dump_colour=view.dump_colour, dump_start=not belief.played, exposed=view.exposed,
-            blocked=belief.blocked, shuffle_rng=self._rng if rules.refill == "shuffle" else None)
+            blocked=belief.blocked, seed=self._rng.next64())
 
 
 def suggest(view: "PlayerView", think_ms: int = 300, seed: int = 0) -> Action:

@@ -7,8 +7,8 @@ challenge is known), and the rest to the draw pile; it is set up as a
 :class:`~engine.classic.ClassicMatch` with :meth:`Match.from_position`.  A rollout
 plays a candidate, then the rest of the round with the normal policy for every seat
 (classic points; a Wild Draw 4 challenged from counting, as the normal bot does),
-and scores the round's end for the viewer (:func:`outcome_value`) — stopping when a
-seat plays its last card, before the engine deals the next round."""
+and scores the round's end for the viewer (:func:`outcome_value`): the rollout is
+:mod:`.rollout`'s, the same as UNO Duo's."""
 
 from __future__ import annotations
 
@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING
 from ..cards import deck_cards
 from ..match import Match
 from ..rng import Rng
-from ..classic import CARD_POINTS, classic_points
+from ..classic import classic_points
 from ..scoring import match_result
 from .classic_belief import ClassicBelief
-from .normal import CHALLENGE_ABOVE, policy
+from .normal import CHALLENGE_ABOVE
+from .rollout import play_round
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..actions import Action
@@ -31,16 +32,11 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["classic_world", "classic_rollout", "round_value", "outcome_value",
            "classic_candidates"]
 
-#: a rollout longer than this many decisions is scored from the hands as they are
-ROLLOUT_LIMIT = 600
 #: a rollout's value: points in these units, going out worth WIN_WEIGHT more, a
 #: round that ends the match worth MATCH_WEIGHT (shared by the losers)
 POINT_SCALE = 100.0
 WIN_WEIGHT = 0.2
 MATCH_WEIGHT = 3.0
-_POINTS = CARD_POINTS["classic"]
-#: E1: a last card the next seat still draws for (the round ends after the draw)
-_LAST_DRAWS = ("+2", "W+4")
 
 
 def classic_world(view: "PlayerView", rng: Rng, belief: ClassicBelief | None = None,
@@ -113,19 +109,6 @@ def round_value(m: Match, me: int, start_round: int) -> float:
     return outcome_value(winner, points, me, m.seats, m.rules, before)
 
 
-def _going_out(m: Match, seat: int, me: int) -> float:
-    """E1/C10: the value of ``seat`` playing its last card now (not a Draw 2 or Wild
-    Draw 4, which the next seat still draws), scored without ending the round (the
-    engine would deal the next one)."""
-    n = m.seats
-    own = [0 if s == seat else classic_points(m.hand(s)) for s in range(n)]
-    if m.rules.scoring == "own_hand":
-        points = own
-    else:
-        points = [sum(own) if s == seat else 0 for s in range(n)]
-    return outcome_value(seat, points, me, n, m.rules, m.scores)
-
-
 @lru_cache(maxsize=4)
 def _deck_colours(deck: str) -> tuple[int, dict]:
     """(the deck's size, its cards per colour)."""
@@ -152,26 +135,6 @@ def _challenges(m: Match, seat: int, by: int, before: str | None) -> bool:
 
 
 def classic_rollout(world: Match, option: "Action", me: int) -> float:
-    """Play ``option`` in a copy of ``world``, then the round out with the normal policy
-    (which challenges a Wild Draw 4 from its counting)."""
-    m = world.clone(history=False)
-    start, seats = m.round, m.seats
-    by, before = me, m.color
-    m.apply(option)
-    for _ in range(ROLLOUT_LIMIT):
-        if m.round != start or m.over:
-            break
-        seat = m.to_act
-        hand = m.hand(seat)
-        phase = m.phase
-        legal = m.legal_actions()
-        challenge = phase == "wd4" and len(legal) > 1 and _challenges(m, seat, by, before)
-        action = policy(hand, legal, phase, m.top, m.color,
-                        len(m.hand((seat + m.direction) % seats)),
-                        challenge=challenge, points=_POINTS)
-        if len(hand) == 1 and action.kind == "play" and action.card.rank not in _LAST_DRAWS:
-            return _going_out(m, seat, me)
-        if action.kind == "play":
-            by, before = seat, m.color
-        m.apply(action)
-    return round_value(m, me, start)
+    """Play ``option`` in a search copy of ``world``, then the round out with the normal
+    policy (which challenges a Wild Draw 4 from its counting): :func:`.rollout.play_round`."""
+    return round_value(play_round(world, option, _challenges), me, world.round)

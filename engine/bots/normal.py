@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Sequence
 from ..actions import Action
 from ..cards import Card
 from ..classic import CARD_POINTS
+from ..phases import Phase
 
 from .counting import classic_wd4_guilty_probability
 
@@ -74,7 +75,7 @@ def _pick(legal: Sequence[Action], want_uno: bool, test) -> Action | None:
     return None
 
 
-def policy(hand: Sequence[Card], legal: Sequence[Action], phase: str, top: Card | None,
+def policy(hand: Sequence[Card], legal: Sequence[Action], phase: Phase, top: Card | None,
            colour: str | None, opp_count: int, dump_colour: str | None = None,
            challenge: bool = False, points: Sequence[int] = _DUO_POINTS) -> Action:
     """The normal player's action (``challenge``: its answer to a Wild Draw 4;

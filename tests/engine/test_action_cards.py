@@ -115,7 +115,7 @@ def test_a6_challenge_guilty_player_draws_four_challenger_plays():
     m = dealt(P1, ["W+4", "B2", "G3", "G4", "G5", "G6", "G7"], "B9", draws=["Y1", "Y2", "Y3", "Y4"])
     m.apply("play W+4 G")
     events = m.apply("challenge")
-    assert [e.kind for e in events][:2] == ["reveal", "challenge"] and events[1].data is True
+    assert [e.kind for e in events][:2] == ["reveal", "challenge"] and events[1].guilty is True
     assert texts(m.hand(1)[-4:]) == ["Y1", "Y2", "Y3", "Y4"] and len(m.hand(0)) == 7
     assert m.to_act == 0 and m.phase == "turn" and m.color == "G"  # the colour stands
 

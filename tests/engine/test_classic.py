@@ -73,7 +73,7 @@ def test_c2_dealer_draw_highest_deals_tied_seats_draw_again_among_themselves():
     m = Match.replay(rules, ["cut R5 G7 B7", "cut Y2 R9", f"shuffle {order}"])
     assert m.dealer == 2 and m.p1 == 0 and m.to_act is not None
     draws = [e for e in m.events if e.kind == "dealer_draw"]
-    assert [e.data for e in draws] == [((0, 1, 2), None), ((1, 2), 2)]
+    assert [(e.seats, e.winner) for e in draws] == [((0, 1, 2), None), ((1, 2), 2)]
     with pytest.raises(IllegalAction):
         Match.replay(rules, ["cut R5 G7 B7", "cut Y2 R9 B1", f"shuffle {order}"])
 
@@ -83,6 +83,36 @@ def test_c2_a_random_dealer_draw_is_recorded_and_replays():
     assert [str(e).split()[0] for e in m.actions[:1]] == ["cut"]
     again = Match.replay(m.rules, m.actions)
     assert (again.dealer, again.hand(3), again.top) == (m.dealer, m.hand(3), m.top)
+
+
+def _dealer_draws(m: Match) -> list:
+    return [e for e in m.actions if e.is_chance and e.kind == "cut"]
+
+
+def test_c2_tied_seats_draw_again_from_the_cards_left_in_that_same_deck():
+    # #21 item 8: this seed ties seats 0 and 1 on R9; the redraw drew R9 a third time
+    m = Match.new(classic(8), seed=31337094233)
+    first, again = _dealer_draws(m)[:2]
+    assert texts(first.cards[:2]) == ["R9", "R9"] and len(again.cards) == 2
+    assert "R9" not in texts(again.cards)
+    deck = Counter(c.code for c in deck_cards("classic108"))
+    for seed in range(400):  # no draw shows a card more often than the deck holds it
+        m = Match.new(classic(10), seed=seed)
+        drawn = Counter(c.code for e in _dealer_draws(m) for c in e.cards)
+        assert not drawn - deck, seed
+
+
+def test_c2_a_save_from_before_the_ruling_loads_and_verifies_its_recorded_draws():
+    from pathlib import Path
+
+    from engine.savefile import load
+
+    data = (Path(__file__).parent.parent / "data" / "c2_old_dealer_draw.unoduo").read_bytes()
+    decoded, m = load(data, "c2_old_dealer_draw.unoduo")  # written before the fix
+    cuts = _dealer_draws(m)
+    assert [texts(e.cards) for e in cuts][1] == ["R9", "W+4"]  # the third R9, as recorded
+    assert m.actions == decoded.entries and m.log_length == 63 and m.dealer == 0
+    assert Match.replay(m.rules, m.actions, seed=m.seed).actions == m.actions
 
 
 def test_c3_deal_one_card_at_a_time_from_the_dealers_left():
@@ -101,7 +131,7 @@ def test_c3_each_seat_sees_only_its_own_cards():
         assert v.hand_sizes == (7, 7, 7) and v.dealer == 0 and v.direction == 1
         for e in v.events:
             if e.kind == "dealt" and e.seat != seat:
-                assert e.cards == () and e.amount == 7
+                assert e.cards == () and e.count == 7
 
 
 def test_c4_play_starts_left_of_the_dealer_and_goes_clockwise():
@@ -238,7 +268,7 @@ def test_c8_a_guilty_wild_draw_4_its_player_draws_4_the_challenger_plays():
               dealer=2)
     m.apply("play W+4 B")  # seat 0 held R7 of the active colour: guilty
     events = m.apply("challenge")
-    assert next(e for e in events if e.kind == "challenge").data is True
+    assert next(e for e in events if e.kind == "challenge").guilty is True
     assert len(m.hand(0)) == 10 and len(m.hand(1)) == 7 and m.to_act == 1
     reveal = next(e for e in m.events if e.kind == "reveal")
     assert reveal.private == 1
@@ -347,7 +377,7 @@ def test_c5_an_empty_draw_pile_is_refilled_by_a_recorded_shuffle():
         assert not m.over
         m.apply(rng.choice(m.legal_actions()))
     refill = next(e for e in m.events if e.kind == "refill")
-    assert refill.data == "shuffle"
+    assert refill.how == "shuffle"
     assert sum(1 for e in m.actions if str(e).startswith("shuffle")) >= 2
     again = Match.replay(rules, m.actions)
     assert again.draw_pile == m.draw_pile and again.hand_sizes == m.hand_sizes

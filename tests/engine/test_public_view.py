@@ -21,7 +21,7 @@ def _public_faces(m: Match) -> set[Card]:
         if e.private is None:
             faces.update(e.cards)
         if e.kind == "round_end":
-            faces.update(c for hand in e.data[0] for c in hand)
+            faces.update(c for hand in e.hands for c in hand)
     return faces
 
 

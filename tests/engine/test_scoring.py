@@ -16,7 +16,7 @@ def test_e1_going_out_ends_the_round_at_once_and_the_next_round_is_set_up():
     kinds = [e.kind for e in events]
     assert kinds[:2] == ["play", "round_end"] and "round" in kinds
     end = events[1]
-    assert end.seat == 1 and end.data[0][1] == () and texts(end.data[0][0]) == ["R1", "W"]
+    assert end.seat == 1 and end.hands[1] == () and texts(end.hands[0]) == ["R1", "W"]
     assert m.round == 2 and m.phase == "draft" and m.scores == (16, 0)
     check_conservation(m)
 
@@ -26,7 +26,7 @@ def test_e1_a_last_draw2_is_still_drawn_no_stacking():
     arrange(m, hands=[["R+2", "R1"], ["B+2"]], draw=["Y1", "Y2"], spare="under")
     events = m.apply("play B+2")
     draw = next(e for e in events if e.kind == "draw")
-    assert draw.seat == 0 and draw.data == "last" and texts(draw.cards) == ["Y1", "Y2"]
+    assert draw.seat == 0 and draw.why == "last" and texts(draw.cards) == ["Y1", "Y2"]
     assert m.scores == (10 + 1 + 1 + 2, 0)
 
 
@@ -38,7 +38,7 @@ def test_e1_a_stacked_last_draw2_draws_the_whole_volley():
     m.apply("play R+2")
     events = m.apply("play G+2")
     draw = next(e for e in events if e.kind == "draw")
-    assert draw.amount == 6 and texts(draw.cards[:5]) == ["Y1", "Y2", "Y3", "Y4", "Y5"]
+    assert draw.count == 6 and texts(draw.cards[:5]) == ["Y1", "Y2", "Y3", "Y4", "Y5"]
     assert m.rounds[0] == (1, (1 + 15 + draw.cards[5].points, 0))  # R1 + the volley
 
 

@@ -54,7 +54,7 @@ def _seen_faces(m: Match, seat: int) -> set[Card]:
         e = e.seen_by(seat)
         faces.update(e.cards)
         if e.kind == "round_end":
-            faces.update(c for hand in e.data[0] for c in hand)
+            faces.update(c for hand in e.hands for c in hand)
     return faces
 
 
@@ -132,7 +132,7 @@ def test_a_view_of_a_finished_match_round_trips():
     back = PlayerView.from_dict(msgpack.unpackb(msgpack.packb(view.to_dict())))
     assert back == view and back.rounds == m.rounds and back.winner == m.winner
     ends = [e for e in back.events if e.kind == "round_end"]
-    assert ends and all(isinstance(c, Card) for e in ends for h in e.data[0] for c in h)
+    assert ends and all(isinstance(c, Card) for e in ends for h in e.hands for c in h)
 
 
 @pytest.mark.parametrize("bad", [None, [], {"seat": 0}, "view"])

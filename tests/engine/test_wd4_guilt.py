@@ -38,3 +38,24 @@ def test_a6_challenge_verdict_reads_the_hand_left_after_the_wild_draw_4(preset, 
                 assert verdict == expected
                 checked[verdict] += 1
     assert checked[True] > 10 and checked[False] > 10
+
+
+@pytest.mark.parametrize("seats", [3, 4, 6])
+def test_c8_the_guilt_odds_of_a_classic_wild_draw_4_are_counted_at_any_seat_count(seats):
+    """engine.bots.wd4_guilty_probability (the challenge hint) raised StopIteration on
+    a 4-seat classic Wild Draw 4: it read the view with the 2-seat UNO Duo belief."""
+    from engine.bots import wd4_guilty_probability
+    from engine.bots.counting import classic_wd4_guilty_probability
+
+    asked = 0
+    for seed in range(20):
+        m = Match.new(Rules(preset="classic", seats=seats), seed=seed)
+        pick = random.Random(seed)
+        while not m.over and m.round == 1:
+            if m.phase == "wd4":
+                view = m.view(m.to_act)
+                p = wd4_guilty_probability(view)
+                assert 0.0 <= p <= 1.0 and p == classic_wd4_guilty_probability(view)
+                asked += 1
+            m.apply(pick.choice(m.legal_actions()))
+    assert asked >= 5

@@ -212,7 +212,7 @@ def hidden_faces(m: Match, seat: int | None) -> set[Card]:
         if e.private is None or e.private == seat:
             seen.update(e.cards)
         if e.kind == "round_end":
-            seen.update(c for hand in e.data[0] for c in hand)
+            seen.update(c for hand in e.hands for c in hand)
     others = set().union(*(set(m.hand(s)) for s in range(m.seats) if s != seat))
     return others - seen
 

@@ -23,7 +23,7 @@ async def test_a_ten_seat_round_over_fits_at_80x24_and_names_every_seat():
     end = _round_end(m)
     app = TableApp(m.view(0), NAMES)
     async with app.run_test(size=(80, 24)) as pilot:
-        await app.push_screen(RoundOver(end.amount, end.seat, end.data, NAMES, 0, m.rules))
+        await app.push_screen(RoundOver(end, NAMES, 0, m.rules))
         await pilot.pause()
         assert clipped(app.screen) == []
         text = screen_text(app)

@@ -10,6 +10,7 @@ import pytest
 from textual.widgets._toast import Toast
 
 from engine import Match, Rules
+from engine.events import Event
 from tests.engine.helpers import dealt, random_match, stacked_deck
 from unoduo_tui.dialogs import ChallengePrompt, ConfirmLeave, MatchOver, RoundOver, ShownHand
 from unoduo_tui.screens.game import GameScreen
@@ -116,7 +117,9 @@ async def test_round_and_match_over_name_the_winner_as_plain_text(name):
         clean(app)
         view = s.match.view(0)
         names = (name, "Bot")
-        app.push_screen(RoundOver(1, 0, (((), ()), (0, 17), (0, 17), False), names, None, 10))
+        app.push_screen(RoundOver(Event.from_data(["round_end", 0, [], 1, None, False, None,
+                                                   [[[], []], [0, 17], [0, 17], False]]),
+                                   names, None, 10))
         await pilot.pause()
         assert f"{shown(name)} went out" in clean(app)
         app.pop_screen()

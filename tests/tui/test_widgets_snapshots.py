@@ -40,7 +40,7 @@ def test_a_ten_seat_round_over(snap_compare):
     app = TableApp(m.view(0), NAMES)
 
     async def show(pilot):
-        await app.push_screen(RoundOver(end.amount, end.seat, end.data, NAMES, 0, m.rules))
+        await app.push_screen(RoundOver(end, NAMES, 0, m.rules))
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=show)

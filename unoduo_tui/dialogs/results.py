@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
 from engine import PlayerView, Rules
+from engine.events import RoundEnd
 
 from ..app_link import unoduo
 from ..columns import short_name, short_names
@@ -29,22 +30,23 @@ class RoundOver(Dialog[None]):
 
     BINDINGS = [Binding("enter,space", "close", "Continue", id="round.continue", key_display="⏎")]
 
-    def __init__(self, number: int, winner: int | None, data: tuple, names: Sequence[str],
+    def __init__(self, end: RoundEnd, names: Sequence[str],
                  viewer: int | None, rules: Rules | int, *, match_over: bool = False,
                  match_winner: int | None = None) -> None:
-        """``rules``: the match's (a bare target: UNO Duo's rules with that target);
+        """``end``: the round's end event; ``rules``: the match's (a bare target: UNO Duo's rules with that target);
         ``match_over``: this round ended the match (``match_winner``: its winner,
         ``None`` for a draw or a shared win)."""
         super().__init__()
-        self.number, self.winner, self.data = number, winner, data
+        self.number, self.winner, self.end = end.number, end.seat, end
         self.names, self.viewer = [printable(n) for n in names], viewer
         self.rules = rules if isinstance(rules, Rules) else Rules(target=rules)
         self.target = self.rules.target
         self.match_over, self.match_winner = match_over, match_winner
 
     def compose(self) -> ComposeResult:
-        hands, points, totals, blocked = self.data
-        if blocked:
+        end = self.end
+        hands, points, totals = end.hands, end.points, end.totals
+        if end.blocked:
             head = f"Round {self.number} is blocked: each scores their own hand."
         elif self.winner == self.viewer:
             head = f"Round {self.number}: you went out!"
@@ -85,7 +87,7 @@ class RoundOver(Dialog[None]):
             return f"The match ends when someone reaches {target}; {how}."
         last = f"That was the last round: someone reached {target}."
         if self.match_winner is None:
-            totals = self.data[2]
+            totals = self.end.totals
             if seats == 2:
                 return f"{last} The match is a draw."
             best = ranking(self.rules, totals)[0]

@@ -263,7 +263,7 @@ class GameScreen(GameKeys, Screen[None]):
             from ..dialogs import RoundOver
 
             viewer = self.viewer if not self.hot_seat else None
-            self._show(RoundOver(end.amount, end.seat, end.data, self.names, viewer,
+            self._show(RoundOver(end, self.names, viewer,
                                  view.rules, match_over=view.over,
                                  match_winner=view.winner))
             return
@@ -425,11 +425,11 @@ class GameScreen(GameKeys, Screen[None]):
         for e in events:
             if e.kind == "catch":
                 who = "You" if e.seat == viewer else names[e.seat]
-                whom = "you" if e.data == viewer else names[e.data]
+                whom = "you" if e.caught == viewer else names[e.caught]
                 self.notify(f"{who} caught {whom} without UNO: +2 cards.", title="Caught!")
             elif e.kind == "challenge":
                 by = "You" if e.seat == viewer else names[e.seat]
-                verdict = "guilty — they draw 4" if e.data else "not guilty — challenger draws 6"
+                verdict = "guilty — they draw 4" if e.guilty else "not guilty — challenger draws 6"
                 self.notify(f"{by} challenged the W+4: {verdict}.", title="Challenge")
 
     def _show_match_over(self) -> None:

@@ -50,13 +50,13 @@ def effect_note(event: Event, after: Event | None, names: Sequence[str],
     if event.kind == "challenge" and wd4_by is not None:
         whose = "your" if wd4_by == viewer else f"{names[wd4_by]}'s"
         return f"(It was {whose} Wild Draw 4.)"
-    if event.kind == "draw" and event.data in ("draw2", "wd4", "volley"):
+    if event.kind == "draw" and event.why in ("draw2", "wd4", "volley"):
         return _skipped(event.seat, names, viewer)
-    if event.kind != "play" or not event.cards or event.data is None:
+    if event.kind != "play" or not event.cards or event.next_seat is None:
         return ""
     if after is not None and after.kind == "round_end":
         return ""  # the card went out: the round is over
-    seat, nxt, rank = event.seat, event.data, event.cards[0].rank
+    seat, nxt, rank = event.seat, event.next_seat, event.cards[0].rank
     if rank == "S":
         return _skipped(nxt, names, viewer)
     if rank == "R":

@@ -79,14 +79,14 @@ def since_your_turn(view: PlayerView) -> dict[int, tuple[str, Card | None]]:
         seat = e.seat
         if e.kind == "play" and e.cards:
             did[seat] = (e.cards[0].text, e.cards[0])
-            if e.cards[0].rank == "S" and e.data is not None and e.data != view.seat:
-                did[e.data] = ("skip", None)  # until it moves itself
+            if e.cards[0].rank == "S" and e.next_seat is not None and e.next_seat != view.seat:
+                did[e.next_seat] = ("skip", None)  # until it moves itself
         elif e.kind == "dump" and e.cards:
             did[seat] = (e.cards[-1].text, e.cards[-1])
         elif e.kind == "draw" and seat is not None:
-            did[seat] = (f"+{e.amount}", None) if e.data not in ("turn", None) else ("drew", None)
+            did[seat] = (f"+{e.count}", None) if e.why not in ("turn", None) else ("drew", None)
         elif e.kind == "pass" and seat is not None:
-            did[seat] = ("kept", None) if e.data == "keep" else ("pass", None)
+            did[seat] = ("kept", None) if e.why == "keep" else ("pass", None)
         elif e.kind in _SAID and seat is not None:
             did[seat] = (_SAID[e.kind], None)
     did.pop(view.seat, None)  # type: ignore[arg-type]

@@ -1,0 +1,56 @@
+"""The hard bot's rollouts — one design for both presets, on the engine itself.
+
+A rollout plays a searched candidate in a :meth:`~engine.match.Match.search_copy` of a
+determinized world (a position set up with :meth:`~engine.match.Match.from_position`,
+every card known), then the rest of the round with the normal policy
+(:func:`engine.bots.normal.policy`) for every seat, through
+:meth:`~engine.match.Match.push` — the engine's unchecked apply, without a log or
+events.  The copy ends with its round (it scores it and deals no next one), so
+there is no second copy of the rules to keep honest: UNO Duo and classic roll out
+the same way and differ only in how a world is sampled and how its end is valued
+(:mod:`.hard` and :mod:`.hard_classic`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from ..classic import CARD_POINTS
+from .normal import policy
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..actions import Action
+    from ..match import Match
+
+__all__ = ["ROLLOUT_LIMIT", "play_round"]
+
+#: decisions: far beyond a real round; a rollout this long is scored as it stands
+ROLLOUT_LIMIT = 600
+
+#: a Wild Draw 4's answer in a rollout: (the match, the seat answering, the seat that
+#: played it, the colour before it) -> challenge?  ``None``: never challenge
+Challenger = Callable[["Match", int, int, "str | None"], bool]
+
+
+def play_round(world: "Match", first: "Action", challenger: Challenger | None = None,
+               limit: int = ROLLOUT_LIMIT) -> "Match":
+    """A search copy of ``world`` after ``first`` (a legal action of the seat to act)
+    and then the normal policy for every seat, until the round ends (``over``: its
+    result is the copy's last ``rounds`` entry) or ``limit`` decisions were made."""
+    m = world.search_copy()
+    points = CARD_POINTS[m.rules.preset]
+    by, before = m.to_act, m.color
+    m.push(first)
+    push, decision = m.push, m.decision
+    for _ in range(limit):
+        if m.over:
+            break
+        seat, hand, legal, phase, top, colour, next_size, dump_colour = decision()
+        challenge = (challenger is not None and phase == "wd4" and len(legal) > 1
+                     and challenger(m, seat, by, before))
+        action = policy(hand, legal, phase, top, colour, next_size, dump_colour,
+                        challenge=challenge, points=points)
+        if action.kind == "play":
+            by, before = seat, colour
+        push(action)
+    return m
