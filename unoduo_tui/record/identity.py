@@ -4,7 +4,8 @@
 - A human at this machine is the name at the table (``name:ann``, letter case
   folded): hot-seat players are told apart by their names.
 - Under ``unoduo serve`` each player's data dir is ``<serve dir>/players/<key>/`` and
-  the lobby runs with ``UNODUO_KEY`` (the key's fingerprint): the player whose folder
+  their session knows the key's fingerprint (:class:`~unoduo_tui.sessions.SessionConfig`,
+  handed on as :attr:`Store.key <unoduo_tui.store.Store>`): the player whose folder
   holds the save (its *owner*) is ``key:<fingerprint>``, shown by the name in their
   ``identity.json``; the other humans of a match they hosted are known by the names
   kept with the match (:func:`seat_names`), as ``name:…`` — unverified, so a server
@@ -16,7 +17,6 @@ The index of a serve dir is shared by all its players (:func:`index_root`).
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -109,13 +109,14 @@ def owner_of(data_dir: Path) -> Owner:
                  player_name(name, "") or None if isinstance(name, str) else None)
 
 
-def index_root(data_dir: Path) -> tuple[Path, bool]:
+def index_root(data_dir: Path, key: str | None = None) -> tuple[Path, bool]:
     """Where the index lives for saves in ``data_dir``, and whether it is a serve
     dir's, shared by its players: a player's data dir under ``unoduo serve``
-    (``<serve>/players/<folder>`` whose ``identity.json`` names the key in
-    ``$UNODUO_KEY``) uses the serve dir's; any other, its own."""
+    (``<serve>/players/<folder>`` whose ``identity.json`` names ``key``, the SSH key
+    the session plays as) uses the serve dir's; any other, its own.  ``key`` comes
+    from the session, never from the environment: many sessions share one process
+    under ``unoduo serve --workers N``."""
     data_dir = Path(data_dir)
-    key = os.environ.get("UNODUO_KEY")
     if key and data_dir.parent.name == "players":
         from ..ssh.identity import folder_name
 

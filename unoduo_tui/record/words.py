@@ -99,15 +99,15 @@ def change_text(change: SeatChange) -> str:
     return text
 
 
-def rating_lines(data_dir, ref: str, most: int = 3) -> str:
+def rating_lines(data_dir, ref: str, most: int = 3, key: str | None = None) -> str:
     """The match-over dialog's lines: each human seat's rating change (at most
-    ``most``), or why there is none to show."""
+    ``most``), or why there is none to show (``key``: the store's)."""
     from pathlib import Path
 
     from .index import changes_for
 
     try:
-        found = changes_for(Path(data_dir), Path(ref))
+        found = changes_for(Path(data_dir), Path(ref), key=key)
     except Exception:  # noqa: BLE001 - the dialog says so; the match is saved
         found = None
     if not found:

@@ -93,7 +93,7 @@ class StatsScreen(AnswerOnce, Screen[None]):
             from ..record.stats import records
 
             try:
-                index = Index.of(store.data_dir)
+                index = Index.of(store.data_dir, store.key)
                 index.refresh(jobs=min(os.cpu_count() or 1, 8))  # after a lost index: long
                 found = [r for r in index.read(records, fresh=False) if r.kind == "human"]
             except Exception as exc:  # noqa: BLE001 - the screen shows why, never a traceback
