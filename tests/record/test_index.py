@@ -280,3 +280,33 @@ def test_calibration_puts_a_level_at_the_gap_its_win_share_makes():
     g = gap(30, 40)
     c = math.sqrt(2 * R.BETA ** 2 + 2 * 1.0 ** 2)
     assert 1 / (1 + math.exp(-g / c)) == pytest.approx(30.5 / 41)
+
+
+# -- who the seats are ----------------------------------------------------------------
+
+DATA = Path(__file__).parent.parent / "data"
+
+
+def test_joiners_of_a_hosted_match_are_the_names_its_save_keeps(store):
+    """A hosted match's save (format 3) keeps the joiner's name in its seat records
+    ([-5, 1, "Jo", kind], and the footer's names): Jo, not the header's "Player 2" —
+    also across a bot standing in for Jo while away."""
+    store._ensure()
+    shutil.copy(DATA / "format3_sample.unoduo", store.matches_dir / "20261130-hosted.unoduo")
+    (store.data_dir / "tables").mkdir()  # an older name in the table file: the save wins
+    (store.data_dir / "tables" / "20261130-hosted.json").write_text(
+        '{"code": "tide-wolf-1742", "tokens": {}, "names": {"1": "Someone else"}}')
+    found = _records(store)
+    assert {who for who, _ in found} == {"name:hana", "name:jo"}
+    jo = found[("name:jo", "duo")]
+    assert (jo.name, jo.matches, jo.wins) == ("Jo", 1, 1)
+    assert [o.name for o in found[("name:hana", "duo")].opponents.values()] == ["Jo"]
+
+
+def test_a_hosted_match_saved_before_seat_records_takes_its_table_files_names(store):
+    path = save(store, finished(RULES, 5), (Seat("Hana", "human"), Seat("Player 2", "human")))
+    (store.data_dir / "tables").mkdir()
+    (store.data_dir / "tables" / f"{path.stem}.json").write_text(
+        '{"code": "tide-wolf-1742", "tokens": {}, "names": {"1": "Jo"}}')
+    Index.of(store.data_dir).refresh(rebuild=True)
+    assert {who for who, _ in _records(store)} == {"name:hana", "name:jo"}

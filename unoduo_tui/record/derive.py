@@ -95,7 +95,7 @@ def derive(root: Path, source: str, owner: Owner, data_dir: Path) -> Derived:
             return Derived(source, size, mtime, "open")
         t = tally(match)
         match_id = path.name[:-len(".unoduo")] if path.name.endswith(".unoduo") else path.name
-        who = identities(header, seat_names(data_dir, header, match_id), owner)
+        who = identities(header, seat_names(data_dir, decoded, match_id), owner)
         seats = tuple(
             SeatRow(s, w.key, w.name, w.kind, w.verified, t.places[s], match.winner == s,
                     t.scores[s], st_.points, tuple(getattr(st_, c) for c in COUNTS))

@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.savefile import Header
+from engine.savefile import Decoded, Header
 
 from ..files import read_regular
 from ..text import player_name
@@ -57,16 +57,23 @@ def bot_name(level: str) -> str:
     return f"{level.capitalize()} bot"
 
 
-def seat_names(data_dir: Path, header: Header, match_id: str) -> list[str]:
-    """Every seat's name as kept with the match: the header's, and for a hosted match
-    the joiners' names from its table file (``<data dir>/tables/<id>.json``).  The one
-    place the record reads names: when the save keeps joiners' names itself, this is
-    what changes."""
-    names = [player_name(n, f"Seat {i + 1}") for i, (n, _) in enumerate(header.seats)]
+def seat_names(data_dir: Path, decoded: Decoded, match_id: str) -> list[str]:
+    """Every seat's name as kept with the match: the header's as the save's seat
+    records (format 3: a joiner sat down, under the name they gave) renamed them —
+    the footer's ``names`` agree, :func:`engine.savefile.load` checked it.  A hosted
+    match saved before format 3 keeps no joiner's name itself: for it, the names in
+    its table file (``<data dir>/tables/<id>.json``).  The one place the record
+    reads names."""
+    header = decoded.header
+    assert header is not None
+    kept = decoded.names()
+    names = [player_name(n, f"Seat {i + 1}") for i, n in enumerate(kept)]
+    if decoded.seats or (decoded.footer is not None and decoded.footer.names):
+        return names
     try:
         raw = json.loads(read_regular(Path(data_dir) / "tables" / f"{match_id}.json", 1 << 16))
-        kept = raw.get("names", {}) if isinstance(raw, dict) else {}
-        for seat, name in dict(kept).items():
+        table = raw.get("names", {}) if isinstance(raw, dict) else {}
+        for seat, name in dict(table).items():
             s = int(seat)
             if 0 <= s < len(names) and isinstance(name, str) and not \
                     header.seats[s][1].startswith("bot:"):

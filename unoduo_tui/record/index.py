@@ -42,7 +42,7 @@ from .identity import INDEX_NAME, Owner, index_root, owner_of
 __all__ = ["Index", "Refreshed", "SCHEMA", "IndexBusy", "note_saved", "changes_for"]
 
 #: the layout's version (``PRAGMA user_version``): another one is rebuilt
-SCHEMA = 2
+SCHEMA = 3  # 3: joiners named by the save's seat records (re-derived)
 BUSY_MS = 30_000
 _SUFFIX = ".unoduo"
 
