@@ -23,9 +23,10 @@ RULES = Rules(target=40)
 ROUNDS = 6
 
 
-def _ender(data_dir: str, who: int, barrier, matches: list) -> None:
-    """A process ending its matches at the same instants as the other one."""
-    store = Store(data_dir)
+def _ender(data_dir: str, who: int, barrier, matches: list, key: str | None = None) -> None:
+    """A process ending its matches at the same instants as the other one (``key``:
+    a serve dir's player)."""
+    store = Store(data_dir, key)
     seats = (Seat(f"P{who}", "human"), Seat("Normal bot", "bot:normal"))
     prepared = [finished(RULES, seed) for seed in matches]
     for m in prepared:
@@ -56,6 +57,33 @@ def test_two_matches_ending_at_the_same_instant_lose_no_update(tmp_path):
     noted = {r.who: (r.matches, r.rating) for r in index.read(records, fresh=False)}
     assert noted["name:p0"][0] == noted["name:p1"][0] == ROUNDS
     assert noted["name:p0"][1].rated == ROUNDS
+    index.refresh(rebuild=True)
+    assert {r.who: (r.matches, r.rating) for r in index.read(records)} == noted
+
+
+def test_two_players_of_a_server_ending_matches_at_the_same_instant_lose_no_update(
+        tmp_path):
+    """An SSH server's players end matches at once, each process its own key: the
+    serve dir's one index has every match, each player's rating folded from all."""
+    serve = tmp_path / "serve"
+    serve.mkdir(mode=0o700)
+    players = [identify(serve, f"SHA256:p{n}/key", f"P{n}") for n in range(2)]
+    ctx = multiprocessing.get_context("spawn")
+    barrier = ctx.Barrier(2)
+    procs = [ctx.Process(target=_ender, args=(str(p.folder), n, barrier,
+                                              [n * 1000 + k * 7 for k in range(ROUNDS)],
+                                              p.fingerprint))
+             for n, p in enumerate(players)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=300)
+        assert p.exitcode == 0
+    index = Index(serve, shared=True)
+    noted = {r.who: (r.matches, r.rating) for r in index.read(records, fresh=False)}
+    for p in players:
+        assert noted[f"key:{p.fingerprint}"][0] == ROUNDS
+        assert noted[f"key:{p.fingerprint}"][1].rated == ROUNDS
     index.refresh(rebuild=True)
     assert {r.who: (r.matches, r.rating) for r in index.read(records)} == noted
 

@@ -139,6 +139,40 @@ def test_a_damaged_index_is_removed_and_rebuilt(store, damage):
     assert after[("name:ann", "duo")][0] == before[("name:ann", "duo")][0] + 1
 
 
+@pytest.mark.parametrize("damage", ["garbage", "middle"])
+def test_an_index_corrupted_in_place_while_held_open_loses_nothing(store, damage):
+    """The damage done under a live connection (same inode, checkpointed: the pages
+    are in the main file): this process goes on, another process meets the damage,
+    makes the index again from the saves, and both count every match."""
+    for seed in range(3):
+        play_and_save(store, seed * 11, winner=seed % 2)
+    index = Index.of(store.data_dir)
+    index.read(lambda conn: conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall(),
+               fresh=False)
+    with open(index.path, "r+b") as f:
+        if damage == "garbage":
+            f.write(b"not a database at all " * 300)
+        else:
+            f.seek(4096)
+            f.write(os.urandom(8192))
+    play_and_save(store, 99, winner=1)  # a match ends in this process meanwhile
+    other = subprocess.run([sys.executable, "-m", "unoduo_tui.cli", "--data-dir",
+                            str(store.data_dir), "stats", "--json", "--player", "Ann"],
+                           capture_output=True, text=True, timeout=120)
+    assert other.returncode == 0, other.stderr
+    import json
+
+    assert [p["matches"] for p in json.loads(other.stdout)["players"]] == [4]
+    conn = sqlite3.connect(index.path)  # whole again
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.close()
+    play_and_save(store, 123, winner=0)  # and this process writes to the new file
+    assert _ann(store).matches == 5
+    Index.of(store.data_dir).close()
+    assert sqlite3.connect(index.path).execute(
+        "SELECT count(*) FROM matches").fetchone()[0] == 5
+
+
 def test_saves_added_or_removed_behind_its_back_are_found(store, tmp_path):
     other = Store(tmp_path / "other")
     extra = play_and_save(other, 3, winner=0)
