@@ -67,4 +67,4 @@ def session_app(config: SessionConfig, **options: Any) -> Any:
     from .store import Store
 
     place = LobbyPlace(config.lobby_dir, config.name, config.key)
-    return lobby_app(Store(config.data_dir), place, terminal=config.terminal(), **options)
+    return lobby_app(Store(config.data_dir, config.key), place, terminal=config.terminal(), **options)

@@ -114,11 +114,16 @@ class Loaded:
 
 
 class Store:
-    """The saved matches of one data dir."""
+    """The saved matches of one data dir; ``key``: under ``unoduo serve``, the SSH key
+    (fingerprint) of the player whose data dir it is — the session's, never the
+    process's environment (many sessions share a worker) — so that the record counts
+    their matches in the server's one index (:func:`.record.identity.index_root`)."""
 
-    def __init__(self, data_dir_: str | os.PathLike | None = None) -> None:
+    def __init__(self, data_dir_: str | os.PathLike | None = None,
+                 key: str | None = None) -> None:
         self.data_dir = data_dir(data_dir_)
         self.matches_dir = self.data_dir / "matches"
+        self.key = key
 
     def _ensure(self) -> None:
         private_dir(self.data_dir)
@@ -262,7 +267,7 @@ class Store:
         never stops a save."""
         from .record.index import note_saved
 
-        note_saved(self.data_dir, path, gone)
+        note_saved(self.data_dir, path, gone, self.key)
 
     def summaries(self) -> list[Summary]:
         """Every saved match, newest first (finished ones are read, not replayed); a

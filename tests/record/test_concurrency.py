@@ -23,9 +23,10 @@ RULES = Rules(target=40)
 ROUNDS = 6
 
 
-def _ender(data_dir: str, who: int, barrier, matches: list) -> None:
-    """A process ending its matches at the same instants as the other one."""
-    store = Store(data_dir)
+def _ender(data_dir: str, who: int, barrier, matches: list, key: str | None = None) -> None:
+    """A process ending its matches at the same instants as the other one (``key``:
+    a serve dir's player)."""
+    store = Store(data_dir, key)
     seats = (Seat(f"P{who}", "human"), Seat("Normal bot", "bot:normal"))
     prepared = [finished(RULES, seed) for seed in matches]
     for m in prepared:
@@ -60,22 +61,46 @@ def test_two_matches_ending_at_the_same_instant_lose_no_update(tmp_path):
     assert {r.who: (r.matches, r.rating) for r in index.read(records)} == noted
 
 
+def test_two_players_of_a_server_ending_matches_at_the_same_instant_lose_no_update(
+        tmp_path):
+    """An SSH server's players end matches at once, each process its own key: the
+    serve dir's one index has every match, each player's rating folded from all."""
+    serve = tmp_path / "serve"
+    serve.mkdir(mode=0o700)
+    players = [identify(serve, f"SHA256:p{n}/key", f"P{n}") for n in range(2)]
+    ctx = multiprocessing.get_context("spawn")
+    barrier = ctx.Barrier(2)
+    procs = [ctx.Process(target=_ender, args=(str(p.folder), n, barrier,
+                                              [n * 1000 + k * 7 for k in range(ROUNDS)],
+                                              p.fingerprint))
+             for n, p in enumerate(players)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=300)
+        assert p.exitcode == 0
+    index = Index(serve, shared=True)
+    noted = {r.who: (r.matches, r.rating) for r in index.read(records, fresh=False)}
+    for p in players:
+        assert noted[f"key:{p.fingerprint}"][0] == ROUNDS
+        assert noted[f"key:{p.fingerprint}"][1].rated == ROUNDS
+    index.refresh(rebuild=True)
+    assert {r.who: (r.matches, r.rating) for r in index.read(records)} == noted
+
+
 # -- a serve dir's index ---------------------------------------------------------------
 
-def test_under_serve_players_are_their_keys_in_one_index_of_the_serve_dir(tmp_path,
-                                                                         monkeypatch):
+def test_under_serve_players_are_their_keys_in_one_index_of_the_serve_dir(tmp_path):
     serve = tmp_path / "serve"
     serve.mkdir(mode=0o700)
     alice = identify(serve, "SHA256:alice+key/1", "alice")
     bob = identify(serve, "SHA256:bob+key/2", "bob")
-    monkeypatch.setenv("UNODUO_KEY", alice.fingerprint)
-    save(Store(alice.folder), finished(RULES, 1, winner=0),
+    save(Store(alice.folder, alice.fingerprint), finished(RULES, 1, winner=0),
          (Seat("alice", "human"), Seat("Normal bot", "bot:normal")))
-    monkeypatch.setenv("UNODUO_KEY", bob.fingerprint)
-    save(Store(bob.folder), finished(RULES, 2, winner=1),
+    save(Store(bob.folder, bob.fingerprint), finished(RULES, 2, winner=1),
          (Seat("alice", "human"), Seat("Normal bot", "bot:normal")))  # bob, named alice
     assert not (alice.folder / "record.sqlite").exists()
-    index = Index.of(bob.folder)
+    index = Index.of(bob.folder, bob.fingerprint)
     assert index.root == serve and index.shared
     recs = {r.who: r for r in index.read(records, fresh=False)}
     assert recs[f"key:{alice.fingerprint}"].wins == 1
@@ -86,23 +111,51 @@ def test_under_serve_players_are_their_keys_in_one_index_of_the_serve_dir(tmp_pa
     assert {r.who for r in index.read(records)} == set(recs)
 
 
-def test_under_serve_a_human_known_only_by_name_is_not_rated(tmp_path, monkeypatch):
+def test_under_serve_a_human_known_only_by_name_is_not_rated(tmp_path):
     serve = tmp_path / "serve"
     serve.mkdir(mode=0o700)
     host = identify(serve, "SHA256:host", "host")
-    monkeypatch.setenv("UNODUO_KEY", host.fingerprint)
-    save(Store(host.folder), finished(RULES, 3),
+    save(Store(host.folder, host.fingerprint), finished(RULES, 3),
          (Seat("host", "human"), Seat("Player 2", "human")))
-    recs = {r.who: r for r in Index.of(host.folder).read(records)}
+    recs = {r.who: r for r in Index.of(host.folder, host.fingerprint).read(records)}
     assert recs["name:player 2"].matches == 1
     assert recs[f"key:{host.fingerprint}"].rating.rated == 0
 
 
-def test_a_data_dir_that_only_looks_like_a_players_folder_keeps_its_own_index(tmp_path,
-                                                                              monkeypatch):
+def test_a_data_dir_that_only_looks_like_a_players_folder_keeps_its_own_index(tmp_path):
     folder = tmp_path / "players" / "someone"
-    monkeypatch.setenv("UNODUO_KEY", "SHA256:someone")
-    assert Index.of(folder).root == folder
+    assert Index.of(folder, "SHA256:someone").root == folder
+
+
+def test_the_key_is_the_sessions_not_the_processs_two_sessions_in_one_process(
+        tmp_path, monkeypatch):
+    """Under ``serve --workers N`` many sessions' apps share one process (and its one
+    environment): each is its own key in the server's index, from its SessionConfig."""
+    from unoduo_tui.record.words import rating_lines
+    from unoduo_tui.sessions import SessionConfig, session_app
+
+    serve = tmp_path / "serve"
+    serve.mkdir(mode=0o700)
+    alice = identify(serve, "SHA256:alice+key/1", "alice")
+    bob = identify(serve, "SHA256:bob+key/2", "bob")
+    monkeypatch.setenv("UNODUO_KEY", alice.fingerprint)  # the process's: nobody's session
+    apps = {p.name: session_app(SessionConfig(p.folder, p.name, tmp_path / "lobby",
+                                              p.fingerprint))
+            for p in (alice, bob)}
+    paths = {}
+    for seed, (name, app) in enumerate(apps.items(), 1):
+        assert app.store.key == (alice if name == "alice" else bob).fingerprint
+        paths[name] = save(app.store, finished(RULES, seed, winner=0),
+                           (Seat(name, "human"), Seat("Normal bot", "bot:normal")))
+    assert not (alice.folder / "record.sqlite").exists()
+    assert not (bob.folder / "record.sqlite").exists()
+    recs = {r.who: r for r in Index(serve, shared=True).read(records, fresh=False)}
+    for p in (alice, bob):
+        mine = recs[f"key:{p.fingerprint}"]
+        assert (mine.name, mine.matches, mine.wins, mine.rating.rated) == (p.name, 1, 1, 1)
+    # and the match-over dialog's line, as the session's dialog asks for it
+    line = rating_lines(bob.folder, str(paths["bob"]), key=apps["bob"].store.key)
+    assert line.startswith("bob: rating 1500 → ")
 
 
 # -- the leaderboard -----------------------------------------------------------------

@@ -139,6 +139,40 @@ def test_a_damaged_index_is_removed_and_rebuilt(store, damage):
     assert after[("name:ann", "duo")][0] == before[("name:ann", "duo")][0] + 1
 
 
+@pytest.mark.parametrize("damage", ["garbage", "middle"])
+def test_an_index_corrupted_in_place_while_held_open_loses_nothing(store, damage):
+    """The damage done under a live connection (same inode, checkpointed: the pages
+    are in the main file): this process goes on, another process meets the damage,
+    makes the index again from the saves, and both count every match."""
+    for seed in range(3):
+        play_and_save(store, seed * 11, winner=seed % 2)
+    index = Index.of(store.data_dir)
+    index.read(lambda conn: conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall(),
+               fresh=False)
+    with open(index.path, "r+b") as f:
+        if damage == "garbage":
+            f.write(b"not a database at all " * 300)
+        else:
+            f.seek(4096)
+            f.write(os.urandom(8192))
+    play_and_save(store, 99, winner=1)  # a match ends in this process meanwhile
+    other = subprocess.run([sys.executable, "-m", "unoduo_tui.cli", "--data-dir",
+                            str(store.data_dir), "stats", "--json", "--player", "Ann"],
+                           capture_output=True, text=True, timeout=120)
+    assert other.returncode == 0, other.stderr
+    import json
+
+    assert [p["matches"] for p in json.loads(other.stdout)["players"]] == [4]
+    conn = sqlite3.connect(index.path)  # whole again
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.close()
+    play_and_save(store, 123, winner=0)  # and this process writes to the new file
+    assert _ann(store).matches == 5
+    Index.of(store.data_dir).close()
+    assert sqlite3.connect(index.path).execute(
+        "SELECT count(*) FROM matches").fetchone()[0] == 5
+
+
 def test_saves_added_or_removed_behind_its_back_are_found(store, tmp_path):
     other = Store(tmp_path / "other")
     extra = play_and_save(other, 3, winner=0)
@@ -280,3 +314,33 @@ def test_calibration_puts_a_level_at_the_gap_its_win_share_makes():
     g = gap(30, 40)
     c = math.sqrt(2 * R.BETA ** 2 + 2 * 1.0 ** 2)
     assert 1 / (1 + math.exp(-g / c)) == pytest.approx(30.5 / 41)
+
+
+# -- who the seats are ----------------------------------------------------------------
+
+DATA = Path(__file__).parent.parent / "data"
+
+
+def test_joiners_of_a_hosted_match_are_the_names_its_save_keeps(store):
+    """A hosted match's save (format 3) keeps the joiner's name in its seat records
+    ([-5, 1, "Jo", kind], and the footer's names): Jo, not the header's "Player 2" —
+    also across a bot standing in for Jo while away."""
+    store._ensure()
+    shutil.copy(DATA / "format3_sample.unoduo", store.matches_dir / "20261130-hosted.unoduo")
+    (store.data_dir / "tables").mkdir()  # an older name in the table file: the save wins
+    (store.data_dir / "tables" / "20261130-hosted.json").write_text(
+        '{"code": "tide-wolf-1742", "tokens": {}, "names": {"1": "Someone else"}}')
+    found = _records(store)
+    assert {who for who, _ in found} == {"name:hana", "name:jo"}
+    jo = found[("name:jo", "duo")]
+    assert (jo.name, jo.matches, jo.wins) == ("Jo", 1, 1)
+    assert [o.name for o in found[("name:hana", "duo")].opponents.values()] == ["Jo"]
+
+
+def test_a_hosted_match_saved_before_seat_records_takes_its_table_files_names(store):
+    path = save(store, finished(RULES, 5), (Seat("Hana", "human"), Seat("Player 2", "human")))
+    (store.data_dir / "tables").mkdir()
+    (store.data_dir / "tables" / f"{path.stem}.json").write_text(
+        '{"code": "tide-wolf-1742", "tokens": {}, "names": {"1": "Jo"}}')
+    Index.of(store.data_dir).refresh(rebuild=True)
+    assert {who for who, _ in _records(store)} == {"name:hana", "name:jo"}

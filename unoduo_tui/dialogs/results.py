@@ -149,14 +149,15 @@ class MatchOver(GoesHome, Dialog[str]):
 
     def on_mount(self) -> None:
         if self.query("#over-rating"):
-            self._rating(unoduo(self).store.data_dir, self.replay_ref)
+            store = unoduo(self).store
+            self._rating(store.data_dir, self.replay_ref, store.key)
 
     @work(thread=True, exclusive=True)
-    def _rating(self, data_dir, ref: str) -> None:
+    def _rating(self, data_dir, ref: str, key: str | None) -> None:
         """The rating change of each human seat, from the record's index (#24)."""
         from ..record.words import rating_lines
 
-        text = rating_lines(data_dir, ref)
+        text = rating_lines(data_dir, ref, key=key)
         self.app.call_from_thread(self._rated, text)
 
     def _rated(self, text: str) -> None:

@@ -106,12 +106,16 @@ def host_plan(preset: str, seats: int | None, vs: str | None, name: str | None) 
 def start_authority(data_dir: Any, *what: str, listen: str | None = None,
                     socket_dir: str | None = None, bot_pause: float | None = None,
                     idle: float | None = None, listing: str | None = None,
-                    quick: bool = False, away: float | None = None) -> dict:
+                    quick: bool = False, away: float | None = None,
+                    key: str | None = None) -> dict:
     """Start the table's process in a session of its own; its first line (``code``,
     ``match``, ``seat``, ``token``, ``port``, ``pid``).  ``listing``: a lobby dir to
-    list the table in (``quick``: as a quick-match table; :mod:`.lobby`).
-    ``RuntimeError`` when it could not."""
+    list the table in (``quick``: as a quick-match table; :mod:`.lobby`); ``key``: the
+    host's store's (:class:`~unoduo_tui.store.Store`).  ``RuntimeError`` when it could
+    not."""
     argv = [sys.executable, "-m", "unoduo_tui.net.serve", "--data-dir", str(data_dir), *what]
+    if key:
+        argv += ["--key", key]
     if listen:
         argv += ["--listen", listen]
     if socket_dir:
@@ -208,7 +212,8 @@ def _need_terminal() -> None:
 def _run_host(store: Any, what: tuple[str, ...], *, listen: str | None, detach: bool,
               name: str, idle: float | None = None, away: float | None = None) -> int:
     try:
-        info = start_authority(store.data_dir, *what, listen=listen, idle=idle, away=away)
+        info = start_authority(store.data_dir, *what, listen=listen, idle=idle, away=away,
+                               key=store.key)
     except RuntimeError as exc:
         print(f"unoduo: cannot open the table: {clip(exc, 300)}", file=sys.stderr)
         return EXIT_FAIL

@@ -87,7 +87,8 @@ def open_hosted(store: Any, path: Any, *, name: str = "", listing: str | None = 
         except ConnectionError:
             table = None  # its table ended: start it again
     if table is None:
-        info = commands.start_authority(store.data_dir, "--resume", str(path), listing=listing)
+        info = commands.start_authority(store.data_dir, "--resume", str(path), listing=listing,
+                                        key=store.key)
         table = commands.sit_host(store, info, name)
     table.banner = commands.host_banner(table.code, place)
     return table, info

@@ -319,7 +319,8 @@ def quick_match(store: Any, folder: Path, name: str, **start: Any) -> QuickSeat:
                          Rules(preset="duo", seats=2))
         start.setdefault("idle", QUICK_IDLE)
         info = commands.start_authority(store.data_dir, "--plan", plan_to_json(plan),
-                                        listing=str(folder), quick=True, **start)
+                                        listing=str(folder), quick=True,
+                                        key=store.key, **start)
         table = commands.sit_host(store, info, name)
         return QuickSeat(table, True, info["code"], info["match"], info.get("pid"))
 

@@ -114,7 +114,7 @@ def start_hosted(store: Any, answer: dict, name: str = "", listing: str | None =
     if not 0 <= away <= 7 * 24 * 60:
         raise UsageError("the away time is a number of minutes from 0 to a week")
     info = commands.start_authority(store.data_dir, "--plan", plan_to_json(plan),
-                                    listing=listing, away=away)
+                                    listing=listing, away=away, key=store.key)
     table = commands.sit_host(store, info, plan.names[0])
     table.banner = commands.host_banner(info["code"], place)
     return table

@@ -96,7 +96,7 @@ def _claim(folder: Path, code: str) -> Path | None:
 
 
 async def _run(args: argparse.Namespace, out) -> int:
-    store = Store(args.data_dir)
+    store = Store(args.data_dir, args.key or None)
     if args.resume:
         table = LocalTable.resume(store, args.resume, bot_pause=args.bot_pause)
     else:
@@ -185,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
                              "seat to a bot")
     parser.add_argument("--listing", metavar="LOBBY_DIR",
                         help="list the table in this lobby dir while it is open (.lobby)")
+    parser.add_argument("--key", metavar="FINGERPRINT",
+                        help="under unoduo serve: the SSH key the host plays as (the "
+                        "record counts the match in the server's index)")
     parser.add_argument("--quick", action="store_true",
                         help="listed as a quick-match table (with --listing)")
     what = parser.add_mutually_exclusive_group(required=True)

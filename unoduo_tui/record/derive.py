@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from engine.savefile import HEAD_BYTES, SaveFileError, decode, load
+from engine.savefile import HEAD_BYTES, TAIL_BYTES, SaveFileError, decode, load, read_ends
 from engine.tally import tally
 
 from ..files import open_regular, read_all
@@ -84,7 +84,10 @@ def derive(root: Path, source: str, owner: Owner, data_dir: Path) -> Derived:
             data = read_all(fd, path)
         finally:
             os.close(fd)
-        header = decode(data[:HEAD_BYTES], source).header  # the header alone: cheap
+        # the header alone (a finished file's, from its ends: one record parsed, not
+        # the 4 KiB of moves a decode of HEAD_BYTES would take — 10% of a rebuild)
+        ends = read_ends(data[:HEAD_BYTES], data[-TAIL_BYTES:], len(data), source)
+        header = ends[0] if ends is not None else decode(data[:HEAD_BYTES], source).header
 
         if header is None:
             raise SaveFileError(f"{source}: the match never started")
@@ -95,7 +98,7 @@ def derive(root: Path, source: str, owner: Owner, data_dir: Path) -> Derived:
             return Derived(source, size, mtime, "open")
         t = tally(match)
         match_id = path.name[:-len(".unoduo")] if path.name.endswith(".unoduo") else path.name
-        who = identities(header, seat_names(data_dir, header, match_id), owner)
+        who = identities(header, seat_names(data_dir, decoded, match_id), owner)
         seats = tuple(
             SeatRow(s, w.key, w.name, w.kind, w.verified, t.places[s], match.winner == s,
                     t.scores[s], st_.points, tuple(getattr(st_, c) for c in COUNTS))

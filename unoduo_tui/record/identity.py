@@ -4,7 +4,8 @@
 - A human at this machine is the name at the table (``name:ann``, letter case
   folded): hot-seat players are told apart by their names.
 - Under ``unoduo serve`` each player's data dir is ``<serve dir>/players/<key>/`` and
-  the lobby runs with ``UNODUO_KEY`` (the key's fingerprint): the player whose folder
+  their session knows the key's fingerprint (:class:`~unoduo_tui.sessions.SessionConfig`,
+  handed on as :attr:`Store.key <unoduo_tui.store.Store>`): the player whose folder
   holds the save (its *owner*) is ``key:<fingerprint>``, shown by the name in their
   ``identity.json``; the other humans of a match they hosted are known by the names
   kept with the match (:func:`seat_names`), as ``name:…`` — unverified, so a server
@@ -16,11 +17,10 @@ The index of a serve dir is shared by all its players (:func:`index_root`).
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.savefile import Header
+from engine.savefile import Decoded, Header
 
 from ..files import read_regular
 from ..text import player_name
@@ -57,16 +57,23 @@ def bot_name(level: str) -> str:
     return f"{level.capitalize()} bot"
 
 
-def seat_names(data_dir: Path, header: Header, match_id: str) -> list[str]:
-    """Every seat's name as kept with the match: the header's, and for a hosted match
-    the joiners' names from its table file (``<data dir>/tables/<id>.json``).  The one
-    place the record reads names: when the save keeps joiners' names itself, this is
-    what changes."""
-    names = [player_name(n, f"Seat {i + 1}") for i, (n, _) in enumerate(header.seats)]
+def seat_names(data_dir: Path, decoded: Decoded, match_id: str) -> list[str]:
+    """Every seat's name as kept with the match: the header's as the save's seat
+    records (format 3: a joiner sat down, under the name they gave) renamed them —
+    the footer's ``names`` agree, :func:`engine.savefile.load` checked it.  A hosted
+    match saved before format 3 keeps no joiner's name itself: for it, the names in
+    its table file (``<data dir>/tables/<id>.json``).  The one place the record
+    reads names."""
+    header = decoded.header
+    assert header is not None
+    kept = decoded.names()
+    names = [player_name(n, f"Seat {i + 1}") for i, n in enumerate(kept)]
+    if decoded.seats or (decoded.footer is not None and decoded.footer.names):
+        return names
     try:
         raw = json.loads(read_regular(Path(data_dir) / "tables" / f"{match_id}.json", 1 << 16))
-        kept = raw.get("names", {}) if isinstance(raw, dict) else {}
-        for seat, name in dict(kept).items():
+        table = raw.get("names", {}) if isinstance(raw, dict) else {}
+        for seat, name in dict(table).items():
             s = int(seat)
             if 0 <= s < len(names) and isinstance(name, str) and not \
                     header.seats[s][1].startswith("bot:"):
@@ -109,13 +116,14 @@ def owner_of(data_dir: Path) -> Owner:
                  player_name(name, "") or None if isinstance(name, str) else None)
 
 
-def index_root(data_dir: Path) -> tuple[Path, bool]:
+def index_root(data_dir: Path, key: str | None = None) -> tuple[Path, bool]:
     """Where the index lives for saves in ``data_dir``, and whether it is a serve
     dir's, shared by its players: a player's data dir under ``unoduo serve``
-    (``<serve>/players/<folder>`` whose ``identity.json`` names the key in
-    ``$UNODUO_KEY``) uses the serve dir's; any other, its own."""
+    (``<serve>/players/<folder>`` whose ``identity.json`` names ``key``, the SSH key
+    the session plays as) uses the serve dir's; any other, its own.  ``key`` comes
+    from the session, never from the environment: many sessions share one process
+    under ``unoduo serve --workers N``."""
     data_dir = Path(data_dir)
-    key = os.environ.get("UNODUO_KEY")
     if key and data_dir.parent.name == "players":
         from ..ssh.identity import folder_name
 

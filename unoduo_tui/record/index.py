@@ -42,7 +42,7 @@ from .identity import INDEX_NAME, Owner, index_root, owner_of
 __all__ = ["Index", "Refreshed", "SCHEMA", "IndexBusy", "note_saved", "changes_for"]
 
 #: the layout's version (``PRAGMA user_version``): another one is rebuilt
-SCHEMA = 2
+SCHEMA = 3  # 3: joiners named by the save's seat records (re-derived)
 BUSY_MS = 30_000
 _SUFFIX = ".unoduo"
 
@@ -116,9 +116,10 @@ class Index:
         self.path = self.root / INDEX_NAME
 
     @classmethod
-    def of(cls, data_dir: Path) -> "Index":
-        """The index that holds the saves of ``data_dir``."""
-        root, shared = index_root(Path(data_dir))
+    def of(cls, data_dir: Path, key: str | None = None) -> "Index":
+        """The index that holds the saves of ``data_dir`` (``key``: the SSH key the
+        session plays as under ``unoduo serve``, :func:`.identity.index_root`)."""
+        root, shared = index_root(Path(data_dir), key)
         return cls(root, shared)
 
     # -- connections -------------------------------------------------------------------
@@ -435,11 +436,13 @@ class Index:
         return self._run(work)
 
 
-def note_saved(data_dir: Path, path: Path, gone: bool = False) -> None:
-    """The store's hook: a save's match ended (or, ``gone``, the save was deleted).
-    Never raises: the index mends itself from the saves at the next refresh."""
+def note_saved(data_dir: Path, path: Path, gone: bool = False,
+               key: str | None = None) -> None:
+    """The store's hook: a save's match ended (or, ``gone``, the save was deleted);
+    ``key``: the store's (:meth:`Index.of`).  Never raises: the index mends itself
+    from the saves at the next refresh."""
     try:
-        index = Index.of(data_dir)
+        index = Index.of(data_dir, key)
         if gone:
             index.forget(path)
         else:
@@ -448,7 +451,8 @@ def note_saved(data_dir: Path, path: Path, gone: bool = False) -> None:
         pass
 
 
-def changes_for(data_dir: Path, path: Path, tries: int = 30) -> list | None:
+def changes_for(data_dir: Path, path: Path, tries: int = 30,
+                key: str | None = None) -> list | None:
     """What the match just ended in the save at ``path`` did to its humans' ratings
     (:func:`.stats.changes`), for the match-over dialog.  The table may show the end a
     moment before its save's footer is written: the save is noted again (the same as
@@ -458,7 +462,7 @@ def changes_for(data_dir: Path, path: Path, tries: int = 30) -> list | None:
 
     from .stats import changes
 
-    index = Index.of(data_dir)
+    index = Index.of(data_dir, key)
     save = index.source_of(path)
     if save is None:
         return None

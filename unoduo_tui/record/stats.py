@@ -18,8 +18,8 @@ from engine.rules import PRESETS
 from . import ratings as R
 from .derive import COUNTS
 
-__all__ = ["Opponent", "Rating", "Record", "SeatChange", "records", "leaderboard", "rank_of",
-           "changes", "MOMENTS", "LEADERBOARD_SIZE"]
+__all__ = ["Opponent", "Rating", "Record", "SeatChange", "Standing", "records", "leaderboard",
+           "rank_of", "boards", "changes", "MOMENTS", "LEADERBOARD_SIZE"]
 
 LEADERBOARD_SIZE = 20
 #: the moments, as summed (or, ``max``: the biggest) over a player's matches
@@ -242,6 +242,35 @@ def rank_of(conn: sqlite3.Connection, who: str, preset: str) -> int | None:
     ahead = conn.execute(f"SELECT count(*) {_BOARD} AND mu - 2*sigma > ?",
                          (preset, R.PROVISIONAL_UNDER, row[0])).fetchone()[0]
     return ahead + 1
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One game's leaderboard as one player sees it: ``rows`` (rank, id, name,
+    rating: :func:`leaderboard`), how many are ranked in all (``ranked``), and
+    ``you``: that player's rating (None: no rated match) and ``rank`` (None while
+    provisional)."""
+
+    preset: str
+    rows: tuple[tuple[int, str, str, Rating], ...]
+    ranked: int
+    you: Rating | None
+    rank: int | None
+
+
+def boards(conn: sqlite3.Connection, who: str,
+           limit: int = LEADERBOARD_SIZE) -> list[Standing]:
+    """Each game's :class:`Standing` for ``who`` (the lobby's leaderboard), in
+    :data:`~engine.rules.PRESETS` order."""
+    out = []
+    for preset in PRESETS:
+        ranked = conn.execute(f"SELECT count(*) {_BOARD}",
+                              (preset, R.PROVISIONAL_UNDER)).fetchone()[0]
+        row = conn.execute("SELECT mu, sigma, rated FROM ratings WHERE who=? AND preset=?",
+                           (who, preset)).fetchone()
+        out.append(Standing(preset, tuple(leaderboard(conn, preset, limit)), ranked,
+                            Rating.of(*row) if row else None, rank_of(conn, who, preset)))
+    return out
 
 
 @dataclass(frozen=True)

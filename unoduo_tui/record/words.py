@@ -6,10 +6,13 @@ from __future__ import annotations
 from ..columns import short_name
 from ..text import printable
 from ..words import game_name
-from .stats import Rating, Record, SeatChange
+from .stats import Rating, Record, SeatChange, Standing
 
 __all__ = ["rating_text", "record_lines", "opponent_lines", "moment_lines", "change_text",
-           "rating_lines"]
+           "rating_lines", "board_lines", "BOARD_NAME"]
+
+#: cells a name has on a leaderboard's line
+BOARD_NAME = 24
 
 
 def _n(count: int, word: str, plural: str | None = None) -> str:
@@ -99,15 +102,15 @@ def change_text(change: SeatChange) -> str:
     return text
 
 
-def rating_lines(data_dir, ref: str, most: int = 3) -> str:
+def rating_lines(data_dir, ref: str, most: int = 3, key: str | None = None) -> str:
     """The match-over dialog's lines: each human seat's rating change (at most
-    ``most``), or why there is none to show."""
+    ``most``), or why there is none to show (``key``: the store's)."""
     from pathlib import Path
 
     from .index import changes_for
 
     try:
-        found = changes_for(Path(data_dir), Path(ref))
+        found = changes_for(Path(data_dir), Path(ref), key=key)
     except Exception:  # noqa: BLE001 - the dialog says so; the match is saved
         found = None
     if not found:
@@ -116,3 +119,48 @@ def rating_lines(data_dir, ref: str, most: int = 3) -> str:
     if len(found) > most:
         lines.append(f"… and {len(found) - most} more (Stats)")
     return "\n".join(lines)
+
+
+def _your_place(standing: Standing) -> str:
+    you = standing.you
+    if you is None:
+        return "you: no rated match yet"
+    if standing.rank is None:
+        from .ratings import PROVISIONAL_UNDER
+
+        return f"you: provisional ({you.rated} of {PROVISIONAL_UNDER} rated matches)"
+    return f"you: #{standing.rank} of {standing.ranked} · {you.value} ± {you.uncertainty}"
+
+
+def board_lines(standings: list[Standing], who: str, width: int = 72) -> list[str]:
+    """The lobby's leaderboard: per game with anyone on it (or a rating of ``who``'s),
+    a title with ``who``'s place, then a line per ranked player (``who``'s marked
+    ``▸`` and ``(you)``: readable without colour); at most ``width`` cells a line."""
+    from ..words import fit
+
+    out: list[str] = []
+    for standing in standings:
+        if not standing.rows and standing.you is None:
+            continue
+        if out:
+            out.append("")
+        title = f"Leaderboard · {game_name(standing.preset)}"
+        place = _your_place(standing)
+        gap = max(2, width - len(title) - len(place))
+        out.append(fit(title + " " * gap + place, width))
+        if not standing.rows:
+            from .ratings import PROVISIONAL_UNDER
+
+            out.append(f"  nobody yet: {PROVISIONAL_UNDER} rated matches put a player here")
+        for rank, key, name, rating in standing.rows:
+            mark = "▸" if key == who else " "
+            shown = short_name(printable(name), BOARD_NAME)
+            line = (f"{mark}{rank:>3}. {shown:<{BOARD_NAME}} {rating.value:>5} ± "
+                    f"{rating.uncertainty:<4} {_n(rating.rated, 'rated match', 'rated matches')}")
+            out.append(fit(line + ("  (you)" if key == who else ""), width))
+    if not out:
+        from .ratings import PROVISIONAL_UNDER
+
+        out.append(f"Leaderboard: nobody on it yet — {PROVISIONAL_UNDER} rated matches "
+                   "put a player there.")
+    return out

@@ -11,8 +11,11 @@
 4. **Open a table** (``o``): the host form; the table is listed in the lobby.
 5. **Join / Watch** the tables others listed (``j`` / ``w``: the first), refreshed
    every second from the listing.
-6. Saved matches, Replays, Rules, Change your name (kept in ``identity.json``), Quit
-   (``q``).
+6. Saved matches, Replays, Stats (the record, the ratings and their plots),
+   Rules, Change your name (kept in ``identity.json``), Quit (``q``).
+
+Below the list, the leaderboard (:class:`~unoduo_tui.widgets.leaderboard.Leaderboard`):
+each game's top 20 and this player's rank, read again whenever a rated match ends.
 
 Leaving a table comes back here; a table that vanished between listing and joining
 is a toast, and the list refreshes.
@@ -84,6 +87,7 @@ class LobbyScreen(Screen[None]):
     LobbyScreen #lobby-box { align: center middle; height: 1fr; }
     LobbyScreen #lobby-who { width: 72; height: 1; color: $text-muted; }
     LobbyScreen #lobby { width: 72; height: auto; max-height: 18; }
+    LobbyScreen #lobby-board { width: 72; height: 1fr; margin-top: 1; }
     """
     BINDINGS = [
         Binding("r", "pick('resume:0')", "Resume", id="lobby.resume"),
@@ -110,6 +114,13 @@ class LobbyScreen(Screen[None]):
         with Vertical(id="lobby-box"):
             yield Static(id="lobby-who", markup=False)
             yield OptionList(id="lobby")
+            store = unoduo(self).store
+            if store is not None:
+                from ..widgets.leaderboard import Leaderboard
+
+                who = (f"key:{store.key}" if store.key
+                       else f"name:{self.place.name.casefold()}")
+                yield Leaderboard(store.data_dir, store.key, who, id="lobby-board")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -180,6 +191,7 @@ class LobbyScreen(Screen[None]):
                 options.append(Option(f"Join {t.describe()}", id=f"join:{t.code}"))
             options.append(Option(f"Watch {t.describe()}", id=f"watch:{t.code}"))
         options += [Option("Saved matches…", id="saved"), Option("Replays…", id="replays"),
+                    Option("Stats: your record and ratings…", id="stats"),
                     Option("Rules", id="rules"), Option("Change your name…", id="rename"),
                     Option("Quit", id="quit")]
         menu.add_options(options)
@@ -241,6 +253,9 @@ class LobbyScreen(Screen[None]):
         elif kind == "replays":
             from .replay_list import ReplayListScreen
             app.push_screen(ReplayListScreen())
+        elif kind == "stats":
+            from .stats import StatsScreen
+            app.push_screen(StatsScreen())
         elif kind == "rename":
             act.rename(self)
         elif kind == "rules":

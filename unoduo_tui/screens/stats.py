@@ -1,6 +1,9 @@
 """Stats: a player's record at a glance, their rating over time, their points per round
 and their record against each opponent — one tab each, readable at 80×24.
 
+Under ``unoduo serve`` the index is the server's: the screen shows the player's own
+record (their key's), the lobby's leaderboard where they stand among the others.
+
 The record is read in a worker thread (the index is refreshed from the saves first,
 which after a lost index may take a while: "Counting your matches…").  The plots are
 textual-plotext's (plotext draws with block characters, so they read the same with
@@ -57,7 +60,7 @@ class StatsScreen(AnswerOnce, Screen[None]):
                 key_display="←", tooltip="The previous tab"),
         Binding("p", "player", "Next player", id="stats.player",
                 tooltip="The next player's record (each game apart)"),
-        Binding("escape,q", "close", "Back", id="stats.back", tooltip="Back to the menu"),
+        Binding("escape,q", "close", "Back", id="stats.back", tooltip="Back to the menu (or the lobby)"),
     ]
 
     def __init__(self) -> None:
@@ -93,9 +96,10 @@ class StatsScreen(AnswerOnce, Screen[None]):
             from ..record.stats import records
 
             try:
-                index = Index.of(store.data_dir)
+                index = Index.of(store.data_dir, store.key)
                 index.refresh(jobs=min(os.cpu_count() or 1, 8))  # after a lost index: long
-                found = [r for r in index.read(records, fresh=False) if r.kind == "human"]
+                found = [r for r in index.read(records, fresh=False) if r.kind == "human"
+                         and (not index.shared or r.who == f"key:{store.key}")]
             except Exception as exc:  # noqa: BLE001 - the screen shows why, never a traceback
                 problem = f"The record cannot be read: {exc}"
         self.app.call_from_thread(self.show, found, problem)
