@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from unoduo_tui.net.remote import RemoteTable
-from unoduo_tui.net.serve import plan_to_json
+from unoduo_tui.net.client import plan_to_json
 
 from .helpers import WAIT, Client, plan
 

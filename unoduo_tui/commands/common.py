@@ -1,18 +1,27 @@
-"""The ``unoduo`` command line's grammar: its parser, the checks on each argument and
-their limits.  A bad argument is one printable line on stderr and exit status 2
-(:class:`UsageError`, :meth:`_Parser.error`).  No Textual here."""
+"""What the sub-commands share (#22): the checks on each argument and their limits,
+the data dir, the match a reference names, the terminal check, the host's join code,
+the full-screen app at a table.  A bad argument is one printable line on stderr and
+exit status 2 (:class:`UsageError`, :meth:`Parser.error`).  Light at import (``unoduo
+--help`` builds every parser): no Textual here, and what a command needs it imports
+when it runs."""
 
 from __future__ import annotations
 
 import argparse
 
-from engine.rules import PRESETS
+import os
+import sys
+from pathlib import Path
+from typing import Any
 
-from . import __version__
-from .text import player_name, printable
+from ..text import clip, player_name
 
-__all__ = ["build_parser", "UsageError", "clip", "MAX_TARGET", "SEED_RANGE",
-           "EXIT_OK", "EXIT_FAIL", "EXIT_USAGE"]
+__all__ = ["UsageError", "clip", "err", "MAX_TARGET", "SEED_RANGE", "LIMITS", "EXIT_OK",
+           "EXIT_FAIL", "EXIT_USAGE", "Parser", "whole", "seed", "up_to", "opponents",
+           "name_type", "open_store", "resolve", "writable_dir", "WEB_DRIVER", "terminal_problem",
+           "need_terminal", "run_interactive", "print_code", "run_remote", "read_only",
+           "remote_seats", "resume_hosted", "build_parser", "sit_at", "open_table",
+           "Progress"]
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 #: the largest ``--target``: far beyond any real match (200; 500 classic) and within
@@ -20,20 +29,15 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 MAX_TARGET = 100_000
 #: the seeds a save file stores as a number (the codec writes 0 … 2**64-1 as such)
 SEED_RANGE = range(2**64)
-_LIMITS = {"matches": 1_000_000, "jobs": 64, "think_ms": 60_000, "seats": 99}
+LIMITS = {"matches": 1_000_000, "jobs": 64, "think_ms": 60_000, "seats": 99}
 
 
 class UsageError(Exception):
-    """A bad argument: :func:`main` prints it as one line and exits with status 2."""
+    """A bad argument: :func:`unoduo_tui.cli.main` prints it as one line and exits
+    with status 2."""
 
 
-def clip(text: object, width: int = 160) -> str:
-    """Untrusted ``text`` made printable and cut to ``width`` characters."""
-    s = printable(text)
-    return s if len(s) <= width else s[:width - 1] + "…"
-
-
-def _whole(text: str, base: int = 10) -> int:
+def whole(text: str, base: int = 10) -> int:
     # at most 30 digits: int() of 5,000 digits is slow and its error is long
     try:
         if len(text.strip()) > 30:
@@ -43,27 +47,28 @@ def _whole(text: str, base: int = 10) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {clip(text, 40)!r}") from None
 
 
-def _seed(text: str) -> int:
-    value = _whole(text, 0)
+def seed(text: str) -> int:
+    value = whole(text, 0)
     if value not in SEED_RANGE:
         raise argparse.ArgumentTypeError("a seed is a whole number from 0 to 2**64-1")
     return value
 
 
-def _up_to(limit: int):
+def up_to(limit: int):
     """An argparse type: a whole number from 1 to ``limit``."""
-    def whole(text: str) -> int:
-        value = _whole(text)
+    def parse(text: str) -> int:
+        value = whole(text)
         if not 1 <= value <= limit:
             raise argparse.ArgumentTypeError(f"a whole number from 1 to {limit:,}")
         return value
-    return whole
+    parse.__name__ = "whole"
+    return parse
 
 
-def _opponents(text: str) -> tuple[str, ...]:
+def opponents(text: str) -> tuple[str, ...]:
     """``--vs``: a level (or ``human``) for every other seat, or one per other seat,
     comma-separated; the count is checked against the seats later."""
-    from .plan import HUMAN, bot_levels
+    from ..plan import HUMAN, bot_levels
 
     levels = tuple(x.strip() for x in text.split(","))
     for level in levels:
@@ -73,45 +78,12 @@ def _opponents(text: str) -> tuple[str, ...]:
     return levels
 
 
-def _option_type(name: str, values: tuple):
-    """An argparse type for the option ``name``: one of ``values`` by its text
-    (``on``/``off`` for a yes-or-no option)."""
-    def text_of(value) -> str:
-        return ("on" if value else "off") if isinstance(value, bool) else str(value)
-
-    def parse(text: str):
-        for value in values:
-            if text.strip().lower() == text_of(value):
-                return value
-        raise argparse.ArgumentTypeError(f"{clip(text, 40)!r}: one of "
-                                         + ", ".join(text_of(v) for v in values))
-    parse.__name__ = name  # argparse names the type in its messages
-    return parse, "|".join(text_of(v) for v in values)
-
-
-def _add_rule_options(parser: argparse.ArgumentParser) -> None:
-    """``--deck``, ``--refill`` …: one per option of :data:`engine.rules.OPTIONS` with a
-    list of choices (``--seats`` and ``--target`` have their own), its values the union
-    over the presets; whether the chosen preset has it is checked later."""
-    from engine.rules import OPTIONS
-
-    for opt in OPTIONS:
-        choices = [c for cs in opt.choices.values() if cs for c in cs]
-        if opt.name == "seats" or not choices:
-            continue
-        values = tuple(dict.fromkeys(c.value for c in choices))
-        kind, metavar = _option_type(opt.name, values)
-        presets = " and ".join(opt.default)
-        parser.add_argument(f"--{opt.name.replace('_', '-')}", type=kind, metavar=metavar,
-                            help=f"{opt.label} ({opt.rule}; {presets})")
-
-
-def _name(text: str) -> str | None:
+def name_type(text: str) -> str | None:
     """``--name``, cleaned as the game stores names (blank: the default name)."""
     return player_name(text, fallback="") or None
 
 
-class _Parser(argparse.ArgumentParser):
+class Parser(argparse.ArgumentParser):
     """Usage errors as one printable line on stderr (argparse prints the usage too)."""
 
     def error(self, message: str):  # type: ignore[override]
@@ -119,9 +91,275 @@ class _Parser(argparse.ArgumentParser):
                               "--help')\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+
+
+def err(message: object) -> None:
+    """``message`` as one line on stderr: ``unoduo: …``, printable and cut short."""
+    print(f"unoduo: {clip(message, 400)}", file=sys.stderr)
+
+
+# -- the data dir and the matches in it ------------------------------------------------
+
+
+def open_store(args: argparse.Namespace):
+    """The :class:`~unoduo_tui.store.Store` of ``--data-dir``; :class:`UsageError` when
+    it cannot be used."""
+    from ..store import Store
+
+    try:
+        return Store(args.data_dir)
+    except (OSError, RuntimeError, ValueError) as exc:  # ~nosuchuser, a name too long
+        raise UsageError(f"cannot use the data dir: {clip(exc)}") from None
+
+
+def resolve(store: Any, ref: str) -> Path:
+    """The save file ``ref`` names (an id, a unique start of one, a short id or a
+    path); :class:`UsageError` when there is none."""
+    from ..store import SaveFileError
+
+    missing = UsageError(f"no saved match {clip(ref, 40)!r} (see 'unoduo list')")
+    try:
+        if any(c in ref for c in "*?[") and not Path(ref).expanduser().is_file():
+            raise missing  # an id holds no wildcards: '*5' must not pick a match
+        return store.resolve(ref)
+    except SaveFileError as exc:  # none, or several
+        raise UsageError(clip(exc, 200)) from None
+    except (OSError, RuntimeError, ValueError):  # a name too long, ~nosuchuser/x
+        raise missing from None
+
+
+def writable_dir(path: Path, what: str) -> None:
+    """:class:`UsageError` unless ``path`` is a folder, or can be made one, that we can
+    write in (looked at, not created)."""
+    try:
+        existing = path
+        while not existing.exists() and existing.parent != existing:
+            existing = existing.parent
+        ok = existing.is_dir() and os.access(existing, os.W_OK | os.X_OK)
+    except OSError:
+        ok = False
+    if not ok:
+        raise UsageError(f"cannot use {clip(path, 100)} as {what}: it is not a folder "
+                         "unoduo can write in")
+
+
+def read_only(args: argparse.Namespace, verdict: bool = False):
+    """The match ``args.match`` names, opened read-only; ``None`` when its file is
+    damaged, once stderr is told why (``verdict``: stdout, as ``damaged: …``).
+    Not found: :class:`UsageError`."""
+    from ..store import SaveFileError
+
+    opened = open_store(args)
+    path = resolve(opened, args.match)
+    try:
+        return opened.open(path, read_only=True)
+    except SaveFileError as exc:
+        print(("damaged: " if verdict else "unoduo: ") + clip(exc, 400),
+              file=sys.stdout if verdict else sys.stderr)
+        return None
+
+
+# -- the terminal ----------------------------------------------------------------------
+
+#: the driver textual-serve gives each browser tab's app (``unoduo web``): no tty, no TERM
+WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
+
+
+def terminal_problem() -> str | None:
+    """Why this is no terminal the app can run full-screen in (None: it is one)."""
+    if os.environ.get("TEXTUAL_DRIVER") == WEB_DRIVER:
+        return None  # a browser tab: textual-serve's pipes are its terminal
+    term = os.environ.get("TERM", "")
+    if term in ("", "dumb", "unknown"):
+        return (f"unoduo needs a full-screen terminal, and TERM={term or '(unset)'} is not "
+                "one. Try TERM=xterm-256color, or run it in tmux.")
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        return "unoduo needs an interactive terminal (stdin and stdout are not a tty)."
+    return None
+
+
+def need_terminal() -> None:
+    """:class:`UsageError` unless this is a full-screen terminal (before Textual starts:
+    a bad terminal is a usage error, in plain text)."""
+    problem = terminal_problem()
+    if problem:
+        raise UsageError(problem)
+
+
+def run_interactive(args: argparse.Namespace, plan: Any = None) -> int:
+    """The menu, ``play``, ``resume`` and ``replay``: the arguments checked first (a bad
+    one is a line on stderr, never a toast on the menu), then the terminal, then the
+    app.  ``plan``: the match ``play`` asked for."""
+    command = args.command or "menu"
+    opened = open_store(args)
+    match = getattr(args, "match", None)
+    if match is not None:
+        match = str(resolve(opened, match))
+    if command != "replay":  # the menu, a new match and a resumed one write there
+        writable_dir(opened.data_dir, "the data dir")
+    if command == "play" and callable(plan):
+        plan = plan(args, opened)
+    need_terminal()
+    if command == "resume" and match is None:  # the newest unfinished match
+        newest = opened.newest_unfinished()
+        match = None if newest is None else str(newest.path)
+    if command == "resume" and match is not None:  # a hosted match: its table (#15)
+        hosted = resume_hosted(opened, match)
+        if hosted is not None:
+            return hosted
+    try:
+        from ..app import run_app
+    except ImportError as exc:  # pragma: no cover - the app ships with the package
+        err(f"the game table is not available: {exc}")
+        return EXIT_FAIL
+    if command == "play":
+        return run_app(opened, "play", plan=plan)
+    if command == "resume":
+        return run_app(opened, "resume", resume=match)
+    if command == "replay":
+        return run_app(opened, "replay", replay=match, spoiler_free=args.spoiler_free)
+    return run_app(opened, "menu")
+
+
+# -- tables ----------------------------------------------------------------------------
+
+
+def print_code(info: dict) -> None:
+    """The join code and how to use it, on stdout (the authority's first line)."""
+    code = info["code"]
+    print(f"Table open. Join code: {code}")
+    print(f"  others join with:  unoduo join {code}")
+    print(f"  or watch with:     unoduo watch {code}")
+    if info.get("port"):
+        print(f"  over TCP: 127.0.0.1:{info['port']} (from elsewhere: ssh -L "
+              f"{info['port']}:127.0.0.1:{info['port']} THIS-HOST, then "
+              f"unoduo join {code} --connect 127.0.0.1:{info['port']})")
+    print(f"  the match is saved as {info['match']}; if the table ends, "
+          f"unoduo host --resume {info['match']}")
+    sys.stdout.flush()
+
+
+def sit_at(args: argparse.Namespace, want: str) -> int:
+    """``unoduo join`` (``want="play"``) and ``watch``: the code, ``--delay`` and
+    ``--connect`` checked, then the table's screen."""
+    from ..net.client import parse_listen
+    from ..net.codes import MAX_DELAY, parse_code
+
+    try:
+        code = parse_code(args.code)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    opened = open_store(args)
+    delay = getattr(args, "delay", 0)
+    if not 0 <= delay <= MAX_DELAY:
+        raise UsageError(f"--delay is a number of moves from 0 to {MAX_DELAY}")
+    tcp = None
+    if args.connect:
+        try:
+            tcp = parse_listen(args.connect)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    return open_table(opened, code, want=want, name=getattr(args, "name", "") or "",
+                      delay=delay, tcp=tcp)
+
+
+def open_table(store: Any, code: str, *, want: str, name: str, tokens: list[str] | None = None,
+               new_seat: bool = True, delay: int = 0, tcp: tuple[str, int] | None = None,
+               banner: str | None = None) -> int:
+    """The full-screen app at the table ``code`` (a seat, or watching); a table that
+    refuses or is not there is one line on stderr and exit status 1."""
+    from ..net.client import connect
+    from ..table import Refused
+
+    need_terminal()
+    try:
+        table = connect(store, code, want=want, name=name, tokens=tokens, new_seat=new_seat,
+                        delay=delay, tcp=tcp)
+    except Refused as exc:
+        err(f"the table refused: {clip(exc.reason, 200)}")
+        return EXIT_FAIL
+    except (ConnectionError, OSError, ValueError) as exc:
+        err(clip(exc, 300))
+        return EXIT_FAIL
+    table.banner = banner
+    return run_remote(store, table)
+
+
+def run_remote(store: Any, table: Any) -> int:
+    """The full-screen app at ``table`` (a :class:`RemoteTable`) until the player leaves."""
+    from ..app import run_to_exit
+    from ..apps import remote_app
+
+    try:
+        return run_to_exit(remote_app(store, table, handle_signals=True))
+    finally:
+        table.close()
+
+
+def resume_hosted(store: Any, path: str) -> int | None:
+    """``unoduo resume ID`` of a match that was hosted: its table (reached if it is
+    running, else started again with its code and seat tokens) and the host's screen
+    (None: not hosted; :func:`unoduo_tui.net.hosted.open_hosted`)."""
+    from ..net.hosted import open_hosted
+    from ..table import Refused
+
+    try:
+        opened = open_hosted(store, path)
+    except Refused as exc:
+        err(f"the table refused: {clip(exc.reason, 200)}")
+        return EXIT_FAIL
+    except (ConnectionError, RuntimeError, OSError, ValueError) as exc:
+        err(f"cannot open the table: {clip(exc, 300)}")
+        return EXIT_FAIL
+    if opened is None:
+        return None
+    table, info = opened
+    if info is not None:
+        print_code(info)
+    return run_remote(store, table)
+
+
+class Progress:
+    """A progress bar on a terminal's stderr (``simulate``, ``stats --rebuild``): done /
+    total and the time elapsed, redrawn in place; :meth:`close` ends its line."""
+
+    WIDTH = 24
+
+    def __init__(self, stream, total: int, what: str = "matches") -> None:
+        import time
+
+        self._stream, self._total, self._clock = stream, max(1, total), time.monotonic
+        self._what = what
+        self._start = self._clock()
+        self(0)
+
+    def __call__(self, done: int) -> None:
+        filled = self.WIDTH * min(done, self._total) // self._total
+        bar = "#" * filled + "-" * (self.WIDTH - filled)
+        self._stream.write(f"\r[{bar}] {done}/{self._total} {self._what}, "
+                           f"{self._clock() - self._start:.1f} s elapsed")
+        self._stream.flush()
+
+    def close(self) -> None:
+        self._stream.write("\n")
+        self._stream.flush()
+
+
+def remote_seats(args: argparse.Namespace, loaded: Any) -> tuple[int, ...]:
+    """The seats of ``loaded`` played from other terminals (a hosted match's): what
+    ``export`` and ``transcript`` leave hidden."""
+    from ..net.hosted import remote_seats as hosted_remote_seats
+
+    return hosted_remote_seats(open_store(args), loaded)
+
+
+def build_parser(modules: Any) -> argparse.ArgumentParser:
+    """The ``unoduo`` parser with the sub-commands of ``modules`` (each module's
+    ``add_parser(sub, common)`` adds its own and sets its ``run``)."""
+    from .. import __version__
+
     def data_dir_option(default) -> argparse.ArgumentParser:
-        options = _Parser(add_help=False)
+        options = Parser(add_help=False)
         options.add_argument("--data-dir", metavar="PATH", default=default,
                              help="where saved matches live (default: $UNODUO_DATA_DIR or "
                                   "the user data dir)")
@@ -130,87 +368,11 @@ def build_parser() -> argparse.ArgumentParser:
     # `unoduo --data-dir X list` and `unoduo list --data-dir X` both work: a command's
     # own --data-dir must not put back the default over one given before the command
     top, common = data_dir_option(None), data_dir_option(argparse.SUPPRESS)
-    parser = _Parser(
+    parser = Parser(
         prog="unoduo", parents=[top],
         description="UNO Duo in your terminal. With no command: the main menu.")
     parser.add_argument("--version", action="version", version=f"unoduo {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    play = sub.add_parser("play", parents=[common], help="start a new match straight away")
-    play.add_argument("--preset", choices=tuple(PRESETS), default="duo",
-                      help="duo (UNO Duo, 2 players; the default) or classic (2–10)")
-    play.add_argument("--seats", type=_up_to(_LIMITS["seats"]),
-                      help="players, you included (classic: 2–10; duo: 2)")
-    play.add_argument("--vs", metavar="LEVEL[,LEVEL…]", type=_opponents,
-                      help="a bot level for every other seat, or one per other seat, "
-                           "comma-separated; 'human' for a hot-seat player (default normal)")
-    play.add_argument("--seed", type=_seed, help="a fixed seed (default: unguessable)")
-    play.add_argument("--target", type=_up_to(MAX_TARGET),
-                      help="points that end the match (200; classic 500)")
-    play.add_argument("--name", type=_name, help="your name")
-    _add_rule_options(play)
-
-    resume = sub.add_parser("resume", parents=[common], help="carry on a saved match")
-    resume.add_argument("match", nargs="?", metavar="ID|PATH",
-                        help="default: the newest unfinished match")
-
-    listing = sub.add_parser("list", parents=[common], help="list saved matches")
-    listing.add_argument("--spoiler-free", action="store_true",
-                         help="finished matches without their round, scores or winner")
-
-    verify = sub.add_parser("verify", parents=[common],
-                            help="check a save file: framing, chain, legality")
-    verify.add_argument("match", metavar="ID|PATH")
-
-    export = sub.add_parser("export", parents=[common],
-                            help="a match's log as JSON lines: header, one line per log "
-                                 "entry, footer")
-    export.add_argument("match", metavar="ID|PATH")
-    export.add_argument("--json", action="store_true",
-                        help="JSON lines (the only format, and the default)")
-
-    sim = sub.add_parser("simulate", parents=[common], help="headless bot-vs-bot matches")
-    sim.add_argument("--bots", default="random", metavar="A,B,…",
-                     help="a bot level per seat, comma-separated, or one for all (default random)")
-    sim.add_argument("--preset", choices=("duo", "classic"), default="duo")
-    sim.add_argument("--seats", type=_up_to(_LIMITS["seats"]),
-                     help="players (classic: 2–10; duo: 2)")
-    sim.add_argument("--matches", type=_up_to(_LIMITS["matches"]), default=10)
-    sim.add_argument("--seed", type=_seed, default=1)
-    sim.add_argument("--target", type=_up_to(MAX_TARGET),
-                     help="points that end each match (200)")
-    sim.add_argument("--jobs", type=_up_to(_LIMITS["jobs"]), default=1,
-                     help="processes to play in")
-    sim.add_argument("--think-ms", type=_up_to(_LIMITS["think_ms"]),
-                     help="the hard bot's time per decision")
-    sim.add_argument("--save", metavar="DIR", help="write every match as a save file in DIR")
-    sim.add_argument("--json", action="store_true", help="print one JSON object")
-
-    transcript = sub.add_parser("transcript", parents=[common],
-                                help="a match as plain sentences, action by action")
-    transcript.add_argument("match", metavar="ID|PATH")
-
-    replay = sub.add_parser("replay", parents=[common],
-                            help="watch a saved match again, step by step (read-only)")
-    replay.add_argument("match", metavar="ID|PATH")
-    replay.add_argument("--spoiler-free", action="store_true",
-                        help="start at the beginning, with the match's length, its moments "
-                             "to come and its result hidden (s toggles it)")
-
-    delete = sub.add_parser("delete", parents=[common], help="remove a saved match for good")
-    delete.add_argument("match", metavar="ID|PATH")
-    delete.add_argument("--yes", action="store_true",
-                        help="do not ask (needed when not at a terminal)")
-
-    sub.add_parser("rules", parents=[common], help="print the rule book")
-    from .net.commands import add_parsers as net_parsers  # host / join / watch (#15)
-    net_parsers(sub, common)
-    from .ssh.command import add_parser as serve_parser  # unoduo serve (#16)
-    serve_parser(sub, common)
-    from .net.lobby_cli import add_parser as lobby_parser  # the lobby (#16)
-    lobby_parser(sub, common, _name)
-    from .web import add_parser as web_parser  # unoduo web (#16)
-    web_parser(sub, common)
-    from .record.command import add_parser as stats_parser  # unoduo stats (#24)
-    stats_parser(sub, common)
+    for module in modules:
+        module.add_parser(sub, common)
     return parser
