@@ -277,7 +277,7 @@ class UnoDuoApp(SafePalettes, App[int]):
 
     def _hosted_table(self, ref: str) -> Table | None:
         """A hosted match's table, connected as its host (None: not hosted)."""
-        from .net.commands import wire
+        from .presence import wire
         from .net.hosted import open_hosted
 
         try:

@@ -8,7 +8,7 @@ is cut back to the last whole record and nothing moves on: the next
 are two steps (:meth:`~SaveHandle.write`, then :meth:`~SaveHandle.flush`): once
 ``write`` returns, the records are in the file for any reader and survive the
 process being killed; ``flush`` (``fdatasync``) makes them survive the machine.  A
-:class:`_Lock` is a ``flock`` on ``<id>.lock``, removed on release.
+:class:`SaveLock` is a ``flock`` on ``<id>.lock``, removed on release.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from engine.savefile import Encoder, Footer, Header, SaveFileError, SeatRecord, 
 
 from .files import FILE_MODE, FileProblem, open_regular, put_new, write_all
 
-__all__ = ["SUFFIX", "LockedError", "SaveWriteError", "Seat", "SaveHandle", "id_of",
-           "named_seats"]
+__all__ = ["SUFFIX", "LockedError", "SaveWriteError", "Seat", "SaveHandle", "SaveLock",
+           "id_of", "named_seats", "parent_of"]
 
 SUFFIX = ".unoduo"
 
@@ -64,7 +64,7 @@ def plain(exc: OSError) -> str:
     return str(exc) if isinstance(exc, FileProblem) else (exc.strerror or str(exc))
 
 
-class _Lock:
+class SaveLock:
     """An advisory lock on ``<save>.lock``; released (and the file removed) on
     release, or dropped by the kernel when the process dies."""
 
@@ -132,7 +132,7 @@ class SaveHandle:
     could not be written is written first, where it belongs in the log.
     """
 
-    def __init__(self, path: Path, fd: int, lock: _Lock, tag: bytes, size: int,
+    def __init__(self, path: Path, fd: int, lock: SaveLock, tag: bytes, size: int,
                  written: int, header: Header, durable: bool = True,
                  finished: bool = False, undos: int = 0,
                  seats: "list[SeatRecord] | tuple[SeatRecord, ...]" = ()) -> None:
@@ -163,7 +163,7 @@ class SaveHandle:
         full disk :class:`SaveWriteError` and no file."""
         enc = Encoder()
         start = enc.start(header)
-        lock = _Lock(path)
+        lock = SaveLock(path)
         lock.acquire()
         try:
             handle = cls(path, -1, lock, enc.tag, len(start), 0, header, durable)
@@ -368,3 +368,13 @@ def id_of(path: Path) -> str:
     """A save's id in the store: its file's name without ``.unoduo``."""
     name = path.name
     return name[:-len(SUFFIX)] if name.endswith(SUFFIX) else name
+
+
+def parent_of(header: Header) -> tuple[str, int] | None:
+    """A what-if branch's parent, from its header: (parent id, decisions taken over);
+    ``None`` for a match started afresh (or an unreadable ``parent`` field)."""
+    raw = (header.extra or {}).get("parent")
+    if (isinstance(raw, (list, tuple)) and len(raw) == 2 and isinstance(raw[0], str)
+            and isinstance(raw[1], int) and not isinstance(raw[1], bool)):
+        return raw[0], raw[1]
+    return None

@@ -168,7 +168,7 @@ def lobby_scene(root: Path, theme: str = "textual-dark"):
     listed (by this process, as their tables would: it holds their listings' locks
     while the app lives)."""
     from .net.lobby import LISTING_VERSION, Listing
-    from .net.lobby_cli import lobby_app
+    from .apps import lobby_app
     from .plan import MatchPlan
     from .screens.lobby import LobbyPlace
     from .store import Store

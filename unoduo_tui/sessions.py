@@ -62,7 +62,7 @@ class SessionConfig:
 def session_app(config: SessionConfig, **options: Any) -> Any:
     """The lobby app of ``config``'s player: their store, their name and key, their
     terminal's colours (``options`` go to the app: ``handle_signals``…)."""
-    from .net.lobby_cli import lobby_app
+    from .apps import lobby_app
     from .screens.lobby import LobbyPlace
     from .store import Store
 

@@ -39,8 +39,8 @@ from engine.savefile import (HEAD_BYTES, TAIL_BYTES, Header, SaveFileError,
 
 from .text import printable
 from .files import MAX_FILE, create_new, open_regular, private_dir, read_all, write_all
-from .savehandle import (SUFFIX, LockedError, SaveHandle, SaveWriteError, Seat, _Lock, id_of,
-                         named_seats, plain)
+from .savehandle import (SUFFIX, LockedError, SaveHandle, SaveLock, SaveWriteError, Seat, id_of,
+                         named_seats, parent_of, plain)
 
 __all__ = ["Store", "Seat", "SaveHandle", "Loaded", "Summary", "SaveFileError", "LockedError",
            "SaveWriteError", "data_dir", "parent_of", "short_id"]
@@ -189,7 +189,7 @@ class Store:
         if not read_only and not path.name.endswith(SUFFIX):
             raise SaveFileError(f"{path}: not a save file (its name does not end in "
                                 f"{SUFFIX}); 'unoduo verify' reads it without changing it")
-        lock = _Lock(path)
+        lock = SaveLock(path)
         if not read_only:
             lock.acquire()
         try:
@@ -198,7 +198,7 @@ class Store:
             lock.release()
             raise
 
-    def _load(self, path: Path, lock: _Lock, read_only: bool) -> Loaded:
+    def _load(self, path: Path, lock: SaveLock, read_only: bool) -> Loaded:
         try:
             fd = open_regular(path, os.O_RDONLY if read_only else os.O_RDWR | os.O_APPEND)
         except OSError as exc:
@@ -245,7 +245,7 @@ class Store:
         path = self.resolve(ref)
         if not path.name.endswith(SUFFIX):
             raise SaveFileError(f"{path}: not a save file (its name does not end in {SUFFIX})")
-        lock = _Lock(path)
+        lock = SaveLock(path)
         lock.acquire()
         try:
             copies = path.parent.glob(path.name + ".corrupt*")
@@ -300,7 +300,7 @@ class Store:
 
     @staticmethod
     def _while_free(save: Path, action) -> None:
-        lock = _Lock(save)
+        lock = SaveLock(save)
         try:
             lock.acquire()
         except SaveFileError:
@@ -378,16 +378,6 @@ def _summary(path: Path, header: Header, rounds: int, scores: tuple[int, ...], s
 
 def _damaged(path: Path, problem: str) -> Summary:
     return Summary(id_of(path), path, None, (), 0, (), "damaged", 0, None, problem)
-
-
-def parent_of(header: Header) -> tuple[str, int] | None:
-    """A what-if branch's parent, from its header: (parent id, decisions taken over);
-    ``None`` for a match started afresh (or an unreadable ``parent`` field)."""
-    raw = (header.extra or {}).get("parent")
-    if (isinstance(raw, (list, tuple)) and len(raw) == 2 and isinstance(raw[0], str)
-            and isinstance(raw[1], int) and not isinstance(raw[1], bool)):
-        return raw[0], raw[1]
-    return None
 
 
 def _quoted(ref: str, width: int = 40) -> str:

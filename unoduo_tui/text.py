@@ -15,7 +15,7 @@ import unicodedata
 
 from engine.savefile import MAX_NAME
 
-__all__ = ["printable", "player_name", "MAX_NAME"]
+__all__ = ["printable", "player_name", "clip", "rule_book", "MAX_NAME"]
 
 #: an ANSI escape sequence (CSI / OSC / DCS … up to its terminator), or a lone control
 _ESCAPE = re.compile(
@@ -49,3 +49,16 @@ def player_name(text: str | None, fallback: str = "Player") -> str:
     is left."""
     name = " ".join(printable(text or "").split())[:MAX_NAME].rstrip()
     return name or fallback
+
+
+def clip(text: object, width: int = 160) -> str:
+    """Untrusted ``text`` made printable and cut to ``width`` characters."""
+    s = printable(text)
+    return s if len(s) <= width else s[:width - 1] + "…"
+
+
+def rule_book() -> str:
+    """The player-facing rule book shipped inside the package (``rules.md``)."""
+    from importlib import resources
+
+    return resources.files("unoduo_tui").joinpath("rules.md").read_text(encoding="utf-8")

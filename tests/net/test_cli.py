@@ -13,9 +13,8 @@ import pytest
 
 from unoduo_tui.cli import main
 from unoduo_tui.net.codes import TableFile, parse_code
-from unoduo_tui.net.commands import host_plan
+from unoduo_tui.net.client import host_plan
 from unoduo_tui.net.remote import RemoteTable
-from unoduo_tui.cli_args import UsageError
 
 from .helpers import WAIT, Client
 
@@ -89,12 +88,12 @@ def test_host_plan_puts_the_host_first_then_the_others_in_order():
     assert plan.names[0] == "Zed" and plan.kinds == ("human", "bot:easy", "bot:easy", "bot:easy")
     plan = host_plan("duo", None, None, None)
     assert plan.kinds == ("human", "human") and plan.names == ("Host", "Player 2")
-    with pytest.raises(UsageError):
+    with pytest.raises(ValueError):
         host_plan("classic", 11, None, None)
 
 
 def test_a_hosted_match_whose_table_died_opens_again_with_its_code(env):
-    from unoduo_tui.net.commands import resume_hosted
+    from unoduo_tui.commands.common import resume_hosted
     from unoduo_tui.store import Store
 
     done, code = _host("--name", "Ann")

@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from unoduo_tui.net.remote import RemoteTable
-from unoduo_tui.net.serve import plan_to_json
+from unoduo_tui.net.client import plan_to_json
 from unoduo_tui.store import Store
 from unoduo_tui.table import Refused
 

@@ -18,11 +18,12 @@ from textual.widgets import OptionList  # noqa: E402
 from engine.rng import Rng  # noqa: E402
 from tests.tui.conftest import SIZE, game, screen_text  # noqa: E402
 from unoduo_tui import cli  # noqa: E402
+from unoduo_tui.commands import common  # noqa: E402
 from unoduo_tui.app import UnoDuoApp  # noqa: E402
-from unoduo_tui.net import commands  # noqa: E402
-from unoduo_tui.net.lobby_cli import lobby_app  # noqa: E402
+from unoduo_tui.net import client  # noqa: E402
+from unoduo_tui.apps import lobby_app, remote_app  # noqa: E402
 from unoduo_tui.net.remote import RemoteTable  # noqa: E402
-from unoduo_tui.net.serve import plan_to_json  # noqa: E402
+from unoduo_tui.net.client import plan_to_json  # noqa: E402
 from unoduo_tui.screens.lobby import LobbyPlace, LobbyScreen  # noqa: E402
 from unoduo_tui.screens.replay import ReplayScreen  # noqa: E402
 from unoduo_tui.store import Store  # noqa: E402
@@ -76,11 +77,11 @@ async def test_5_every_way_of_opening_a_hosted_match_keeps_the_remote_seat_remot
     data = env / "d"
     hana_store, jo_store = Store(data), Store(env / "jo")
     # seed 32: Jo ends up holding an R+2 Hana never saw (as in the report)
-    host_plan = replace(commands.host_plan("duo", None, None, "Hana"), seed=32)
-    info = commands.start_authority(data, "--plan", plan_to_json(host_plan), bot_pause=0)
+    host_plan = replace(client.host_plan("duo", None, None, "Hana"), seed=32)
+    info = client.start_authority(data, "--plan", plan_to_json(host_plan), bot_pause=0)
     try:
-        hana = Client(commands.sit_host(hana_store, info, "Hana"), None)  # type: ignore[arg-type]
-        jo = Client(commands.connect(jo_store, info["code"], want="play", name="Jo"),
+        hana = Client(client.sit_host(hana_store, info, "Hana"), None)  # type: ignore[arg-type]
+        jo = Client(client.connect(jo_store, info["code"], want="play", name="Jo"),
                     None)  # type: ignore[arg-type]
         _play_into_round({0: hana, 1: jo}, 2, 12)
         hana.table.close()
@@ -118,11 +119,11 @@ async def test_5_every_way_of_opening_a_hosted_match_keeps_the_remote_seat_remot
 
         # 2. `unoduo resume ID` and `unoduo resume` (the newest): at the running table
         opened: list = []
-        monkeypatch.setattr(cli, "_terminal_problem", lambda: None)
-        monkeypatch.setattr(commands, "run_remote", lambda store, table: opened.append(table) or 0)
+        monkeypatch.setattr(common, "terminal_problem", lambda: None)
+        monkeypatch.setattr(common, "run_remote", lambda store, table: opened.append(table) or 0)
         for argv in (["resume", match_id], ["resume"]):
             assert cli.main(argv) == 0, capsys.readouterr().err
-            app = commands.remote_app(hana_store, opened.pop(), theme="textual-dark")
+            app = remote_app(hana_store, opened.pop(), theme="textual-dark")
             async with app.run_test(size=SIZE) as pilot:
                 await _at_the_table(pilot, app, hana_hand)
                 clean(screen_text(app), "unoduo resume")

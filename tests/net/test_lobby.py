@@ -18,13 +18,14 @@ os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
 from textual.widgets import OptionList  # noqa: E402
 
 from tests.tui.conftest import SIZE, game, screen_text  # noqa: E402
-from unoduo_tui.net import commands  # noqa: E402
+from unoduo_tui.net import client  # noqa: E402
 from unoduo_tui.net.lobby import (LISTING_VERSION, Listing, cancel_quick,  # noqa: E402
                                   quick_match, read_listings)
-from unoduo_tui.net.lobby_cli import identity_name, lobby_app  # noqa: E402
-from unoduo_tui.net.menu_forms import HostForm  # noqa: E402
+from unoduo_tui.apps import lobby_app  # noqa: E402
+from unoduo_tui.net.lobby import identity_name  # noqa: E402
+from unoduo_tui.dialogs.table_forms import HostForm  # noqa: E402
 from unoduo_tui.net.remote import RemoteTable  # noqa: E402
-from unoduo_tui.net.serve import plan_to_json  # noqa: E402
+from unoduo_tui.net.client import plan_to_json  # noqa: E402
 from unoduo_tui.screens.lobby import LobbyPlace, LobbyScreen  # noqa: E402
 from unoduo_tui.screens.lobby_actions import QuickWait  # noqa: E402
 from unoduo_tui.screens.new_match import NewMatchScreen  # noqa: E402
@@ -280,7 +281,7 @@ async def test_m_waits_for_a_second_player_then_plays_and_esc_cancels_the_wait(e
 
 async def test_a_dropped_player_reconnects_and_rejoins_the_same_seat_first_thing(env):
     (env / "l").mkdir(mode=0o700)
-    info = commands.start_authority(env / "ann", "--plan", plan_to_json(plan(seed=9)),
+    info = client.start_authority(env / "ann", "--plan", plan_to_json(plan(seed=9)),
                                     listing=str(env / "l"))
     host = RemoteTable.connect(info["code"], token=info["token"], name="Ann")
     try:
@@ -308,7 +309,7 @@ async def test_a_dropped_player_reconnects_and_rejoins_the_same_seat_first_thing
 
 def test_the_authority_lists_its_table_and_removes_the_listing_when_it_ends(env):
     (env / "l").mkdir(mode=0o700)
-    info = commands.start_authority(env / "ann", "--plan",
+    info = client.start_authority(env / "ann", "--plan",
                                     plan_to_json(plan("classic", 3, {2: "random"})),
                                     listing=str(env / "l"))
     [listed] = read_listings(env / "l")  # written before the first line

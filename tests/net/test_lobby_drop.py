@@ -10,10 +10,10 @@ import sys
 import threading
 from pathlib import Path
 
-from unoduo_tui.net import commands
+from unoduo_tui.net import client
 from unoduo_tui.net.lobby import read_listings
 from unoduo_tui.net.remote import RemoteTable
-from unoduo_tui.net.serve import plan_to_json
+from unoduo_tui.net.client import plan_to_json
 
 from .helpers import plan
 from .test_cli import _end
@@ -68,7 +68,7 @@ class _Pty:
 
 def test_a_killed_connection_reconnects_with_the_same_key_and_r_puts_it_back_in_its_seat(env):
     (env / "l").mkdir(mode=0o700)
-    info = commands.start_authority(env / "ann", "--plan", plan_to_json(plan(seed=21)),
+    info = client.start_authority(env / "ann", "--plan", plan_to_json(plan(seed=21)),
                                     listing=str(env / "l"))
     host = RemoteTable.connect(info["code"], token=info["token"], name="Ann")
     changed = threading.Condition()

@@ -12,7 +12,7 @@ from textual.widgets import Input, OptionList, Static  # noqa: E402
 from tests.tui.conftest import SIZE, game, screen_text  # noqa: E402
 from unoduo_tui.app import UnoDuoApp  # noqa: E402
 from unoduo_tui.net.codes import socket_path  # noqa: E402
-from unoduo_tui.net.menu_forms import HostForm, JoinForm  # noqa: E402
+from unoduo_tui.dialogs.table_forms import HostForm, JoinForm  # noqa: E402
 from unoduo_tui.net.remote import RemoteTable  # noqa: E402
 from unoduo_tui.store import Store  # noqa: E402
 

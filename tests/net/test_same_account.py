@@ -16,7 +16,7 @@ os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
 from tests.tui.conftest import SIZE, game, screen_text  # noqa: E402
 from tests.tui.test_signals import _spawn as _pty  # noqa: E402
 from unoduo_tui.net.codes import TableFile  # noqa: E402
-from unoduo_tui.net.commands import remote_app  # noqa: E402
+from unoduo_tui.apps import remote_app  # noqa: E402
 from unoduo_tui.net.remote import RemoteTable  # noqa: E402
 from unoduo_tui.store import Store  # noqa: E402
 

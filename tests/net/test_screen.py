@@ -10,7 +10,7 @@ os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
 
 from engine.rng import Rng  # noqa: E402
 from tests.tui.conftest import SIZE, game  # noqa: E402
-from unoduo_tui.net.commands import remote_app  # noqa: E402
+from unoduo_tui.apps import remote_app  # noqa: E402
 from unoduo_tui.widgets import Seats  # noqa: E402
 
 from tests.tui.conftest import screen_text  # noqa: E402

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from unoduo_tui.net.frames import FrameReader, encode
-from unoduo_tui.net.serve import plan_to_json
+from unoduo_tui.net.client import plan_to_json
 
 from .helpers import WAIT, plan
 from .test_kill import _spawn, _stop

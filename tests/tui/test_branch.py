@@ -8,7 +8,8 @@ from __future__ import annotations
 from engine import Match
 from tests.tui.conftest import SIZE, make_app, settle
 from tests.tui.test_replay import save, store  # noqa: F401  (the fixture)
-from unoduo_tui.cli import main, transcript_text
+from unoduo_tui.cli import main
+from unoduo_tui.transcript import transcript_text
 from unoduo_tui.dialogs import BranchDialog
 from unoduo_tui.screens.game import GameScreen
 from unoduo_tui.screens.menu import summary_line, summary_lines

@@ -4,7 +4,8 @@ import re
 import subprocess
 import sys
 
-from unoduo_tui.cli import main, rule_book
+from unoduo_tui.cli import main
+from unoduo_tui.text import rule_book
 
 
 def test_rule_book_ships_every_clause_id():
@@ -59,6 +60,7 @@ def test_unoduo_list_spoiler_free_hides_finished_results(tmp_path, capsys):
 async def test_unoduo_replay_spoiler_free_opens_the_viewer_at_the_start(tmp_path, monkeypatch):
     import unoduo_tui.app
     import unoduo_tui.cli
+    import unoduo_tui.commands.common
     from tests.tui.conftest import SIZE, make_app
     from tests.tui.test_replay import save, spoiler_free_text_is_clean
     from unoduo_tui.screens.replay import ReplayScreen
@@ -73,7 +75,7 @@ async def test_unoduo_replay_spoiler_free_opens_the_viewer_at_the_start(tmp_path
         started.update(options, start=start, data_dir=store_.data_dir)
         return 0
 
-    monkeypatch.setattr(unoduo_tui.cli, "_terminal_problem", lambda: None)
+    monkeypatch.setattr(unoduo_tui.commands.common, "terminal_problem", lambda: None)
     monkeypatch.setattr(unoduo_tui.app, "run_app", run_app)
     assert main(["replay", "--spoiler-free", ref, "--data-dir", str(tmp_path)]) == 0
     assert started["start"] == "replay" and started["data_dir"] == tmp_path

@@ -11,7 +11,7 @@ import pytest
 
 from engine import Rules
 from engine.savefile import MAX_NAME
-from unoduo_tui.cli_args import MAX_TARGET
+from unoduo_tui.commands.common import MAX_TARGET
 from unoduo_tui.store import Store
 
 
@@ -127,10 +127,11 @@ def test_the_checks_come_before_the_terminal_check(tmp_path):
 def test_play_hands_the_app_checked_arguments(tmp_path, monkeypatch):
     import unoduo_tui.app
     import unoduo_tui.cli
+    import unoduo_tui.commands.common
     from unoduo_tui.cli import main
 
     started = {}
-    monkeypatch.setattr(unoduo_tui.cli, "_terminal_problem", lambda: None)
+    monkeypatch.setattr(unoduo_tui.commands.common, "terminal_problem", lambda: None)
     monkeypatch.setattr(unoduo_tui.app, "run_app",
                         lambda store, start, **kw: started.update(kw, start=start) or 0)
     long_name = "N" * 70 + "\x1b[2J"
@@ -157,13 +158,14 @@ def test_play_hands_the_app_checked_arguments(tmp_path, monkeypatch):
 def test_resume_hands_the_app_the_resolved_match(tmp_path, monkeypatch):
     import unoduo_tui.app
     import unoduo_tui.cli
+    import unoduo_tui.commands.common
     from tests.tui.test_replay import save
     from unoduo_tui.cli import main
     from unoduo_tui.store import short_id
 
     ref = save(Store(tmp_path), limit=20)
     started = {}
-    monkeypatch.setattr(unoduo_tui.cli, "_terminal_problem", lambda: None)
+    monkeypatch.setattr(unoduo_tui.commands.common, "terminal_problem", lambda: None)
     monkeypatch.setattr(unoduo_tui.app, "run_app",
                         lambda store, start, **kw: started.update(kw, start=start) or 0)
     assert main(["resume", short_id(ref), "--data-dir", str(tmp_path)]) == 0
@@ -186,6 +188,7 @@ def play_plan(tmp_path, monkeypatch, *args):
     """The :class:`MatchPlan` ``unoduo play *args`` would start (the app not run)."""
     import unoduo_tui.app
     import unoduo_tui.cli
+    import unoduo_tui.commands.common
 
     started = {}
 
@@ -193,7 +196,7 @@ def play_plan(tmp_path, monkeypatch, *args):
         started.update(options, start=start)
         return 0
 
-    monkeypatch.setattr(unoduo_tui.cli, "_terminal_problem", lambda: None)
+    monkeypatch.setattr(unoduo_tui.commands.common, "terminal_problem", lambda: None)
     monkeypatch.setattr(unoduo_tui.app, "run_app", run_app)
     assert unoduo_tui.cli.main(["play", *args, "--data-dir", str(tmp_path)]) == 0
     assert started["start"] == "play" and set(started) == {"start", "plan"}
@@ -249,7 +252,7 @@ def test_play_takes_the_forms_last_options_for_its_preset_unless_given(tmp_path,
 def test_play_has_a_flag_for_every_option_with_choices():
     """The flags are generated from OPTIONS: a new option with choices gets one."""
     from engine.rules import OPTIONS
-    from unoduo_tui.cli_args import build_parser
+    from unoduo_tui.commands import build_parser
 
     play = build_parser()._subparsers._group_actions[0].choices["play"]
     flags = {s for a in play._actions for s in a.option_strings}

@@ -14,7 +14,7 @@ import unoduo_tui
 
 from unoduo_tui.app import UnoDuoApp
 from unoduo_tui.dialogs.confirm import ConfirmLeave
-from unoduo_tui.net.commands import host_banner
+from unoduo_tui.net.client import host_banner
 from unoduo_tui.screens.help import HelpScreen
 from unoduo_tui.screens.lobby import LobbyPlace
 from unoduo_tui.screens.new_match import NewMatchScreen

@@ -270,12 +270,12 @@ def test_200_sigkills_at_random_moments_lose_at_most_the_action_in_flight(store)
 def _contender(store: Store, path: Path, rounds: int, out: int) -> None:
     """Take and release the lock ``rounds`` times; while holding it, a marker file
     that the other contender must never see."""
-    from unoduo_tui.store import _Lock
+    from unoduo_tui.savehandle import SaveLock
 
     marker = path.with_suffix(".held")
     done = 0
     while done < rounds:
-        lock = _Lock(path)
+        lock = SaveLock(path)
         try:
             lock.acquire()
         except LockedError:

@@ -131,7 +131,7 @@ def test_undo_crosses_a_round_end_and_survives_kill_and_resume(store):
     summary = next(x for x in store.summaries() if x.id == match_id)
     assert summary.undos == undos + 1
     assert f"practice ({undos + 1} undos)" in summary_line(summary)
-    from unoduo_tui.cli import transcript_text
+    from unoduo_tui.transcript import transcript_text
     assert f"Practice: {undos + 1} undos" in transcript_text(again)
 
 

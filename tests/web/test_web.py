@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from unoduo_tui import web
-from unoduo_tui.cli import WEB_DRIVER, _terminal_problem
+from unoduo_tui.commands import web
+from unoduo_tui.commands.common import WEB_DRIVER, terminal_problem
 from unoduo_tui.web_drive import (TIMEOUT, base, free_port, printed_address, serve,
                                   tab_processes, until, wait_port)
 
@@ -106,9 +106,9 @@ def test_each_tab_runs_the_cli_with_the_data_dir_and_the_command(tmp_path):
 def test_a_tab_is_not_refused_for_want_of_a_terminal(monkeypatch):
     # textual-serve gives the app pipes, no tty and maybe no TERM: its driver is the web
     monkeypatch.setenv("TERM", "dumb")
-    assert _terminal_problem() is not None
+    assert terminal_problem() is not None
     monkeypatch.setenv("TEXTUAL_DRIVER", WEB_DRIVER)
-    assert _terminal_problem() is None
+    assert terminal_problem() is None
 
 
 def test_the_page_fetches_nothing_from_the_internet(tmp_path):

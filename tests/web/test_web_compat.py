@@ -12,7 +12,7 @@ import sys
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
-from unoduo_tui.cli import WEB_DRIVER
+from unoduo_tui.commands.common import WEB_DRIVER
 from unoduo_tui.web_guard import WebLimits
 from unoduo_tui.web_server import STATIC, Tab
 

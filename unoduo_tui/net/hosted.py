@@ -64,9 +64,9 @@ def open_hosted(store: Any, path: Any, *, name: str = "", listing: str | None = 
     authority's first line when it had to be started — None when it was running);
     ``None`` when the match was not hosted.  ``listing``: a lobby dir to list a
     restarted table in.  Raises ``Refused``, ``ConnectionError``, ``RuntimeError``
-    (:func:`.commands.start_authority`), ``SaveFileError`` or ``OSError``."""
+    (:func:`.client.start_authority`), ``SaveFileError`` or ``OSError``."""
     from ..store import SaveFileError
-    from . import commands
+    from . import client
 
     match_id = _id(path)
     kept = TableFile(store.data_dir, match_id).load()
@@ -82,13 +82,13 @@ def open_hosted(store: Any, path: Any, *, name: str = "", listing: str | None = 
     host = _kept_host(kept)
     if kept is not None and host is not None:
         try:
-            table = commands.connect(store, kept["code"], want="play", name=name,
+            table = client.connect(store, kept["code"], want="play", name=name,
                                      tokens=[kept["tokens"][host]], new_seat=False)
         except ConnectionError:
             table = None  # its table ended: start it again
     if table is None:
-        info = commands.start_authority(store.data_dir, "--resume", str(path), listing=listing,
-                                        key=store.key)
-        table = commands.sit_host(store, info, name)
-    table.banner = commands.host_banner(table.code, place)
+        info = client.start_authority(store.data_dir, "--resume", str(path), listing=listing,
+                                      key=store.key)
+        table = client.sit_host(store, info, name)
+    table.banner = client.host_banner(table.code, place)
     return table, info

@@ -56,7 +56,8 @@ from ..text import player_name
 from .codes import parse_code, socket_dir
 
 __all__ = ["lobby_dir", "Listed", "read_listings", "Listing", "queue_lock", "quick_match",
-           "cancel_quick", "QuickSeat", "LISTING_VERSION", "pid_alive"]
+           "cancel_quick", "QuickSeat", "LISTING_VERSION", "pid_alive", "identity_name",
+           "save_identity_name"]
 
 LISTING_VERSION = 1
 #: the largest listing file read (a real one is ~300 bytes)
@@ -296,13 +297,14 @@ def mine(data_dir: Path) -> set[str]:
 
 def quick_match(store: Any, folder: Path, name: str, **start: Any) -> QuickSeat:
     """Join the oldest waiting quick table of someone else, else host one (see the
-    module doc).  Raises what :func:`.commands.connect` and
-    :func:`.commands.start_authority` raise."""
+    module doc).  Raises what :func:`.client.connect` and
+    :func:`.client.start_authority` raise."""
+    from engine import Rules
+
     from ..plan import HUMAN, MatchPlan
     from ..table import Refused
-    from . import commands
-    from .serve import plan_to_json
-    from engine import Rules
+    from . import client
+    from .client import plan_to_json
 
     own = mine(store.data_dir)
     with queue_lock(folder):
@@ -311,17 +313,17 @@ def quick_match(store: Any, folder: Path, name: str, **start: Any) -> QuickSeat:
                     or listed.code in own):
                 continue  # not waiting, or its player has gone
             try:
-                table = commands.connect(store, listed.code, want="play", name=name)
+                table = client.connect(store, listed.code, want="play", name=name)
             except (Refused, ConnectionError, OSError):
                 continue  # taken or gone since it was listed: the next one
             return QuickSeat(table, False, listed.code)
         plan = MatchPlan((player_name(name, "Player 1"), "Player 2"), (HUMAN, HUMAN),
                          Rules(preset="duo", seats=2))
         start.setdefault("idle", QUICK_IDLE)
-        info = commands.start_authority(store.data_dir, "--plan", plan_to_json(plan),
+        info = client.start_authority(store.data_dir, "--plan", plan_to_json(plan),
                                         listing=str(folder), quick=True,
-                                        key=store.key, **start)
-        table = commands.sit_host(store, info, name)
+                                      key=store.key, **start)
+        table = client.sit_host(store, info, name)
         return QuickSeat(table, True, info["code"], info["match"], info.get("pid"))
 
 
@@ -383,3 +385,26 @@ def iter_joined(data_dir: Path) -> Iterator[tuple[float, str]]:
             yield path.stat().st_mtime, parse_code(raw["code"])
         except (OSError, ValueError, KeyError, TypeError):
             continue
+
+
+def identity_name(data_dir: Path) -> str | None:
+    """The name in ``<data dir>/identity.json`` (cleaned), if any."""
+    try:
+        raw = json.loads(read_regular(Path(data_dir) / "identity.json", 1 << 12))
+        name = raw.get("name") if isinstance(raw, dict) else None
+    except (OSError, ValueError):
+        return None
+    return player_name(name, "") or None if isinstance(name, str) else None
+
+
+def save_identity_name(data_dir: Path, name: str) -> None:
+    """Rename: ``name`` into ``<data dir>/identity.json``, its other fields kept."""
+    path = Path(data_dir) / "identity.json"
+    try:
+        raw = json.loads(read_regular(path, 1 << 12))
+    except (OSError, ValueError):
+        raw = {}
+    raw = raw if isinstance(raw, dict) else {}
+    raw["name"] = name
+    private_dir(Path(data_dir))
+    replace_private(path, json.dumps(raw).encode())

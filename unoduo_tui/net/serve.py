@@ -27,46 +27,22 @@ import socket
 import sys
 from pathlib import Path
 
-from engine import Rules
-
-from ..plan import HUMAN, MatchPlan
+from ..plan import HUMAN
 from ..store import Store
 from ..table.local import LocalTable
 from .authority import AWAY_SECONDS, Authority
+from .client import parse_listen, plan_from_json
 from .codes import TableFile, new_code, new_token, socket_dir
 from .hosted import HOST_FIELD
 from .lobby import Listing
 from .vouch import Vouches
 
-__all__ = ["main", "plan_to_json", "plan_from_json", "parse_listen"]
+__all__ = ["main"]
 
 #: new codes tried before giving up on a free socket name
 CODE_TRIES = 20
 #: minutes with no client connected before a table ends by itself (``--idle``)
 IDLE_MINUTES = 30.0
-
-
-def plan_to_json(plan: MatchPlan) -> str:
-    return json.dumps({"names": list(plan.names), "kinds": list(plan.kinds),
-                       "rules": plan.rules.to_dict(), "seed": plan.seed})
-
-
-def plan_from_json(text: str) -> MatchPlan:
-    raw = json.loads(text)
-    return MatchPlan(tuple(raw["names"]), tuple(raw["kinds"]), Rules.from_dict(raw["rules"]),
-                     raw.get("seed"))
-
-
-def parse_listen(text: str) -> tuple[str, int]:
-    """``127.0.0.1:PORT`` (loopback only: reach it from elsewhere with ``ssh -L``)."""
-    host, _, port = text.rpartition(":")
-    host = host.strip("[]") or "127.0.0.1"
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        raise ValueError(f"--listen takes a loopback address (127.0.0.1:PORT), not {text!r}; "
-                         "players elsewhere reach it through ssh -L")
-    if not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise ValueError(f"--listen: {port!r} is not a port number")
-    return host, int(port)
 
 
 def _live(path: Path) -> bool:

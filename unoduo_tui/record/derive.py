@@ -19,7 +19,7 @@ from engine.savefile import HEAD_BYTES, TAIL_BYTES, SaveFileError, decode, load,
 from engine.tally import tally
 
 from ..files import open_regular, read_all
-from ..store import parent_of
+from ..savehandle import parent_of
 from ..text import printable
 from .identity import Owner, identities, seat_names
 

@@ -1,8 +1,8 @@
 """What the lobby's entries do (:mod:`.lobby`): resume, join or watch a listed table,
 quick match (with its "Waiting for another player…" dialog) and open a table.
 
-Each goes down the command line's own path (:func:`.net.commands.start_authority`,
-:func:`.net.commands.connect`) and opens the game screen over the lobby; a problem is
+Each goes down the command line's own path (:func:`unoduo_tui.net.client.start_authority`,
+:func:`unoduo_tui.net.client.connect`) and opens the game screen over the lobby; a problem is
 one toast, the lobby stays and its list is read again.
 """
 
@@ -25,10 +25,9 @@ WAIT_POLL = 0.1
 
 
 def _problems() -> tuple[type[BaseException], ...]:
-    from ..cli_args import UsageError
     from ..table import Refused
 
-    return (Refused, UsageError, RuntimeError, ConnectionError, OSError, ValueError)
+    return (Refused, RuntimeError, ConnectionError, OSError, ValueError)
 
 
 def _say(lobby: Any, exc: BaseException, code: str | None = None) -> None:
@@ -48,11 +47,11 @@ def _say(lobby: Any, exc: BaseException, code: str | None = None) -> None:
 
 
 def _show(lobby: Any, table: Any, banner: str | None = None) -> None:
-    from ..net import commands
+    from ..presence import wire
 
     app = unoduo(lobby)
     table.banner = banner
-    commands.wire(app, table)
+    wire(app, table)
     app.open_game(table)
 
 
@@ -70,11 +69,11 @@ def resume(lobby: Any, entry: Any) -> None:
 def sit(lobby: Any, code: str, want: str) -> None:
     """Join (``want="play"``, with this player's token if they sat there before) or
     watch the table ``code``."""
-    from ..net import commands
+    from ..net.client import connect
 
     store = unoduo(lobby).store
     try:
-        table = commands.connect(store, code, want=want, name=lobby.place.name)
+        table = connect(store, code, want=want, name=lobby.place.name)
     except _problems() as exc:
         _say(lobby, exc, code)
         return
@@ -83,7 +82,7 @@ def sit(lobby: Any, code: str, want: str) -> None:
 
 def open_table(lobby: Any) -> None:
     """The host form, then a table of one's own, listed in the lobby."""
-    from ..net.menu_forms import HostForm
+    from ..dialogs.table_forms import HostForm
 
     def answered(answer: dict | None) -> None:
         if answer is not None:
@@ -93,7 +92,7 @@ def open_table(lobby: Any) -> None:
 
 
 def _host(lobby: Any, answer: dict) -> None:
-    from ..net.menu_forms import start_hosted
+    from ..dialogs.table_forms import start_hosted
 
     try:
         table = start_hosted(unoduo(lobby).store, answer, lobby.place.name,
@@ -179,7 +178,7 @@ def rename(lobby: Any) -> None:
     """Ask for a new name; kept in the player's ``identity.json`` for next time."""
     from dataclasses import replace
 
-    from ..net.lobby_cli import save_identity_name
+    from ..net.lobby import save_identity_name
     from ..text import player_name
 
     app = unoduo(lobby)

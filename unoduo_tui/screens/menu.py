@@ -1,5 +1,5 @@
 """The main menu: Resume (first, when a match is unfinished), New match, Host / Join /
-Watch a table (shared between terminals: :mod:`unoduo_tui.net.menu_forms`), Saved
+Watch a table (shared between terminals: :mod:`unoduo_tui.dialogs.table_forms`), Saved
 matches, Replays, Stats, Rules, Help, Quit."""
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ class MenuScreen(Screen[None]):
             from .new_match import NewMatchScreen
             app.push_screen(NewMatchScreen())
         elif what in ("host", "join", "watch"):  # a table shared between terminals
-            from ..net.menu_forms import open_from_menu
+            from ..dialogs.table_forms import open_from_menu
             open_from_menu(app, what)
         elif what == "saved":
             from .saved import SavedScreen

@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import MarkdownViewer
 
+from ..text import rule_book
 from ..textual_compat import AnswerOnce
 from ..widgets.footer import Footer
 
 __all__ = ["RulesScreen", "rule_book"]
-
-
-def rule_book() -> str:
-    return resources.files("unoduo_tui").joinpath("rules.md").read_text(encoding="utf-8")
 
 
 class RulesScreen(AnswerOnce, Screen[None]):

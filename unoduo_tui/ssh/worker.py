@@ -154,11 +154,10 @@ class Worker(asyncio.Protocol):
 def _preload() -> None:
     """Import what every session's app needs now, once, so the first player does not
     wait for it; then keep the collector off those objects (they live for ever)."""
-    from .. import app, sessions  # noqa: F401
-    from ..net import lobby_cli
+    from .. import app, apps, sessions  # noqa: F401
     from ..screens import game, lobby, new_match  # noqa: F401
 
-    lobby_cli._lobby_app_class()
+    apps.lobby_app_class()
     gc.collect()
     gc.freeze()
     gc.set_threshold(_YOUNG, 10, _NEVER)  # no full collection but ours (_full_collections)

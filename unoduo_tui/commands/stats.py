@@ -14,6 +14,8 @@ import os
 import sys
 from typing import Any
 
+from .common import EXIT_FAIL, EXIT_OK, Progress, clip, err, open_store
+
 __all__ = ["add_parser", "run"]
 
 
@@ -28,16 +30,15 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     stats.add_argument("--json", action="store_true", help="print one JSON object")
     stats.add_argument("--rebuild", action="store_true",
                        help="build the index again from every save file")
+    stats.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..cli import EXIT_FAIL, EXIT_OK, Progress, _err, _store
-    from ..cli_args import clip
-    from .index import Index, IndexBusy
-    from .stats import records
-    from .words import moment_lines, opponent_lines, record_lines
+    from ..record.index import Index, IndexBusy
+    from ..record.stats import records
+    from ..record.words import moment_lines, opponent_lines, record_lines
 
-    store = _store(args)
+    store = open_store(args)
     data = store.data_dir
     found = []
     if data.is_dir():
@@ -58,14 +59,14 @@ def run(args: argparse.Namespace) -> int:
                 if bar:
                     bar[0].close()
             for line in done.damaged:
-                _err(f"skipped {line}")
+                err(f"skipped {line}")
             found = index.read(lambda conn: records(conn, args.preset, args.player),
                                fresh=False)
         except IndexBusy as exc:
-            _err(f"the record's index is busy ({exc}); try again")
+            err(f"the record's index is busy ({exc}); try again")
             return EXIT_FAIL
         except OSError as exc:
-            _err(f"cannot use the record's index: {exc.strerror or exc}")
+            err(f"cannot use the record's index: {exc.strerror or exc}")
             return EXIT_FAIL
     if args.json:
         print(json.dumps({"players": [r.to_json() for r in found]}))

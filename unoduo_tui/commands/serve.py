@@ -7,9 +7,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..cli_args import EXIT_OK, UsageError, clip
+from .common import EXIT_OK, UsageError, clip
 
-__all__ = ["add_parser", "serve"]
+__all__ = ["add_parser", "run"]
 
 _MAX = {"connections": 10_000, "per_address": 10_000, "per_key": 100, "new_keys": 10_000,
         "idle": 24 * 60, "workers": 64}
@@ -29,7 +29,7 @@ def _whole(limit: int, zero: bool = False):
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
-    from .limits import Limits
+    from ..ssh.limits import Limits
 
     d = Limits()
     serve = sub.add_parser(
@@ -70,15 +70,16 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
                        help="run the games in N worker processes, many players each "
                             "(about one per core); default 0: a process per connection")
     serve.add_argument("--child-command", help=argparse.SUPPRESS)  # the transport bench
+    serve.set_defaults(run=run)
 
 
-def serve(args: argparse.Namespace) -> int:
-    """``unoduo serve`` (see :mod:`.server`); a bad folder or host key is one line and
-    exit status 2."""
+def run(args: argparse.Namespace) -> int:
+    """``unoduo serve`` (see :mod:`unoduo_tui.ssh.server`); a bad folder or host key is
+    one line and exit status 2."""
     from dataclasses import replace
 
-    from .limits import Limits
-    from .server import HostKeyError, run_serve, serve_dir_of
+    from ..ssh.limits import Limits
+    from ..ssh.server import HostKeyError, run_serve, serve_dir_of
 
     limits = replace(Limits(), max_connections=args.max_connections,
                      per_address=args.per_address, per_key=args.per_key,

@@ -22,8 +22,8 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from engine.rules import PRESETS
 
+from ..net.authority import AWAY_SECONDS
 from ..plan import HUMAN, bot_levels, preset_label
-from .authority import AWAY_SECONDS
 from ..text import MAX_NAME
 
 __all__ = ["HostForm", "JoinForm", "open_from_menu", "start_hosted"]
@@ -97,14 +97,15 @@ def start_hosted(store: Any, answer: dict, name: str = "", listing: str | None =
                  place: str = "terminal") -> Any:
     """The table a :class:`HostForm` answer asks for, started (``listing``: listed in
     that lobby), with the host's screen's table at it (its banner the code).  Raises
-    what :func:`.commands.host_plan`, :func:`.commands.start_authority` and
-    :func:`.commands.sit_host` raise; ``UsageError`` for an away time that is not one."""
-    from ..cli_args import UsageError
-    from . import commands
-    from .serve import plan_to_json
+    what :func:`~unoduo_tui.net.client.host_plan` (``ValueError``),
+    :func:`~unoduo_tui.net.client.start_authority` and
+    :func:`~unoduo_tui.net.client.sit_host` raise; ``ValueError`` for an away time
+    that is not one."""
+    from ..net import client
+    from ..net.client import plan_to_json
 
     seats = str(answer.get("seats") or "")
-    plan = commands.host_plan(str(answer.get("preset") or "duo"),
+    plan = client.host_plan(str(answer.get("preset") or "duo"),
                               int(seats) if seats.isdigit() else None,
                               answer.get("vs") or None, answer.get("name") or name or None)
     try:
@@ -112,11 +113,11 @@ def start_hosted(store: Any, answer: dict, name: str = "", listing: str | None =
     except ValueError:
         away = -1.0
     if not 0 <= away <= 7 * 24 * 60:
-        raise UsageError("the away time is a number of minutes from 0 to a week")
-    info = commands.start_authority(store.data_dir, "--plan", plan_to_json(plan),
+        raise ValueError("the away time is a number of minutes from 0 to a week")
+    info = client.start_authority(store.data_dir, "--plan", plan_to_json(plan),
                                     listing=listing, away=away, key=store.key)
-    table = commands.sit_host(store, info, plan.names[0])
-    table.banner = commands.host_banner(info["code"], place)
+    table = client.sit_host(store, info, plan.names[0])
+    table.banner = client.host_banner(info["code"], place)
     return table
 
 
@@ -151,10 +152,10 @@ def open_from_menu(app: Any, what: str) -> None:
 
 
 def _open(app: Any, what: str, answer: dict) -> None:
-    from ..cli_args import UsageError
+    from ..presence import wire
+    from ..net import client
+    from ..net.codes import parse_code
     from ..table import Refused
-    from . import commands
-    from .codes import parse_code
 
     store = app.store
     try:
@@ -162,13 +163,13 @@ def _open(app: Any, what: str, answer: dict) -> None:
             table = start_hosted(store, answer, place=app.place)
         else:
             code = parse_code(answer.get("code") or "")
-            table = commands.connect(store, code, want="play" if what == "join" else "watch",
+            table = client.connect(store, code, want="play" if what == "join" else "watch",
                                      name=answer.get("name") or "")
     except Refused as exc:
         app.notify(f"The table refused: {exc.reason}", severity="error")
         return
-    except (UsageError, RuntimeError, ConnectionError, OSError, ValueError) as exc:
+    except (RuntimeError, ConnectionError, OSError, ValueError) as exc:
         app.notify(str(exc)[:300], severity="error")
         return
-    commands.wire(app, table)
+    wire(app, table)
     app.open_game(table)

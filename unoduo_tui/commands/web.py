@@ -37,14 +37,14 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from .cli_args import EXIT_OK, UsageError, clip
+from .common import EXIT_OK, UsageError, clip, open_store, resolve, writable_dir
 
 __all__ = ["add_parser", "run", "tab_command", "is_loopback", "check_port", "DEFAULT_PORT",
            "DEFAULT_HOST", "DEFAULT_MAX_TABS", "TEMPLATES", "APP_COMMANDS", "new_token"]
 
 DEFAULT_PORT, DEFAULT_HOST, DEFAULT_MAX_TABS = 8000, "127.0.0.1", 16
 #: our copy of textual-serve's page template
-TEMPLATES = Path(__file__).with_name("web_templates")
+TEMPLATES = Path(__file__).parent.parent / "web_templates"
 #: what a tab may start with besides the menu (the interactive commands)
 APP_COMMANDS = ("play", "resume", "replay")
 #: web's options, which go before the tab's command
@@ -112,6 +112,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     web.add_argument("app", nargs=argparse.REMAINDER, metavar="[COMMAND …]",
                      help="what each tab starts with: play/resume/replay and their options "
                           "(default: the menu)")
+    web.set_defaults(run=run)
 
 
 def is_loopback(host: str) -> bool:
@@ -157,7 +158,7 @@ def _listen_error(host: str, port: int, exc: OSError) -> UsageError:
 
 def url(host: str, port: int, token: str | None = None) -> str:
     """The address to open (with the token, when there is one)."""
-    from .web_guard import bracketed
+    from ..web_guard import bracketed
 
     return f"http://{bracketed(host)}:{port}/" + (f"?token={token}" if token else "")
 
@@ -176,8 +177,8 @@ def tab_command(data_dir: Path, app: Sequence[str] = ()) -> list[str]:
 def _checked_app(app: Sequence[str], data_dir: Path) -> list[str]:
     """``app`` (what each tab starts with) once checked as the terminal checks it: a
     bad one is a :class:`UsageError` here, not a dead tab."""
-    from . import cli
-    from .cli_args import build_parser
+    from . import play, replay, resume
+    from .common import build_parser
 
     app = list(app[1:] if app[:1] == ["--"] else app)
     if not app:
@@ -189,26 +190,25 @@ def _checked_app(app: Sequence[str], data_dir: Path) -> list[str]:
     if mine:
         raise UsageError(f"{clip(mine[0].split('=', 1)[0], 20)} is web's own option: give it "
                          f"before {clip(app[0], 20)}")
-    args = build_parser().parse_args(["--data-dir", str(data_dir), *app])  # exits 2 if bad
-    store = cli._store(args)
+    parser = build_parser((play, resume, replay))
+    args = parser.parse_args(["--data-dir", str(data_dir), *app])  # exits 2 if bad
+    store = open_store(args)
     if args.command == "play":
-        cli._play_plan(args, store)
+        play.plan_of(args, store)
     elif args.match is not None:
-        cli._resolve(store, args.match)
+        resolve(store, args.match)
     return app
 
 
 def run(args: argparse.Namespace) -> int:
     """``unoduo web``: check everything, print the address, serve until Ctrl+C."""
-    from . import cli
-
-    store = cli._store(args)
-    cli._writable_dir(store.data_dir, "the data dir")
+    store = open_store(args)
+    writable_dir(store.data_dir, "the data dir")
     app = _checked_app(args.app, store.data_dir)
     check_port(args.host, args.port)
     try:
-        from .web_guard import Guard, WebLimits
-        from .web_server import WebServer
+        from ..web_guard import Guard, WebLimits
+        from ..web_server import WebServer
     except ImportError as exc:  # pragma: no cover - a dependency of the package
         raise UsageError(f"unoduo web needs textual-serve: {clip(exc, 100)}") from None
     token = None if args.no_token else new_token()

@@ -1,6 +1,6 @@
 """The one-line chat at a shared table (#15): ``/`` opens a line at the bottom, Enter
 sends it (≤ :data:`CHAT_CHARS` characters), Escape closes it without sending.  Lines
-from the others arrive as toasts (:func:`.commands.remote_app`)."""
+from the others arrive as toasts (:func:`unoduo_tui.apps.remote_app`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input
 
 from ..table import Refused
-from .authority import CHAT_CHARS
+from ..net.authority import CHAT_CHARS
 
 __all__ = ["ChatLine", "chat_binding"]
 

@@ -1,0 +1,69 @@
+"""The app as a shared table shows it (#15, #16): with ``/`` to chat, who comes and goes
+as toasts, the seats of absent players marked away.
+
+- :func:`remote_app`: the app opened at one :class:`~unoduo_tui.net.remote.RemoteTable`
+  (``unoduo host`` / ``join`` / ``watch``);
+- :func:`lobby_app`: the app with the lobby as its first screen (``unoduo lobby``, an
+  SSH session);
+and both show a table's presence and chat (:func:`.presence.wire`).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any
+
+from . import app as app_module
+from .app import UnoDuoApp
+from .dialogs.chat import ChatLine, chat_binding
+from .presence import wire
+from .screens.game import GameScreen
+
+__all__ = ["remote_app", "lobby_app", "lobby_app_class"]
+
+
+def remote_app(store: Any, table: Any, **options: Any) -> Any:
+    """The app showing ``table``: seats whose player is not connected are marked away
+    (the :class:`Seats` widget), and who comes and goes, and chat lines, are toasts."""
+    app = _remote_app_class()(store, "menu", table=table, **options)
+    wire(app, table)
+    return app
+
+
+def _remote_app_class() -> Any:
+    """The app with one key more: ``/`` to chat (:mod:`.dialogs.chat`)."""
+
+    class RemoteApp(UnoDuoApp):
+        CSS_PATH = os.path.join(os.path.dirname(app_module.__file__), "app.tcss")
+        BINDINGS = [*UnoDuoApp.BINDINGS, chat_binding()]
+
+        def action_chat(self) -> None:
+            if not isinstance(self.screen, ChatLine):
+                self.push_screen(ChatLine(self.start_table))
+
+    return RemoteApp
+
+
+def lobby_app(store: Any, place: Any, **options: Any) -> Any:
+    """The app with the lobby as its first screen and ``/`` to chat at a shared table
+    (``options`` go to :class:`~unoduo_tui.app.UnoDuoApp`)."""
+    return lobby_app_class()(store, "menu", lobby=place, **options)
+
+
+@functools.cache
+def lobby_app_class() -> type:
+    """The lobby's app class, made once per process (many sessions share a worker:
+    a class each would be made, and kept, once per session)."""
+    class LobbyApp(UnoDuoApp):
+        CSS_PATH = os.path.join(os.path.dirname(app_module.__file__), "app.tcss")
+        BINDINGS = [*UnoDuoApp.BINDINGS, chat_binding()]
+
+        def action_chat(self) -> None:
+            table = next((s.table for s in reversed(self.screen_stack)
+                          if isinstance(s, GameScreen)), None)
+            if (table is not None and hasattr(table, "chat")
+                    and not isinstance(self.screen, ChatLine)):
+                self.push_screen(ChatLine(table))
+
+    return LobbyApp

@@ -1,0 +1,34 @@
+"""``unoduo verify ID|PATH``: check a save file — framing, chain, every move."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..text import printable
+from .common import EXIT_FAIL, EXIT_OK, read_only
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    verify = sub.add_parser("verify", parents=[common],
+                            help="check a save file: framing, chain, legality")
+    verify.add_argument("match", metavar="ID|PATH")
+    verify.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    loaded = read_only(args, verdict=True)
+    if loaded is None:
+        return EXIT_FAIL
+    m = loaded.match
+    state = ("finished, " + (f"{printable(loaded.seats[m.winner].name)} won"
+                             if m.winner is not None else "a draw")
+             ) if m.over else f"in progress, round {m.round}"
+    decisions = sum(1 for e in m.actions if not e.is_chance)
+    note = f" ({printable('; '.join(loaded.notes))})" if loaded.notes else ""
+    print(f"ok: {printable(loaded.path)}: {decisions} decisions, {m.log_length} log entries, "
+          f"scores {'–'.join(map(str, m.scores))}, {state}; framing, chain and every move "
+          f"check out{note}")
+    return EXIT_OK
