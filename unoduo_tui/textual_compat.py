@@ -42,6 +42,17 @@ def footer_bindings_ready(footer: Any) -> bool:
     return bool(footer._bindings_ready)
 
 
+def set_footer_key_disabled(key: Any, disabled: bool) -> None:
+    """Make a mounted ``FooterKey`` show itself enabled or disabled, as one made with
+    ``disabled=`` would: its ``-disabled`` class (dimmed) and ``FooterKey._disabled``,
+    which its ``on_mouse_down`` reads (a bell rather than the key).  Our footer
+    updates its keys in place instead of making new ones at each move (#22); Textual
+    sets that private attribute only in ``FooterKey.__init__``.
+    """
+    key._disabled = disabled
+    key.set_class(disabled, "-disabled")
+
+
 def is_pruning(widget: Any) -> bool:
     """Whether ``widget`` is being removed (``DOMNode._pruning``), when a recompose
     of it would mount children into a widget that is going away.  ``is_attached``
