@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from engine import Rules
 from engine.rng import Rng
-from unoduo_tui.net import commands
-from unoduo_tui.net.serve import plan_to_json
+from unoduo_tui.net import client
+from unoduo_tui.net.client import plan_to_json
 from unoduo_tui.plan import HUMAN, MatchPlan
 from unoduo_tui.record.index import Index
 from unoduo_tui.record.stats import records
@@ -27,10 +27,10 @@ def test_a_hosted_match_ending_under_serve_counts_in_the_servers_index_as_the_ho
     store = Store(hana.folder, hana.fingerprint)
     plan = MatchPlan(("Hana", "Random bot"), (HUMAN, "bot:random"),
                      Rules(preset="duo", seats=2, target=20), 3)
-    info = commands.start_authority(store.data_dir, "--plan", plan_to_json(plan),
+    info = client.start_authority(store.data_dir, "--plan", plan_to_json(plan),
                                     bot_pause=0, key=store.key)
     try:
-        host = Client(commands.sit_host(store, info, "Hana"), None)  # type: ignore[arg-type]
+        host = Client(client.sit_host(store, info, "Hana"), None)  # type: ignore[arg-type]
         rng = Rng(24, 1)
         while not host.last.views[0].over:
             view = host.last.views[0]

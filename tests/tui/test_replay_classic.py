@@ -178,7 +178,9 @@ async def test_b_says_what_if_branches_are_for_two_seats(store):
 
 
 async def test_all_hands_are_laid_out_again_when_the_terminal_widens(store):
-    async with watching(store, save_classic(store, 4, seed=7)) as (pilot, screen):
+    # seed 2: a random bot's hand reaches 26 cards (seed 7 did before C2's ruling
+    # changed its tied dealer draw, and with it the deck)
+    async with watching(store, save_classic(store, 4, seed=2)) as (pilot, screen):
         cursor = screen.cursor
         # a position where a hand listed at the top is too long for 80 columns
         pos = next(p for p in range(cursor.count)
