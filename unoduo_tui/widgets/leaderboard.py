@@ -44,6 +44,7 @@ class Leaderboard(VerticalScroll):
         self.who = who
         self.lines: list[str] = []
         self._seen: tuple | None = None
+        self._root: Path | None = None
 
     def compose(self):
         yield Static("Leaderboard: counting…", markup=False, id="board-text")
@@ -55,7 +56,9 @@ class Leaderboard(VerticalScroll):
     def _files(self) -> tuple:
         from ..record.identity import INDEX_NAME, index_root
 
-        root, _ = index_root(self.data_dir, self.key)
+        if self._root is None:  # where the index is: read once (an identity.json)
+            self._root = index_root(self.data_dir, self.key)[0]
+        root = self._root
         out = []
         for tail in ("", "-wal"):
             try:
