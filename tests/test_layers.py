@@ -260,3 +260,19 @@ def test_no_import_cycle_in_the_app():
     cycles = [" -> ".join(_a_cycle(g, c)) + f"  ({len(c)} modules: {', '.join(c)})"
               for c in strongly_connected(g)]
     assert cycles == [], "import cycles:\n" + "\n".join(cycles)
+
+
+def test_the_authority_uses_its_table_through_the_hosted_table_interface_only():
+    # #22: never the table's private lock, never its match
+    from unoduo_tui.table import HostedTable
+
+    allowed = {name for klass in HostedTable.__mro__ for name in vars(klass)
+               if not name.startswith("_")} | {
+                   name for klass in HostedTable.__mro__
+                   for name in vars(klass).get("__annotations__", {})}
+    tree = ast.parse(modules()["unoduo_tui.net.authority"].read_text(encoding="utf-8"))
+    used = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Attribute) and node.value.attr == "table"}
+    used |= {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+             and isinstance(node.value, ast.Name) and node.value.id == "t"}  # t = self.table
+    assert used and used <= allowed, sorted(used - allowed)

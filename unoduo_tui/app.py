@@ -277,7 +277,6 @@ class UnoDuoApp(SafePalettes, App[int]):
 
     def _hosted_table(self, ref: str) -> Table | None:
         """A hosted match's table, connected as its host (None: not hosted)."""
-        from .presence import wire
         from .net.hosted import open_hosted
 
         try:
@@ -294,7 +293,6 @@ class UnoDuoApp(SafePalettes, App[int]):
                              ) from exc
         if opened is None:
             return None
-        wire(self, opened[0])
         return opened[0]
 
     def _replay_screen(self, ref: Any, spoiler_free: bool = False) -> Screen:

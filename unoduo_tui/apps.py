@@ -1,11 +1,11 @@
-"""The app as a shared table shows it (#15, #16): with ``/`` to chat, who comes and goes
-as toasts, the seats of absent players marked away.
+"""The app at shared tables (#15, #16): with ``/`` to chat.  Who comes and goes, chat
+lines and the join code come in the table's updates, which the game screen shows
+(:meth:`unoduo_tui.screens.game.GameScreen._show_presence`).
 
 - :func:`remote_app`: the app opened at one :class:`~unoduo_tui.net.remote.RemoteTable`
   (``unoduo host`` / ``join`` / ``watch``);
 - :func:`lobby_app`: the app with the lobby as its first screen (``unoduo lobby``, an
   SSH session);
-and both show a table's presence and chat (:func:`.presence.wire`).
 """
 
 from __future__ import annotations
@@ -17,18 +17,14 @@ from typing import Any
 from . import app as app_module
 from .app import UnoDuoApp
 from .dialogs.chat import ChatLine, chat_binding
-from .presence import wire
 from .screens.game import GameScreen
 
 __all__ = ["remote_app", "lobby_app", "lobby_app_class"]
 
 
 def remote_app(store: Any, table: Any, **options: Any) -> Any:
-    """The app showing ``table``: seats whose player is not connected are marked away
-    (the :class:`Seats` widget), and who comes and goes, and chat lines, are toasts."""
-    app = _remote_app_class()(store, "menu", table=table, **options)
-    wire(app, table)
-    return app
+    """The app showing ``table`` (a :class:`~unoduo_tui.net.remote.RemoteTable`)."""
+    return _remote_app_class()(store, "menu", table=table, **options)
 
 
 def _remote_app_class() -> Any:

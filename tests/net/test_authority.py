@@ -14,7 +14,7 @@ from unoduo_tui.net.guesses import Guesser
 from unoduo_tui.net.remote import RemoteTable
 from unoduo_tui.table import Refused
 
-from .helpers import WAIT, card_strings, hidden_faces, plan, play_out, raw_hello
+from .helpers import WAIT, card_strings, hidden_faces, plan, play_out, raw_hello, send_raw
 
 
 @pytest.mark.parametrize("preset,seats,seed,target", [("duo", 2, 3, None),
@@ -82,10 +82,10 @@ def test_acting_for_another_seat_or_out_of_turn_is_refused(served_factory):
         mover.table.act(to_act, "play R0")
     # past the client's own checks, straight at the authority: refused, match unchanged
     before = served.table.match.log_length
-    waiter.table._send({"t": "act", "text": "pass"})
+    send_raw(waiter.table, {"t": "act", "text": "pass"})
     u = waiter.wait(lambda u: u.cause == "refused", "a refusal")
     assert "turn" in u.refused
-    waiter.table._send({"t": "act", "text": 7})
+    send_raw(waiter.table, {"t": "act", "text": 7})
     assert "short text" in waiter.wait(lambda u: u.cause == "refused" and u is not waiter.last
                                        or "short" in (u.refused or ""), "a refusal").refused
     assert served.table.match.log_length == before
@@ -102,7 +102,7 @@ def test_a_watcher_cannot_act_and_sees_no_hand(served_factory):
     assert w.table.public.hand == () and w.table.public.seat is None
     with pytest.raises(Refused, match="watching"):
         w.table.act(0, "pass")
-    w.table._send({"t": "act", "text": "pass"})
+    send_raw(w.table, {"t": "act", "text": "pass"})
     assert "watcher" in w.wait(lambda u: u.cause == "refused").refused
 
 
@@ -330,3 +330,61 @@ def _wait_for(test) -> None:
         if test():
             return
     raise AssertionError("never")
+
+
+def test_an_update_goes_out_only_after_its_decision_is_durable(served_factory, monkeypatch,
+                                                               tmp_path):
+    # the HostedTable contract (unoduo_tui.table): a listener hears of a decision once it
+    # is written, and the table makes it durable after; the authority sends it only
+    # once wait_saved() says it is durable. Each durable step is slowed a little, to
+    # widen the window the contract closes: what is checked is the order, never time.
+    import time
+
+    from unoduo_tui.savehandle import SaveHandle
+    from unoduo_tui.store import Store
+
+    served = served_factory(plan(seed=8, bots={1: "random"}), store=Store(tmp_path))
+    order: list[tuple[str, int]] = []
+    real_flush = SaveHandle.flush
+
+    def slow_flush(handle):
+        time.sleep(0.02)
+        real_flush(handle)
+        order.append(("durable", served.table.seq))  # under the table's lock: its seq
+
+    monkeypatch.setattr(SaveHandle, "flush", slow_flush)
+    me = served.client()
+    me.table.subscribe(lambda u: order.append(("told", me.table.remote_seq))
+                       if u.cause == "move" else None)
+    for _ in range(8):
+        u = me.wait(lambda u: u.over or u.views[0].to_act == 0 and bool(u.views[0].legal_actions),
+                    "my turn")
+        if u.over:
+            break
+        count = u.views[0].event_count
+        me.table.act(0, str(u.views[0].legal_actions[0]))
+        me.wait(lambda u: u.views[0].event_count > count, "my move")
+    told = [(i, seq) for i, (what, seq) in enumerate(order) if what == "told"]
+    assert len(told) >= 8
+    for i, seq in told:
+        assert any(what == "durable" and s >= seq for what, s in order[:i]), (
+            f"update {seq} was sent before its decision was durable: {order}")
+
+
+def test_who_is_here_the_names_the_banner_and_chat_come_in_the_tables_updates(served_factory):
+    # #22 "the table is the only door": no callback, no widget set from the network
+    served = served_factory(plan(seed=9))
+    ann = served.client(name="Ann")
+    u = ann.wait(lambda u: u.connected == (ann.table.seat,), "Ann alone")
+    assert u.said is None
+    ann.table.banner = "Join code: x"  # the host's screen sets it before it subscribes
+    assert ann.table.subscribe(lambda u: None).banner == "Join code: x"
+    bob = served.client(name="Bob")
+    u = ann.wait(lambda u: u.cause == "presence" and len(u.connected) == 2, "Bob's arrival")
+    assert u.names[bob.table.seat] == "Bob" and u.banner == "Join code: x"
+    bob.table.chat("hi  there")
+    u = ann.wait(lambda u: u.cause == "chat", "Bob's line")
+    assert u.said == (bob.table.seat, "Bob", "hi there")
+    bob.table.close()
+    u = ann.wait(lambda u: u.connected == (ann.table.seat,), "Bob's drop")
+    assert u.said is None  # a line is told once, not again with the next update

@@ -21,7 +21,7 @@ from unoduo_tui.store import Store  # noqa: E402
 from unoduo_tui.table import Refused  # noqa: E402
 from unoduo_tui.transcript import export_lines, transcript_text  # noqa: E402
 
-from .helpers import Served, play_out, plan, until  # noqa: E402
+from .helpers import Served, play_out, plan, until, send_raw  # noqa: E402
 
 
 def _bob_s_seat_moves_without_bob(served: Served, ann, decisions: int) -> None:
@@ -92,17 +92,17 @@ def test_7_before_the_away_time_nobody_may_hand_a_seat_to_a_bot():
         bob.table.close()
         ann.wait(lambda u: ann.table.presence.connected == (0,), "Bob gone")
         assert ann.last.may_stand_in == ()
-        ann.table._send({"t": "stand_in", "seat": 1, "level": "easy"})  # past the client
+        send_raw(ann.table, {"t": "stand_in", "seat": 1, "level": "easy"})  # past the client
         assert "not away long enough" in ann.wait(lambda u: u.cause == "refused").refused
         assert served.table.stand_ins == {}
         now[0] += 181  # three minutes on: the next update offers it
         served.call(served.authority._resend)
         ann.wait(lambda u: u.may_stand_in == (1,), "the offer")
-        ann.table._send({"t": "stand_in", "seat": 1, "level": "genius"})
+        send_raw(ann.table, {"t": "stand_in", "seat": 1, "level": "genius"})
         assert "a bot level is one of" in ann.wait(
             lambda u: u.cause == "refused" and "level" in u.refused).refused
         w = served.client(want="watch")
-        w.table._send({"t": "stand_in", "seat": 1, "level": "easy"})
+        send_raw(w.table, {"t": "stand_in", "seat": 1, "level": "easy"})
         assert "watcher" in w.wait(lambda u: u.cause == "refused").refused
     finally:
         served.stop()

@@ -72,9 +72,9 @@ def test_a_killed_connection_reconnects_with_the_same_key_and_r_puts_it_back_in_
                                     listing=str(env / "l"))
     host = RemoteTable.connect(info["code"], token=info["token"], name="Ann")
     changed = threading.Condition()
-    host.on_presence = lambda p: (changed.acquire(), changed.notify_all(), changed.release())
+    host.subscribe(lambda u: (changed.acquire(), changed.notify_all(), changed.release()))
 
-    def wait_connected(seats: set[int]) -> None:
+    def wait_connected(seats: set[int]) -> None:  # who is here comes in the updates
         with changed:
             assert changed.wait_for(lambda: host.presence is not None
                                     and set(host.presence.connected) == seats, 60), seats

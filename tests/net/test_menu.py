@@ -117,7 +117,7 @@ async def test_join_and_watch_a_table_from_the_menu(env):
             g = game(app)
             assert g.table.seat == 1 and g.mine == (1,)
             host.wait(lambda u: host.table.names[1] == "Bob", "Bob's arrival, by name")
-            assert not g.query("#table-banner")  # only the host reads out the code
+            assert not g.query_one("#table-banner").display  # only the host reads out the code
             app.leave_game()
             await until(pilot, lambda: game(app) is None, "the menu")
             # a wrong code: one toast, the menu stays

@@ -16,7 +16,7 @@ from unoduo_tui.widgets import Seats  # noqa: E402
 from tests.tui.conftest import screen_text  # noqa: E402
 from unoduo_tui.widgets import Hand, StatusLine  # noqa: E402
 
-from .helpers import Served, card_strings, hidden_faces, play_out, plan, until  # noqa: E402
+from .helpers import Served, card_strings, hidden_faces, play_out, plan, until, send_raw  # noqa: E402
 
 
 def _toasts(app) -> str:
@@ -106,7 +106,7 @@ async def test_a_watcher_s_screen_has_no_hand_and_cannot_play():
                          "the refusal")
             assert served.table.match.log_length == before
             # the authority's own refusals reach the screen too (past the table's checks)
-            w.table._send({"t": "act", "text": "draw"})
+            send_raw(w.table, {"t": "act", "text": "draw"})
             await until(pilot, lambda: _toasts(app).count("watcher cannot play") == 2,
                          "the authority's refusal")
             # and the end of the connection: a banner on the screen

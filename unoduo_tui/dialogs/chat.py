@@ -1,6 +1,6 @@
 """The one-line chat at a shared table (#15): ``/`` opens a line at the bottom, Enter
 sends it (≤ :data:`CHAT_CHARS` characters), Escape closes it without sending.  Lines
-from the others arrive as toasts (:func:`unoduo_tui.apps.remote_app`)."""
+from the others arrive in the table's updates, shown as toasts by the game screen."""
 
 from __future__ import annotations
 

@@ -152,7 +152,6 @@ def open_from_menu(app: Any, what: str) -> None:
 
 
 def _open(app: Any, what: str, answer: dict) -> None:
-    from ..presence import wire
     from ..net import client
     from ..net.codes import parse_code
     from ..table import Refused
@@ -171,5 +170,4 @@ def _open(app: Any, what: str, answer: dict) -> None:
     except (RuntimeError, ConnectionError, OSError, ValueError) as exc:
         app.notify(str(exc)[:300], severity="error")
         return
-    wire(app, table)
     app.open_game(table)

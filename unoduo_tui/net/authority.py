@@ -1,7 +1,9 @@
 """The authority: one process per hosted table, owning its :class:`LocalTable` (the
 match, the save file with its lock, the bots) and serving clients over a socket.
 
-Every message is a frame of :mod:`.frames` (``{"v": PROTOCOL, "t": type, ...}``).
+Every message is a frame of :mod:`.frames` (``{"v": PROTOCOL, "t": type, ...}``) holding
+one of the messages :mod:`.messages` declares (a frozen dataclass each, one encoder,
+one decoder); what they mean:
 
 Client → authority:
 
@@ -72,28 +74,27 @@ from collections import deque
 from dataclasses import replace
 from typing import Any, Callable
 
-from engine.view import SeatEvents
-
-from ..table import Refused, TableUpdate
+from ..table import HostedTable, Refused, TableUpdate
 from ..text import player_name, printable
 from .codes import MAX_DELAY, new_token
-from .frames import BadFrame, FrameReader, encode
+from . import messages as msg
+from .frames import BadFrame, FrameReader
 from .guesses import Guesser, Guesses
+from .messages import ACT_CHARS, MAX_TOKENS, BadMessage
 from .vouch import Vouches
 
 __all__ = ["Authority", "HELLO_SECONDS", "MAX_DELAY", "CHAT_CHARS", "QUEUE_FRAMES", "MAX_TOKENS",
-           "PING_SECONDS", "AWAY_SECONDS"]
+           "PING_SECONDS", "AWAY_SECONDS", "ACT_CHARS"]
 
 HELLO_SECONDS = 10.0
 CHAT_CHARS = 200
 CHAT_BURST, CHAT_WINDOW = 5, 10.0
 QUEUE_FRAMES = 256
 SEND_SECONDS = 20.0
-ACT_CHARS = 100
 #: seconds a seat's player is away before the others may hand it to a bot
 AWAY_SECONDS = 180.0
-#: seat tokens a hello may offer; seconds a seated connection has to answer a ping
-MAX_TOKENS, PING_SECONDS = 8, 5.0
+#: seconds a seated connection has to answer a ping
+PING_SECONDS = 5.0
 
 
 class _Client:
@@ -137,7 +138,8 @@ def _peer_uid(sock: socket.socket) -> int | None:
 
 
 class Authority:
-    """Serves one :class:`~unoduo_tui.table.local.LocalTable` (see the module doc).
+    """Serves one table (see the module doc): a :class:`~unoduo_tui.table.HostedTable`
+    (a :class:`~unoduo_tui.table.local.LocalTable`), used through that interface only.
 
     ``tokens`` / ``names``: seats already given out (a restarted table); ``on_seats``:
     called with (tokens, names) whenever a seat is given out (the table file);
@@ -149,7 +151,7 @@ class Authority:
     keys it signed (:mod:`.vouch`; None: no hello's key is believed); ``away``: seconds a
     seat's player is away before the others may hand it to a bot (None: never)."""
 
-    def __init__(self, table: Any, code: str, *, tokens: dict[int, str] | None = None,
+    def __init__(self, table: HostedTable, code: str, *, tokens: dict[int, str] | None = None,
                  names: dict[int, str] | None = None,
                  on_seats: Callable[[dict, dict], None] | None = None,
                  clock: Callable[[], float] = time.monotonic,
@@ -179,7 +181,6 @@ class Authority:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._servers: list[asyncio.base_events.Server] = []
         self._last: TableUpdate | None = None
-        self._seen_by: tuple[Any, SeatEvents] | None = None  # the public events so far
         self._tasks: dict[asyncio.Task, _Client] = {}  # each connection
         self._public: deque[tuple[int, Any]] = deque(maxlen=MAX_DELAY + 1)
         self._seating = asyncio.Lock()  # one player seated at a time (pings take a while)
@@ -310,18 +311,14 @@ class Authority:
         self._loop.call_soon_threadsafe(self._broadcast, update, public)
 
     def _public_view(self) -> Any:
-        """The match's public view, its events redacted once (a copy per match)."""
-        match = self.table.match
-        if self._seen_by is None or self._seen_by[0] is not match:
-            self._seen_by = (match, SeatEvents(-1))
-        return match.public_view(self._seen_by[1])
+        """The match's public view (a watcher's)."""
+        return self.table.public_view()
 
     def _broadcast(self, update: TableUpdate, public: Any) -> None:
-        # The table tells its listeners first and saves after, under its lock: taking
-        # the lock here waits for that save, so no client is told of a decision that is
-        # not on disk yet (a killed authority loses at most the decision in flight).
-        with self.table._lock:
-            pass
+        # The table tells its listeners as it writes a decision and makes it durable
+        # after: waiting for that here, no client is told of a decision that is not on
+        # disk yet (a killed authority loses at most the decision in flight).
+        self.table.wait_saved()
         self._last = update
         if public is not None:
             self._public.append((update.seq, public))
@@ -344,7 +341,7 @@ class Authority:
             start = min(client.sent, public.event_count)
             view = public.to_dict(since=start)
             client.sent = public.event_count
-            self._put(client, {"t": "update", "u": data, "public": view, "from": start})
+            self._put(client, msg.Update(data, start, view))
             return
         view = update.views.get(client.seat)
         if view is None:
@@ -355,7 +352,7 @@ class Authority:
         raw = view.to_dict(since=start)
         client.sent = view.event_count
         data["views"] = [[client.seat, raw]]
-        self._put(client, {"t": "update", "u": data, "from": start})
+        self._put(client, msg.Update(data, start))
 
     def _presence(self) -> None:
         if self.on_presence is not None:
@@ -363,10 +360,9 @@ class Authority:
                 self.on_presence(self)  # the lobby's listing, before any client hears
             except Exception:  # a listing that cannot be written must not end the table
                 pass
-        message = {"t": "presence",
-                   "connected": sorted({c.seat for c in self.clients if c.seat is not None}),
-                   "watchers": sum(1 for c in self.clients if c.seat is None),
-                   "names": self._names()}
+        message = msg.Presence(
+            tuple(sorted({c.seat for c in self.clients if c.seat is not None})),
+            sum(1 for c in self.clients if c.seat is None), tuple(self._names()))
         for client in list(self.clients):
             self._put(client, message)
 
@@ -388,11 +384,11 @@ class Authority:
 
     # -- sending -----------------------------------------------------------------------
 
-    def _put(self, client: _Client, message: dict) -> None:
+    def _put(self, client: _Client, message: msg.Message) -> None:
         if client.closed:
             return
         try:
-            client.queue.put_nowait(encode(message))
+            client.queue.put_nowait(msg.encode(message))
         except asyncio.QueueFull:  # a client that does not read: drop it, not the table
             self._drop(client)
 
@@ -452,15 +448,26 @@ class Authority:
         frames = FrameReader()
         pending: deque[dict] = deque()
         try:
-            hello = await asyncio.wait_for(self._next(reader, frames, pending), HELLO_SECONDS)
-            if hello is None or hello.get("t") != "hello":
+            first = await asyncio.wait_for(self._next(reader, frames, pending), HELLO_SECONDS)
+            if first is None or first.get("t") != "hello":
                 return
+            try:
+                hello = msg.decode(first, msg.TO_AUTHORITY)
+            except BadMessage as exc:
+                self._refuse(client, str(exc))
+                return
+            assert isinstance(hello, msg.Hello)
             if not await self._welcome(client, hello):
                 return
             while not client.closed:
-                message = await self._next(reader, frames, pending)
-                if message is None:
+                data = await self._next(reader, frames, pending)
+                if data is None:
                     return
+                try:
+                    message = msg.decode(data, msg.TO_AUTHORITY)
+                except BadMessage as exc:
+                    self._refuse(client, str(exc))
+                    continue
                 await self._handle(client, message)
         except (BadFrame, asyncio.TimeoutError, OSError, ConnectionError):
             return
@@ -481,39 +488,29 @@ class Authority:
         return pending.popleft()
 
     def _refuse(self, client: _Client, reason: str) -> None:
-        self._put(client, {"t": "refused", "reason": reason})
+        self._put(client, msg.Refused(reason))
 
-    async def _welcome(self, client: _Client, hello: dict) -> bool:
+    async def _welcome(self, client: _Client, hello: msg.Hello) -> bool:
         """Check the code and give a seat; False: refused (the connection ends)."""
         who = self._guesser(client, hello)
         why = self.guesses.refusal(who)
         if why is not None:  # not compared: a locked guesser learns nothing
             self._refuse(client, why)
             return False
-        code = hello.get("code")
-        if not isinstance(code, str) or not hmac.compare_digest(
-                code.encode("utf-8", "replace"), self.code.encode()):
+        if not hmac.compare_digest(hello.code.encode("utf-8", "replace"), self.code.encode()):
             self.guesses.wrong(who)
             self._refuse(client, "wrong code")
             return False
         self.guesses.right(who)
-        want = hello.get("want")
-        if want == "watch":
-            delay = hello.get("delay", 0)
-            if not isinstance(delay, int) or isinstance(delay, bool) or not 0 <= delay <= MAX_DELAY:
-                self._refuse(client, f"a delay is a whole number of moves, 0–{MAX_DELAY}")
-                return False
-            client.delay = delay
-            self._put(client, {"t": "welcome", "seat": None, "token": None, **self._about()})
-        elif want == "play":
+        if hello.want == "watch":
+            client.delay = hello.delay
+            self._put(client, self._welcome_of(None, None))
+        else:
             try:
                 if not await self._sit(client, hello):
                     return False
             finally:
                 self._arriving.discard(client)
-        else:
-            self._refuse(client, "want is play or watch")
-            return False
         self.clients.add(client)
         if self._idle_timer is not None:
             self._idle_timer.cancel()
@@ -524,31 +521,23 @@ class Authority:
             self.table.hold(False)
         return True
 
-    def _guesser(self, client: _Client, hello: dict) -> Guesser:
+    def _guesser(self, client: _Client, hello: msg.Hello) -> Guesser:
         """The hello's key if the SSH server vouched for it and the peer is a process
         of our own Unix user (a game the server started), else who the socket says."""
         if self.vouches is not None and client.key.id == f"uid:{os.getuid()}":
-            key = self.vouches.check(hello.get("key"), hello.get("proof"))
+            key = self.vouches.check(hello.key, hello.proof)
             if key is not None:
                 return Guesser(f"key:{key}")
         return client.key
 
-    def _about(self) -> dict:
+    def _welcome_of(self, seat: int | None, token: str | None) -> msg.Welcome:
         t = self.table
-        return {"names": self._names(), "kinds": list(t.kinds), "seats": t.seats,
-                "practice": False}
+        return msg.Welcome(seat, token, tuple(self._names()), tuple(t.kinds), t.seats)
 
-    async def _sit(self, client: _Client, hello: dict) -> bool:
+    async def _sit(self, client: _Client, hello: msg.Hello) -> bool:
         """Seat a player (the module doc says which seat) and welcome it; False:
         refused, told why."""
-        offered, new = hello.get("tokens", []), hello.get("new", True)
-        if isinstance(hello.get("token"), str) and isinstance(offered, list):
-            offered = [hello["token"], *offered]  # the one token of a hello before #21
-        if (not isinstance(offered, list) or len(offered) > MAX_TOKENS
-                or not all(isinstance(t, str) and len(t) <= 100 for t in offered)
-                or not isinstance(new, bool)):
-            self._refuse(client, f"tokens are at most {MAX_TOKENS} texts; new is true or false")
-            return False
+        offered, new = list(hello.offered), hello.new
         async with self._seating:
             held = self._held(offered)
             seat = next((s for s in held if not self._live(s)), None)
@@ -571,15 +560,13 @@ class Authority:
         self._away_since.pop(seat, None)
         if seat in self.table.stand_ins:  # back: the bot that played for them stops
             await asyncio.to_thread(self.table.stand_in, seat, None)
-        name = hello.get("name")
-        if isinstance(name, str) and name.strip():
-            self.names[seat] = player_name(name)
+        if hello.name.strip():
+            self.names[seat] = player_name(hello.name)
             # kept with the match (its save file), not only with this table
             await asyncio.to_thread(self.table.name_seat, seat, self.names[seat])
         if self.on_seats is not None:
             self.on_seats(dict(self.tokens), dict(self.names))
-        self._put(client, {"t": "welcome", "seat": seat, "token": self.tokens[seat],
-                           **self._about()})
+        self._put(client, self._welcome_of(seat, self.tokens[seat]))
         return True
 
     def _held(self, offered: list[str]) -> list[int]:
@@ -603,7 +590,7 @@ class Authority:
             if c.seat in seats:
                 c.pong = asyncio.Event()
                 waits.setdefault(c.seat, []).append(c.pong)
-                self._put(c, {"t": "ping"})
+                self._put(c, msg.Ping())
         tasks = [asyncio.ensure_future(e.wait()) for events in waits.values() for e in events]
         if tasks:
             await asyncio.wait(tasks, timeout=PING_SECONDS)
@@ -616,43 +603,35 @@ class Authority:
 
     def _bye(self, client: _Client, reason: str) -> None:
         """End ``client``'s connection, telling it why."""
-        self._put(client, {"t": "bye", "reason": reason})
+        self._put(client, msg.Bye(reason))
         self._drop(client)
 
-    async def _handle(self, client: _Client, message: dict) -> None:
-        kind = message["t"]
-        if kind == "act":
-            text = message.get("text")
+    async def _handle(self, client: _Client, message: msg.Message) -> None:
+        if isinstance(message, msg.Act):
             if client.seat is None:
                 self._refuse(client, "a watcher cannot play")
-            elif not isinstance(text, str) or len(text) > ACT_CHARS:
-                self._refuse(client, "an action is a short text, like 'play R5'")
             else:
                 try:
-                    await asyncio.to_thread(self.table.act, client.seat, text)
+                    await asyncio.to_thread(self.table.act, client.seat, message.text)
                 except Refused as exc:
                     self._refuse(client, exc.reason)
-        elif kind == "hold":
-            on = message.get("on")
-            if client.seat is None or not isinstance(on, bool):
+        elif isinstance(message, msg.Hold):
+            if client.seat is None:
                 self._refuse(client, "only a player can hold the bots")
             elif self._all_seated():
-                (self.holding.add if on else self.holding.discard)(client.seat)
+                (self.holding.add if message.on else self.holding.discard)(client.seat)
                 self._hold_or_release()
-        elif kind == "chat":
-            self._chat(client, message.get("text"))
-        elif kind == "stand_in":
-            await self._stand_in(client, message.get("seat"), message.get("level"))
-        elif kind == "pong":
+        elif isinstance(message, msg.Chat):
+            self._chat(client, message.text)
+        elif isinstance(message, msg.StandIn):
+            await self._stand_in(client, message.seat, message.level)
+        elif isinstance(message, msg.Pong):
             if client.pong is not None:
                 client.pong.set()
-        else:
-            self._refuse(client, f"unknown message {printable(kind)[:20]!r}")
+        else:  # a second hello
+            self._refuse(client, f"unexpected message {message.TAG!r}")
 
-    def _chat(self, client: _Client, text: object) -> None:
-        if not isinstance(text, str):
-            self._refuse(client, "chat is text")
-            return
+    def _chat(self, client: _Client, text: str) -> None:
         line = " ".join(printable(text).split())[:CHAT_CHARS]
         if not line:
             return
@@ -665,4 +644,4 @@ class Authority:
         client.chats.append(now)
         name = self._names()[client.seat] if client.seat is not None else "a watcher"
         for other in list(self.clients):
-            self._put(other, {"t": "chat", "seat": client.seat, "name": name, "text": line})
+            self._put(other, msg.ChatLine(client.seat, name, line))

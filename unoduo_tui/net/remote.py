@@ -8,8 +8,10 @@ raises :class:`ConnectionError`).  A reader thread then turns each ``update`` in
 thread.  :meth:`act` refuses at once what it can tell from the view (not this client's
 seat, not its turn, not a legal action now); anything else the authority refuses
 comes back as an update with ``cause="refused"``.  There is no practice undo or hint
-at a shared table.  ``presence`` (who is connected) and ``chat`` lines go to the
-``on_presence`` / ``on_chat`` callbacks.
+at a shared table.  Who is connected (``presence``), the seats' names, the join-code
+banner and each chat line travel in the updates too (``connected``, ``names``,
+``banner``, ``said``; causes ``"presence"`` and ``"chat"``): the table is the screen's
+only door.
 """
 
 from __future__ import annotations
@@ -18,15 +20,16 @@ import socket
 import threading
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 from engine import Action, PlayerView
 
 from ..table import (Listener, Refused, ShownHand, TableUpdate, guilt_estimate, save_wait,
                      shown_hand)
-from .authority import MAX_TOKENS
+from . import messages as msg
 from .codes import parse_code, socket_path
-from .frames import BadFrame, FrameReader, encode
+from .frames import BadFrame, FrameReader
+from .messages import MAX_TOKENS
 from .vouch import claim
 
 __all__ = ["RemoteTable", "Presence"]
@@ -61,14 +64,13 @@ class RemoteTable:
         self._listeners: list[Listener] = []
         self._told = 0  # updates told (their seq: the authority's is ``remote_seq``)
         self.remote_seq = -1  # the authority's seq of the last update it sent
-        self.on_presence: Callable[[Presence], None] | None = None
-        self.on_chat: Callable[[int | None, str, str], None] | None = None
         self.notes: tuple[str, ...] = ()
         self.public: PlayerView | None = None  # a watcher's view
         self.closed_reason: str | None = None
         self.presence: Presence | None = None
         self.code = code
-        #: a line the screen shows at the top: the join code, on the host's screen
+        #: a line the screen shows at the top: the join code, on the host's screen (told
+        #: in every update's ``banner``)
         self.banner: str | None = None
         self.token: str | None = None
         self._update: TableUpdate | None = None
@@ -86,26 +88,24 @@ class RemoteTable:
         self._pending: list[dict] = []
         self._events: tuple = ()  # the events of this client's view so far
         self._fresh = False  # an update has come on this connection
-        hello: dict[str, Any] = {"t": "hello", "code": self.code, "name": self._name,
-                                 "want": self._want,
-                                 **claim()}  # under unoduo serve: the key we play as
-        if self._want == "play":
-            hello["tokens"], hello["new"] = tokens[:MAX_TOKENS], new_seat
-        else:
-            hello["delay"] = self._delay
+        vouched = claim()  # under unoduo serve: the key we play as
+        hello = msg.Hello(self.code, self._want, self._name,
+                          tuple(tokens[:MAX_TOKENS]) if self._want == "play" else (),
+                          new_seat, self._delay if self._want == "watch" else 0,
+                          vouched.get("key"), vouched.get("proof"))
         sock.settimeout(CONNECT_SECONDS)
         try:
-            sock.sendall(encode(hello))
+            sock.sendall(msg.encode(hello))
             welcome = self._receive()
-            if welcome["t"] == "refused":
-                raise Refused(str(welcome.get("reason", "refused")))
-            if welcome["t"] != "welcome":
+            if isinstance(welcome, msg.Refused):
+                raise Refused(welcome.reason)
+            if not isinstance(welcome, msg.Welcome):
                 raise ConnectionError("the table answered with something else")
-            self.seat: int | None = welcome["seat"]
-            self.token = welcome["token"]
-            self.names = tuple(map(str, welcome["names"]))
-            self.kinds = tuple(map(str, welcome["kinds"]))
-            self._seats = int(welcome["seats"])
+            self.seat: int | None = welcome.seat
+            self.token = welcome.token
+            self.names = welcome.names
+            self.kinds = welcome.kinds
+            self._seats = welcome.seats
             while not self._fresh:
                 self._dispatch(self._receive())
         except (socket.timeout, OSError, BadFrame, KeyError, TypeError, ValueError) as exc:
@@ -163,18 +163,19 @@ class RemoteTable:
 
     # -- the wire ----------------------------------------------------------------------
 
-    def _receive(self) -> dict:
+    def _receive(self) -> msg.Message:
+        """The next message (``BadMessage``, a ``ValueError``, for one that is not)."""
         while not self._pending:
             data = self._sock.recv(1 << 16)
             if not data:
                 raise ConnectionError("the table closed the connection")
             self._pending.extend(self._frames.feed(data))
-        return self._pending.pop(0)
+        return msg.decode(self._pending.pop(0), msg.TO_CLIENT)
 
-    def _send(self, message: dict) -> None:
+    def _send(self, message: msg.Message) -> None:
         try:
             with self._sending:  # the reader thread answers pings: frames never interleave
-                self._sock.sendall(encode(message))
+                self._sock.sendall(msg.encode(message))
         except OSError:
             raise Refused("the connection to the table is lost") from None
 
@@ -189,36 +190,37 @@ class RemoteTable:
             if self._update is not None:
                 self._tell(replace(self._update, cause="closed", lost=reason, refused=None))
 
-    def _dispatch(self, message: dict) -> None:
-        kind = message["t"]
-        if kind == "update":
+    def _dispatch(self, message: msg.Message) -> None:
+        if isinstance(message, msg.Update):
             self._take(message)
-        elif kind == "ping":
+        elif isinstance(message, msg.Ping):
             try:
-                self._send({"t": "pong"})
+                self._send(msg.Pong())
             except Refused:
                 pass  # the reader sees the end
-        elif kind == "bye":
-            self.closed_reason = str(message.get("reason") or "the table ended the connection")
-        elif kind == "refused":
+        elif isinstance(message, msg.Bye):
+            self.closed_reason = message.reason or "the table ended the connection"
+        elif isinstance(message, msg.Refused):
             with self._lock:
                 if self._update is not None:
-                    self._tell(replace(self._update, cause="refused",
-                                       refused=str(message.get("reason"))))
-        elif kind == "presence":
-            self.presence = Presence(tuple(message["connected"]), int(message["watchers"]),
-                                     tuple(map(str, message["names"])))
-            self.names = self.presence.names
-            if self.on_presence is not None:
-                self.on_presence(self.presence)
-        elif kind == "chat" and self.on_chat is not None:
-            self.on_chat(message.get("seat"), str(message.get("name")), str(message.get("text")))
+                    self._tell(replace(self._update, cause="refused", refused=message.reason))
+        elif isinstance(message, msg.Presence):
+            with self._lock:
+                self.presence = Presence(message.connected, message.watchers, message.names)
+                self.names = self.presence.names
+                if self._update is not None:
+                    self._tell(replace(self._update, cause="presence", refused=None))
+        elif isinstance(message, msg.ChatLine):
+            with self._lock:
+                if self._update is not None:
+                    self._tell(replace(self._update, cause="chat", refused=None),
+                               said=(message.seat, message.name, message.text))
 
-    def _take(self, message: dict) -> None:
-        """An update: the events it lists follow the ``from`` the client has already."""
-        data, start = message["u"], message["from"]
-        raw = message.get("public") if self.seat is None else (data["views"][0][1]
-                                                               if data["views"] else None)
+    def _take(self, message: msg.Update) -> None:
+        """An update: the events it lists follow the ``start`` the client has already."""
+        data, start = message.u, message.start
+        raw = message.public if self.seat is None else (data["views"][0][1]
+                                                        if data["views"] else None)
         view = None
         if raw is not None:
             if not isinstance(start, int) or not 0 <= start <= len(self._events):
@@ -237,11 +239,16 @@ class RemoteTable:
             self._fresh = True
             self._tell(update)
 
-    def _tell(self, update: TableUpdate) -> None:
-        """To the listeners, numbered here: a refusal or the connection's end is a new
-        update too (a screen drops one no newer than the last it took)."""
+    def _tell(self, update: TableUpdate, said: tuple | None = None) -> None:
+        """To the listeners, numbered here: a refusal, the connection's end, who is
+        here and a chat line are new updates too (a screen drops one no newer than
+        the last it took); each carries who is here now and the banner."""
         self._told += 1
-        update = replace(update, seq=self._told)
+        now = self.presence
+        update = replace(update, seq=self._told, said=said, banner=self.banner,
+                         connected=None if now is None else now.connected,
+                         watchers=0 if now is None else now.watchers,
+                         names=None if now is None else now.names)
         self._update = update
         for listener in list(self._listeners):
             listener(update)
@@ -279,14 +286,16 @@ class RemoteTable:
             return self._update.views[seat]
 
     def subscribe(self, listener: Listener) -> TableUpdate:
-        """Also tells ``on_presence`` who is here again (a screen just opened)."""
+        """The state now (who is here and the banner as they are now) and every later
+        update."""
         with self._lock:
             self._listeners.append(listener)
             assert self._update is not None
-            now = self._update
-        if self.on_presence is not None and self.presence is not None:
-            self.on_presence(self.presence)
-        return now
+            now = self.presence
+            return replace(self._update, banner=self.banner, said=None,
+                           connected=None if now is None else now.connected,
+                           watchers=0 if now is None else now.watchers,
+                           names=None if now is None else now.names)
 
     def unsubscribe(self, listener: Listener) -> None:
         with self._lock:
@@ -312,14 +321,14 @@ class RemoteTable:
                 raise Refused(str(exc)) from None
             if action not in view.legal_actions:
                 raise Refused(f"{text!r} is not a legal action now")
-        self._send({"t": "act", "text": str(action)})
+        self._send(msg.Act(str(action)))
 
     def hold(self, on: bool) -> None:
         if self.seat is not None and self.closed_reason is None:
-            self._send({"t": "hold", "on": bool(on)})
+            self._send(msg.Hold(bool(on)))
 
     def chat(self, text: str) -> None:
-        self._send({"t": "chat", "text": str(text)})
+        self._send(msg.Chat(str(text)))
 
     def hand_to_bot(self, seat: int, level: str) -> None:
         """Ask the table to let a ``level`` bot play ``seat`` for its away player (the
@@ -331,7 +340,7 @@ class RemoteTable:
                 raise Refused("a watcher cannot hand a seat to a bot")
             if self._update is None or seat not in self._update.may_stand_in:
                 raise Refused("that seat's player is not away long enough")
-        self._send({"t": "stand_in", "seat": seat, "level": str(level)})
+        self._send(msg.StandIn(seat, str(level)))
 
     def undo(self) -> bool:
         return False

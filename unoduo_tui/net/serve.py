@@ -100,7 +100,7 @@ async def _run(args: argparse.Namespace, out) -> int:
         else:
             raise ValueError(f"no free table name in {folder}")
     assert code is not None and path is not None
-    listing = (Listing(args.listing, code, match_id, table.match.rules.preset, args.quick)
+    listing = (Listing(args.listing, code, match_id, table.preset, args.quick)
                if args.listing else None)
     authority = Authority(table, code, tokens=kept["tokens"] if kept else None,
                           names=kept["names"] if kept else None,

@@ -53,7 +53,7 @@ class GameScreen(GameKeys, Screen[None]):
     }
     GameScreen #banners { dock: top; height: auto; }
     GameScreen #table-banner {
-        height: 1; padding: 0 1; background: $primary; color: $text;
+        height: 1; padding: 0 1; background: $primary; color: $text; display: none;
         text-style: bold;
     }
     """
@@ -127,9 +127,7 @@ class GameScreen(GameKeys, Screen[None]):
             yield Static(id="save-banner", markup=False)
             yield Static(id="lost-banner", markup=False)
             yield Static(id="away-banner", markup=False)
-            banner = getattr(self.table, "banner", None)  # a shared table's join code
-            if banner:
-                yield Static(printable(banner), id="table-banner", markup=False)
+            yield Static(id="table-banner", markup=False)  # a shared table's join code
         yield Seats(id="seats")
         yield from table_row(GameLog(id="log"))
         yield Hand(id="hand")
@@ -142,6 +140,7 @@ class GameScreen(GameKeys, Screen[None]):
             self.notify(note, title="Save file", severity="warning", timeout=8)
         self._app = self.app  # for the listener, which may run in the bots' thread
         self.latest = self.table.subscribe(self._told)
+        self._show_presence(self.latest, None)
         self._announced = self.latest.views[self._first].event_count
         self.refresh_table()  # the first frame shows the table, not empty widgets
         self.call_after_refresh(self._catch_up)
@@ -161,7 +160,8 @@ class GameScreen(GameKeys, Screen[None]):
             return
         if self.latest is not None and update.seq <= self.latest.seq:
             return  # an older state than the one shown: each update is the whole state
-        self.latest = update
+        before, self.latest = self.latest, update
+        self._show_presence(update, before)
         self._in_flight = False
         self._show_save_error(update.save_error)  # under a dialog too
         self._show_lost(update.lost)
@@ -320,6 +320,27 @@ class GameScreen(GameKeys, Screen[None]):
         if self._banner("lost", f"Disconnected from the table: {printable(why)}. "
                         "j rejoins, q leaves." if why else ""):
             self.refresh_bindings()  # under a dialog too: j, and nothing else
+
+    def _show_presence(self, update: TableUpdate, before: TableUpdate | None) -> None:
+        """A shared table's news, as its updates bring it: the join-code banner, the
+        seats' names now, the seats whose player is not connected marked away, who
+        came and went, and a chat line — each a toast."""
+        self._banner("table", printable(update.banner or ""))
+        if update.names is not None:
+            self.rename_seats(update.names)
+        if update.connected is not None:
+            humans = {s for s, kind in enumerate(self.kinds) if not kind.startswith("bot:")}
+            self.query_one(Seats).away = frozenset(humans - set(update.connected))
+            was = None if before is None else before.connected
+            if was is not None:
+                names = update.names or self.names
+                for seat in sorted(set(was) - set(update.connected)):
+                    self.notify(f"{printable(names[seat])} disconnected — waiting"[:240])
+                for seat in sorted(set(update.connected) - set(was)):
+                    self.notify(f"{printable(names[seat])} is at the table"[:240])
+        if update.cause == "chat" and update.said is not None:
+            _, name, text = update.said
+            self.notify(f"{printable(name)}: {printable(text)}"[:240])
 
     def _show_away(self, update: TableUpdate) -> None:
         """Who is away long enough to hand to a bot (``b``), and whom a bot plays for."""

@@ -47,11 +47,8 @@ def _say(lobby: Any, exc: BaseException, code: str | None = None) -> None:
 
 
 def _show(lobby: Any, table: Any, banner: str | None = None) -> None:
-    from ..presence import wire
-
     app = unoduo(lobby)
     table.banner = banner
-    wire(app, table)
     app.open_game(table)
 
 

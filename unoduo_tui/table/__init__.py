@@ -29,17 +29,25 @@ The contract a client relies on:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Mapping, Protocol, get_args, runtime_checkable
+from collections import abc
+from dataclasses import dataclass, field, fields
+from functools import cache
+from types import UnionType
+from typing import (Any, Callable, Literal, Mapping, Protocol, Union, get_args, get_origin,
+                    get_type_hints, runtime_checkable)
 
 from engine import Card, Event, PlayerView
 
-__all__ = ["Cause", "Listener", "Refused", "Table", "TableUpdate", "ShownHand", "shown_hand",
+__all__ = ["Cause", "Said", "Listener", "Refused", "Table", "HostedTable", "TableUpdate", "ShownHand", "shown_hand",
            "guilt_estimate", "save_wait"]
 
 #: why an update was sent
 Cause = Literal["start", "move", "undo", "redo", "thinking", "save", "refused", "closed",
-                "seats"]
+                "seats", "presence", "chat"]
+
+#: a chat line at a shared table: (the seat it came from — None: a watcher —, the
+#: name it came under, the text)
+Said = tuple[int | None, str, str]
 
 #: a seat whose hand was shown to a challenger, and the cards (A6 / C8)
 ShownHand = tuple[int, tuple[Card, ...]]
@@ -70,7 +78,15 @@ class TableUpdate:
     — the views are the last it was told, and :meth:`Table.rejoin` connects again;
     ``stand_ins``: the seats a bot plays for their away player (seat → ``"bot:<level>"``);
     ``may_stand_in``: the seats away long enough that this client may hand them to a
-    bot (:meth:`Table.hand_to_bot`)."""
+    bot (:meth:`Table.hand_to_bot`).
+
+    At a shared table, who is there travels the same way (no callback, no widget set
+    from the network): ``connected``: the seats whose player is connected now
+    (``None``: a table at one keyboard, everyone is here); ``watchers``: how many
+    watch; ``names``: the seats' names as the table names them now (a joiner's own
+    name once they sit down; ``None``: as :attr:`Table.names`); ``banner``: a line for
+    the top of the screen (the join code, on the host's); ``said``: the chat line this
+    update (``cause="chat"``) brings, once."""
 
     seq: int
     cause: Cause
@@ -86,6 +102,11 @@ class TableUpdate:
     lost: str | None = None
     stand_ins: Mapping[int, str] = field(default_factory=dict)
     may_stand_in: tuple[int, ...] = ()
+    connected: tuple[int, ...] | None = None
+    watchers: int = 0
+    names: tuple[str, ...] | None = None
+    banner: str | None = None
+    said: Said | None = None
 
     def view(self, seat: int) -> PlayerView:
         """``seat``'s view (``KeyError``: this client does not play ``seat``)."""
@@ -95,44 +116,28 @@ class TableUpdate:
         """The events ``seat`` saw after the first ``since`` (redacted for it)."""
         return self.views[seat].events_from(since)
 
-    # -- plain data --------------------------------------------------------------------
+    # -- plain data: derived from the fields above -------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data (str, int, bool, None, lists and maps), as a socket carries it."""
-        return {"seq": self.seq, "cause": self.cause,
-                "views": [[seat, v.to_dict()] for seat, v in self.views.items()],
-                "to_act": self.to_act, "over": self.over, "thinking": self.thinking,
-                "save_error": self.save_error, "refused": self.refused,
-                "can_undo": self.can_undo, "can_redo": self.can_redo, "undos": self.undos,
-                "lost": self.lost, "stand_ins": [[s, k] for s, k in self.stand_ins.items()],
-                "may_stand_in": list(self.may_stand_in)}
+        """Plain data (str, int, bool, None, lists and maps), as a socket carries it: a
+        key per field, each written as its declared type says (:func:`_plain`)."""
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
 
     @classmethod
     def from_dict(cls, data: Any) -> "TableUpdate":
-        """Inverse of :meth:`to_dict`; anything malformed raises ``ValueError``."""
+        """Inverse of :meth:`to_dict`, every field checked against its declared type;
+        anything malformed raises ``ValueError``."""
         if not isinstance(data, dict):
             raise ValueError("an update must be a mapping")
+        hints = _update_hints()
         try:
-            cause = data["cause"]
-            if cause not in get_args(Cause):
-                raise ValueError(f"unknown cause {cause!r}")
-            views = {}
-            for seat, raw in data["views"]:
-                view = PlayerView.from_dict(raw)
-                if view.seat != _seat(seat):
-                    raise ValueError("a view filed under another seat")
-                views[view.seat] = view
-            return cls(seq=_int(data["seq"]), cause=cause, views=views,
-                       to_act=_opt_seat(data["to_act"]), over=_bool(data["over"]),
-                       thinking=_opt_seat(data["thinking"]),
-                       save_error=_opt_str(data["save_error"]),
-                       refused=_opt_str(data["refused"]), can_undo=_bool(data["can_undo"]),
-                       can_redo=_bool(data["can_redo"]), undos=_int(data["undos"]),
-                       lost=_opt_str(data["lost"]),
-                       stand_ins={_seat(s): _str(k) for s, k in data["stand_ins"]},
-                       may_stand_in=tuple(_seat(s) for s in data["may_stand_in"]))
+            values = {f.name: _typed(data[f.name], hints[f.name]) for f in fields(cls)}
         except (KeyError, TypeError) as exc:
             raise ValueError(f"malformed update: {exc}") from None
+        for seat, view in values["views"].items():
+            if view.seat != seat:
+                raise ValueError("a view filed under another seat")
+        return cls(**values)
 
 
 #: what :meth:`Table.subscribe` calls with each update
@@ -215,6 +220,40 @@ class Table(Protocol):
     def close(self) -> None: ...
 
 
+@runtime_checkable
+class HostedTable(Table, Protocol):
+    """A table an authority serves to clients in other processes
+    (:class:`unoduo_tui.net.authority.Authority`): a :class:`Table` that owns its
+    match, plus what the authority needs — and nothing of the match itself.
+
+    The contract on saving: a listener is called with a decision's update once the
+    decision is written to the save file, under the table's lock, and the table makes
+    it durable after; :meth:`wait_saved` returns once everything told so far is
+    durable.  The authority calls it before sending an update, so no client is ever
+    shown a decision that is not on disk."""
+
+    #: seats a bot plays for their away player (seat → ``"bot:<level>"``)
+    stand_ins: Mapping[int, str]
+
+    @property
+    def preset(self) -> str: ...
+
+    def is_bot(self, seat: int | None) -> bool: ...
+
+    def public_view(self) -> PlayerView:
+        """The match's public view: no hidden card (what a watcher sees)."""
+
+    def wait_saved(self) -> None:
+        """Return once every decision told so far is durable (see the class doc)."""
+
+    def name_seat(self, seat: int, name: str) -> None:
+        """``seat``'s player sat down as ``name`` (the save file records it)."""
+
+    def stand_in(self, seat: int, kind: str | None) -> None:
+        """A bot of ``kind`` plays ``seat`` for its away player (``None``: they are
+        back); :class:`Refused` when it may not."""
+
+
 def shown_hand(view: PlayerView, since: int = 0) -> ShownHand | None:
     """The hand ``view``'s seat was shown by its challenge (A6 / C8) among the events
     after the first ``since``: the last such, or ``None``.  A view holds it only for the
@@ -234,36 +273,62 @@ def save_wait(error: str) -> str:
             "and goes on by itself once it can.")
 
 
-def _int(value: object) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"malformed update: {value!r} is not a whole number")
+def _plain(value: Any) -> Any:
+    """A field's value as plain data: a map as ``[key, value]`` pairs (msgpack and JSON
+    keep int keys apart that way), a tuple as a list, a view by its ``to_dict``."""
+    if isinstance(value, PlayerView):
+        return value.to_dict()
+    if isinstance(value, Mapping):
+        return [[k, _plain(v)] for k, v in value.items()]
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
     return value
 
 
-def _seat(value: object) -> int:
-    return _int(value)
+@cache
+def _update_hints() -> dict[str, Any]:
+    return get_type_hints(TableUpdate)
 
 
-def _opt_seat(value: object) -> int | None:
-    return None if value is None else _int(value)
-
-
-def _bool(value: object) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"malformed update: {value!r} is not true or false")
-    return value
-
-
-def _str(value: object) -> str:
-    if not isinstance(value, str):
-        raise ValueError(f"malformed update: {value!r} is not text")
-    return value
-
-
-def _opt_str(value: object) -> str | None:
-    if value is not None and not isinstance(value, str):
-        raise ValueError(f"malformed update: {value!r} is not text")
-    return value
+def _typed(value: Any, kind: Any) -> Any:
+    """Plain ``value`` as the declared ``kind`` (the inverse of :func:`_plain`)."""
+    origin = get_origin(kind)
+    if origin in (Union, UnionType):
+        if value is None and type(None) in get_args(kind):
+            return None
+        (kind,) = [k for k in get_args(kind) if k is not type(None)]
+        return _typed(value, kind)
+    if origin is Literal:
+        if value not in get_args(kind):
+            raise ValueError(f"unknown cause {value!r}")
+        return value
+    if origin in (Mapping, dict, abc.Mapping):
+        key, item = get_args(kind)
+        if not isinstance(value, list):
+            raise ValueError(f"malformed update: {value!r:.40} is not a list of pairs")
+        return {_typed(k, key): _typed(v, item) for k, v in value}
+    if origin is tuple:
+        args = get_args(kind)
+        if not isinstance(value, list) or (args[-1] is not Ellipsis and len(value) != len(args)):
+            raise ValueError(f"malformed update: {value!r:.40} is not a list of {kind}")
+        if args[-1] is Ellipsis:
+            return tuple(_typed(v, args[0]) for v in value)
+        return tuple(_typed(v, k) for v, k in zip(value, args))
+    if kind is PlayerView:
+        return PlayerView.from_dict(value)
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise ValueError(f"malformed update: {value!r} is not true or false")
+        return value
+    if kind is int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"malformed update: {value!r} is not a whole number")
+        return value
+    if kind is str:
+        if not isinstance(value, str):
+            raise ValueError(f"malformed update: {value!r} is not text")
+        return value
+    raise TypeError(f"no plain form for {kind!r}")  # pragma: no cover - a new field's type
 
 
 def guilt_estimate(view: PlayerView) -> float | None:

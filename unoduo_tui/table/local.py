@@ -25,6 +25,7 @@ from typing import Any, Sequence
 from engine import Action, Match, PlayerView, Rules
 from engine import bots as engine_bots
 from engine.replay import ReplayCursor
+from engine.view import SeatEvents
 
 from ..plan import MatchPlan
 from . import (Cause, Listener, Refused, ShownHand, TableUpdate, guilt_estimate, save_wait,
@@ -73,6 +74,7 @@ class LocalTable:
         self._made: set[int] = set()  # the bots made here (an undo makes them afresh)
         self._make_bots()
         self._lock = threading.RLock()
+        self._public_seen: tuple[Match, SeatEvents] | None = None
         self._wake = threading.Condition(self._lock)
         self._listeners: list[Listener] = []
         self._seq = 0
@@ -208,6 +210,28 @@ class LocalTable:
     def waiting(self) -> bool:
         """A save failed: the table takes no decision until one succeeds."""
         return self.save_error is not None
+
+    # -- what a table's authority needs (:class:`unoduo_tui.table.HostedTable`) ---------
+
+    def public_view(self) -> PlayerView:
+        """The match's public view (no hidden card: a watcher's), its events redacted
+        once per match, not once per call."""
+        with self._lock:
+            match = self.match
+            if self._public_seen is None or self._public_seen[0] is not match:
+                self._public_seen = (match, SeatEvents(-1))
+            return match.public_view(self._public_seen[1])
+
+    @property
+    def preset(self) -> str:
+        return self.match.rules.preset
+
+    def wait_saved(self) -> None:
+        """Return once every decision told so far is durable.  Listeners are called
+        with a decision once it is written, before it is made durable, all under the
+        table's lock (:meth:`_commit`): this waits for that lock."""
+        with self._lock:
+            pass
 
     def name_seat(self, seat: int, name: str) -> None:
         """``seat``'s player sat down as ``name`` (a joiner at a hosted table): the table

@@ -1,0 +1,166 @@
+"""#22 "the wire is declared once": every network message is a frozen dataclass with
+one encoder and one decoder (:mod:`unoduo_tui.net.messages`); the decoder, fuzzed, turns
+a hostile frame into a clear refusal (:class:`BadMessage`) and nothing else."""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from unoduo_tui.net import frames
+from unoduo_tui.net import messages as msg
+from unoduo_tui.net.messages import BadMessage
+
+ALL = (*msg.TO_AUTHORITY.values(), *msg.TO_CLIENT.values())
+
+
+def _strategy(kind, limit):
+    origin = typing.get_origin(kind)
+    if origin in (typing.Union, __import__("types").UnionType):
+        inner = [k for k in typing.get_args(kind) if k is not type(None)][0]
+        return st.none() | _strategy(inner, limit)
+    if origin is typing.Literal:
+        return st.sampled_from(typing.get_args(kind))
+    if origin is tuple:
+        item = typing.get_args(kind)[0]
+        return st.lists(_strategy(item, limit), max_size=min(limit["items"] or 8, 8)).map(tuple)
+    if kind is bool:
+        return st.booleans()
+    if kind is int:
+        low = limit["low"] if limit["low"] is not None else -(2**31)
+        high = limit["high"] if limit["high"] is not None else 2**31
+        return st.integers(low, high)
+    if kind is str:
+        return st.text(max_size=min(limit["chars"] or 40, 40))
+    if kind is dict:
+        return st.dictionaries(st.text(max_size=5), st.integers(-(2**63), 2**63 - 1)
+                               | st.text(max_size=5),
+                               max_size=4)
+    raise AssertionError(kind)
+
+
+def _messages(cls):
+    fields = {name: _strategy(kind, limit)
+              for name, _, kind, limit, _, _ in msg._schema(cls)}
+    return st.fixed_dictionaries(fields).map(lambda values: cls(**values))
+
+
+def _body(frame: bytes) -> dict:
+    reader = frames.FrameReader()
+    (data,) = reader.feed(frame)
+    return data
+
+
+def test_every_message_is_a_frozen_dataclass_with_one_tag_per_direction():
+    for receiver in (msg.TO_AUTHORITY, msg.TO_CLIENT):
+        for tag, cls in receiver.items():
+            assert cls.TAG == tag and dataclasses.is_dataclass(cls)
+            assert cls.__dataclass_params__.frozen
+    # the names the issue lists are all declared
+    assert {"hello", "act", "hold", "chat", "pong", "stand_in"} <= set(msg.TO_AUTHORITY)
+    assert {"welcome", "update", "presence", "chat", "refused", "ping", "bye"} <= set(
+        msg.TO_CLIENT)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(ALL).flatmap(_messages))
+def test_encode_then_decode_gives_the_message_back(message):
+    receiver = msg.TO_AUTHORITY if type(message) in msg.TO_AUTHORITY.values() else msg.TO_CLIENT
+    assert msg.decode(_body(msg.encode(message)), receiver) == message
+
+
+def test_update_travels_its_start_as_from():
+    body = _body(msg.encode(msg.Update({"seq": 1}, 5)))
+    assert body["from"] == 5 and "start" not in body
+
+
+_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text(max_size=20)
+    | st.binary(max_size=10) | st.floats(allow_nan=False),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner,
+                                                                max_size=5),
+    max_leaves=20)
+_tags = st.sampled_from(sorted({*msg.TO_AUTHORITY, *msg.TO_CLIENT, "nope", ""}))
+_field_names = st.sampled_from(sorted({w for cls in ALL for _, w, *_ in msg._schema(cls)}))
+_hostile_maps = st.builds(
+    lambda tag, known, other: {**other, **known, "t": tag}, _tags,
+    st.dictionaries(_field_names, _values, max_size=8),
+    st.dictionaries(st.text(max_size=8), _values, max_size=3))
+
+
+@settings(max_examples=600, deadline=None)
+@given(_hostile_maps, st.sampled_from(["authority", "client"]))
+def test_a_hostile_map_decodes_to_a_message_or_a_clear_refusal(data, side):
+    receiver = msg.TO_AUTHORITY if side == "authority" else msg.TO_CLIENT
+    try:
+        message = msg.decode(data, receiver)
+    except BadMessage as exc:
+        assert str(exc) and len(str(exc)) < 200  # words for the other end, short
+        return
+    assert type(message) is receiver[data["t"]]
+    msg.encode(message)  # what was taken is a message again, within its bounds
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.binary(max_size=200))
+def test_hostile_bytes_are_a_bad_frame_or_a_bad_message_never_anything_else(raw):
+    reader = frames.FrameReader()
+    try:
+        for data in reader.feed(len(raw).to_bytes(4, "big") + raw):
+            msg.decode(data, msg.TO_AUTHORITY)
+    except (frames.BadFrame, BadMessage):
+        pass
+
+
+@pytest.mark.parametrize("data, words", [
+    ({"t": "act", "text": 7}, "short text"),
+    ({"t": "act", "text": "x" * 101}, "short text"),
+    ({"t": "act"}, "short text"),
+    ({"t": "hello", "code": "a-b-1234", "want": "fly"}, "want is play or watch"),
+    ({"t": "hello", "code": "a-b-1234", "want": "play", "tokens": ["t"] * 9}, "tokens"),
+    ({"t": "hello", "code": "a-b-1234", "want": "play", "tokens": "t"}, "tokens"),
+    ({"t": "hello", "code": "a-b-1234", "want": "watch", "delay": -1}, "delay"),
+    ({"t": "hello", "code": "a-b-1234", "want": "watch", "delay": True}, "delay"),
+    ({"t": "hold", "on": 1}, "true or false"),
+    ({"t": "welcome"}, "unknown message"),  # goes the other way
+    ({"t": "nope"}, "unknown message"),
+])
+def test_each_refusal_says_what_is_wrong(data, words):
+    with pytest.raises(BadMessage, match=words):
+        msg.decode(data, msg.TO_AUTHORITY)
+
+
+def test_a_huge_list_is_refused_by_its_length_before_its_items():
+    # the largest array a frame may hold, of values that would each fail
+    tokens = [None] * (1 << 17)
+    body = msgpack.packb({"v": frames.PROTOCOL, "t": "hello", "code": "a-b-1", "want": "play",
+                          "tokens": tokens})
+    (data,) = frames.FrameReader().feed(len(body).to_bytes(4, "big") + body)
+    with pytest.raises(BadMessage, match="tokens are at most 8"):
+        msg.decode(data, msg.TO_AUTHORITY)
+
+
+def test_a_table_update_is_written_and_read_from_its_one_field_declaration():
+    # every declared field travels, under its own name, and comes back equal (views too)
+    from engine import Match, Rules
+    from unoduo_tui.table import TableUpdate
+
+    match = Match.new(Rules(preset="classic", seats=3), seed=5)
+    update = TableUpdate(seq=7, cause="move", views={1: match.view(1)}, to_act=match.to_act,
+                         thinking=2, save_error="the disk is full", stand_ins={2: "bot:easy"},
+                         may_stand_in=(2,), lost=None)
+    plain = update.to_dict()
+    assert set(plain) == {f.name for f in dataclasses.fields(TableUpdate)}
+    again = TableUpdate.from_dict(msgpack.unpackb(msgpack.packb(plain), strict_map_key=False))
+    assert again == update
+    for name, bad in (("over", 1), ("cause", "nope"), ("stand_ins", {2: "x"}),
+                      ("may_stand_in", ["2"]), ("seq", True)):
+        with pytest.raises(ValueError):
+            TableUpdate.from_dict({**plain, name: bad})
+    with pytest.raises(ValueError, match="another seat"):
+        TableUpdate.from_dict({**plain, "views": [[0, plain["views"][0][1]]]})

@@ -1,0 +1,306 @@
+"""The messages between a table's authority and its clients, declared once (#22).
+
+One frozen dataclass per message; its ``TAG`` is the frame's ``t`` and its fields are
+the frame's other keys (``start`` travels as ``from``).  :func:`encode` turns a message
+into a frame (:mod:`.frames`), :func:`decode` a frame's map into the message — the one
+decoder both ends use, checked against the same field declarations: a field of the
+wrong type, a text or list over its bound, an unknown message or a message that does
+not travel that way is a :class:`BadMessage` saying so, in words the other end is sent
+back (``refused``).  Its cost is bounded: a frame is at most :data:`.frames.MAX_FRAME`
+bytes with every msgpack length capped, and the checks are one pass over the fields,
+stopping at the first that is wrong (a list's length is checked before its items).
+
+Client → authority (:data:`TO_AUTHORITY`): :class:`Hello`, :class:`Pong`,
+:class:`Act`, :class:`Hold`, :class:`Chat`, :class:`StandIn`.
+Authority → client (:data:`TO_CLIENT`): :class:`Welcome`, :class:`Update`,
+:class:`Presence`, :class:`ChatLine`, :class:`Refused`, :class:`Ping`, :class:`Bye`.
+What each means is :mod:`.authority`'s module doc.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, ClassVar, Literal, Union
+
+from . import frames
+from .codes import MAX_DELAY
+
+__all__ = ["Message", "BadMessage", "encode", "decode", "TO_AUTHORITY", "TO_CLIENT",
+           "Hello", "Pong", "Act", "Hold", "Chat", "StandIn", "Welcome", "Update",
+           "Presence", "ChatLine", "Refused", "Ping", "Bye", "MAX_TOKENS", "ACT_CHARS",
+           "TEXT_CHARS", "MAX_SEATS"]
+
+#: seat tokens a hello may offer
+MAX_TOKENS = 8
+#: the longest action text (``"play R5 uno"`` is 11)
+ACT_CHARS = 100
+#: the longest name, token, reason or chat line a message may carry (chat is clipped
+#: to :data:`.authority.CHAT_CHARS` by the authority; this only bounds the frame)
+TEXT_CHARS = 2_000
+#: the most seats a table has (a list of seats or names is at most this long)
+MAX_SEATS = 99
+
+
+class BadMessage(ValueError):
+    """A frame's map that is no message of this protocol going this way; ``str()`` is
+    the reason, for the other end."""
+
+
+def _limit(chars: int | None = None, items: int | None = None, problem: str | None = None,
+           low: int | None = None, high: int | None = None) -> dict:
+    return {"chars": chars, "items": items, "problem": problem, "low": low, "high": high}
+
+
+def bounded(default: Any = dataclasses.MISSING, **limits: Any) -> Any:
+    """A field with bounds (``chars``, ``items``, ``low``/``high``) and the words its
+    refusal uses (``problem``)."""
+    meta = {"limit": _limit(**limits)}
+    if isinstance(default, (list, dict, set)):
+        raise TypeError("a message's fields are immutable: use a tuple")
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class Message:
+    """A message: ``TAG`` is its frame's ``t``."""
+
+    TAG: ClassVar[str] = ""
+    #: wire names that differ from the field's (``from`` is a Python keyword)
+    WIRE: ClassVar[dict[str, str]] = {}
+
+
+# -- client → authority ----------------------------------------------------------------
+
+_TOKENS = f"tokens are at most {MAX_TOKENS} texts; new is true or false"
+
+
+@dataclass(frozen=True)
+class Hello(Message):
+    """The first message: which table (``code``), who (``name``), to ``play`` or
+    ``watch``; a player's seat ``tokens`` (``new``: a free seat may be given instead);
+    a watcher's ``delay``; ``key``/``proof``: the SSH key vouched for (:mod:`.vouch`);
+    ``token``: the one token of a hello before #21."""
+
+    TAG: ClassVar[str] = "hello"
+    code: str = bounded(chars=TEXT_CHARS, problem="wrong code")
+    want: Literal["play", "watch"] = bounded(problem="want is play or watch")
+    name: str = bounded("", chars=TEXT_CHARS)
+    tokens: tuple[str, ...] = bounded((), items=MAX_TOKENS, chars=100, problem=_TOKENS)
+    new: bool = bounded(True, problem=_TOKENS)
+    delay: int = bounded(0, low=0, high=MAX_DELAY,
+                         problem=f"a delay is a whole number of moves, 0–{MAX_DELAY}")
+    key: str | None = bounded(None, chars=TEXT_CHARS)
+    proof: str | None = bounded(None, chars=TEXT_CHARS)
+    token: str | None = bounded(None, chars=100, problem=_TOKENS)
+
+    @property
+    def offered(self) -> tuple[str, ...]:
+        """The tokens to try, the old single ``token`` first."""
+        return ((self.token,) if self.token else ()) + self.tokens
+
+
+@dataclass(frozen=True)
+class Pong(Message):
+    TAG: ClassVar[str] = "pong"
+
+
+@dataclass(frozen=True)
+class Act(Message):
+    """The client's seat makes the decision ``text`` (``"play R5 uno"``)."""
+
+    TAG: ClassVar[str] = "act"
+    text: str = bounded(chars=ACT_CHARS, problem="an action is a short text, like 'play R5'")
+
+
+@dataclass(frozen=True)
+class Hold(Message):
+    """A player asks the bots to wait (``on``) or lets them go on."""
+
+    TAG: ClassVar[str] = "hold"
+    on: bool = bounded(problem="only a player can hold the bots: on is true or false")
+
+
+@dataclass(frozen=True)
+class Chat(Message):
+    """One chat line from the client."""
+
+    TAG: ClassVar[str] = "chat"
+    text: str = bounded(chars=TEXT_CHARS, problem="chat is a line of text")
+
+
+@dataclass(frozen=True)
+class StandIn(Message):
+    """Hand the away player's ``seat`` to a bot of ``level``."""
+
+    TAG: ClassVar[str] = "stand_in"
+    seat: int = bounded(low=0, high=MAX_SEATS - 1, problem="there is no such seat")
+    level: str = bounded(chars=40, problem="a bot level is a short text")
+
+
+# -- authority → client ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Welcome(Message):
+    """Seated (``seat`` None and no ``token`` for a watcher); the table's seats."""
+
+    TAG: ClassVar[str] = "welcome"
+    seat: int | None = bounded(low=0, high=MAX_SEATS - 1)
+    token: str | None = bounded(chars=100)
+    names: tuple[str, ...] = bounded(items=MAX_SEATS, chars=TEXT_CHARS)
+    kinds: tuple[str, ...] = bounded(items=MAX_SEATS, chars=100)
+    seats: int = bounded(low=2, high=MAX_SEATS)
+    practice: bool = False
+
+
+@dataclass(frozen=True)
+class Update(Message):
+    """A :meth:`~unoduo_tui.table.TableUpdate.to_dict` (``u``) holding this client's
+    seat's view, its events after the first ``start`` only; a watcher's ``public``
+    view instead.  The views are checked by their own ``from_dict``."""
+
+    TAG: ClassVar[str] = "update"
+    WIRE: ClassVar[dict[str, str]] = {"start": "from"}
+    u: dict
+    start: int = bounded(low=0)
+    public: dict | None = None
+
+
+@dataclass(frozen=True)
+class Presence(Message):
+    """Who is at the table: the ``connected`` seats, how many ``watchers``, the seats'
+    ``names`` as the table shows them now."""
+
+    TAG: ClassVar[str] = "presence"
+    connected: tuple[int, ...] = bounded(items=MAX_SEATS, low=0, high=MAX_SEATS - 1)
+    watchers: int = bounded(low=0)
+    names: tuple[str, ...] = bounded(items=MAX_SEATS, chars=TEXT_CHARS)
+
+
+@dataclass(frozen=True)
+class ChatLine(Message):
+    """A chat line to every client: from ``seat`` (None: a watcher) named ``name``."""
+
+    TAG: ClassVar[str] = "chat"
+    seat: int | None = bounded(low=0, high=MAX_SEATS - 1)
+    name: str = bounded(chars=TEXT_CHARS)
+    text: str = bounded(chars=TEXT_CHARS)
+
+
+@dataclass(frozen=True)
+class Refused(Message):
+    """The last request was not taken (the match is unchanged)."""
+
+    TAG: ClassVar[str] = "refused"
+    reason: str = bounded(chars=TEXT_CHARS)
+
+
+@dataclass(frozen=True)
+class Ping(Message):
+    TAG: ClassVar[str] = "ping"
+
+
+@dataclass(frozen=True)
+class Bye(Message):
+    """The authority ends this connection, saying why."""
+
+    TAG: ClassVar[str] = "bye"
+    reason: str = bounded(chars=TEXT_CHARS)
+
+
+#: the messages each end may receive, by tag
+TO_AUTHORITY: dict[str, type[Message]] = {m.TAG: m for m in (Hello, Pong, Act, Hold, Chat,
+                                                             StandIn)}
+TO_CLIENT: dict[str, type[Message]] = {m.TAG: m for m in (Welcome, Update, Presence, ChatLine,
+                                                          Refused, Ping, Bye)}
+
+
+# -- the encoder and the decoder -------------------------------------------------------
+
+
+def encode(message: Message) -> bytes:
+    """``message`` as one frame."""
+    cls = type(message)
+    data: dict[str, Any] = {"t": cls.TAG}
+    for f in dataclasses.fields(cls):
+        value = getattr(message, f.name)
+        data[cls.WIRE.get(f.name, f.name)] = list(value) if isinstance(value, tuple) else value
+    return frames.encode(data)
+
+
+@cache
+def _schema(cls: type[Message]) -> tuple[tuple[str, str, Any, dict, bool, Any], ...]:
+    """Each field's (name, wire name, type, limits, required, default)."""
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        out.append((f.name, cls.WIRE.get(f.name, f.name), hints[f.name],
+                    f.metadata.get("limit") or _limit(), required,
+                    None if required else f.default))
+    return tuple(out)
+
+
+def decode(data: dict[str, Any], receiver: dict[str, type[Message]]) -> Message:
+    """The message in a frame's map (:func:`.frames.decode`'s), as ``receiver``
+    (:data:`TO_AUTHORITY` or :data:`TO_CLIENT`) takes it; :class:`BadMessage` saying
+    what is wrong.  Keys it does not know are left alone (a newer peer's extras)."""
+    tag = data.get("t")
+    cls = receiver.get(tag) if isinstance(tag, str) else None
+    if cls is None:
+        raise BadMessage(f"unknown message {str(tag)[:20]!r}")
+    values = {}
+    for name, wire, kind, limit, required, default in _schema(cls):
+        if wire not in data:
+            if required:
+                raise BadMessage(limit["problem"] or f"{tag} needs {wire}")
+            values[name] = default
+            continue
+        values[name] = _check(data[wire], kind, limit, f"{tag}'s {wire}")
+    return cls(**values)
+
+
+def _check(value: Any, kind: Any, limit: dict, what: str) -> Any:
+    """``value`` as ``kind`` within ``limit`` (lists become tuples), else BadMessage."""
+    problem = limit["problem"]
+    origin = typing.get_origin(kind)
+    if origin in (Union, types.UnionType):
+        options = typing.get_args(kind)
+        if value is None and type(None) in options:
+            return None
+        (kind,) = [k for k in options if k is not type(None)]
+        return _check(value, kind, limit, what)
+    if origin is Literal:
+        if value in typing.get_args(kind) and isinstance(value, str):
+            return value
+        raise BadMessage(problem or f"{what} is one of {', '.join(typing.get_args(kind))}")
+    if origin is tuple:
+        if not isinstance(value, list) or (limit["items"] is not None
+                                           and len(value) > limit["items"]):
+            raise BadMessage(problem or f"{what} is a list of at most {limit['items']}")
+        (item, _) = typing.get_args(kind)
+        return tuple(_check(v, item, limit, what) for v in value)
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
+        raise BadMessage(problem or f"{what} is true or false")
+    if kind is int:
+        if (not isinstance(value, int) or isinstance(value, bool)
+                or (limit["low"] is not None and value < limit["low"])
+                or (limit["high"] is not None and value > limit["high"])):
+            raise BadMessage(problem or f"{what} is a whole number in range")
+        return value
+    if kind is str:
+        if not isinstance(value, str) or (limit["chars"] is not None
+                                          and len(value) > limit["chars"]):
+            raise BadMessage(problem or f"{what} is a text of at most {limit['chars']}")
+        return value
+    if kind is dict:
+        if not isinstance(value, dict):
+            raise BadMessage(problem or f"{what} is a map")
+        return value
+    raise TypeError(f"no check for {kind!r}")  # pragma: no cover - a declaration's slip
