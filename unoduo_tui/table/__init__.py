@@ -333,13 +333,7 @@ def _typed(value: Any, kind: Any) -> Any:
 
 def guilt_estimate(view: PlayerView) -> float | None:
     """The bots' estimate that the Wild Draw 4 the viewer faces was played illegally
-    (``None`` when the bots have none: the hint is optional and never breaks a prompt)."""
+    (0 outside a Wild Draw 4 decision)."""
     from engine import bots
 
-    estimate = getattr(bots, "wd4_guilty_probability", None)
-    if estimate is None:
-        return None
-    try:
-        return float(estimate(view))
-    except Exception:
-        return None
+    return float(bots.wd4_guilty_probability(view))
