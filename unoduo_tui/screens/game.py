@@ -114,6 +114,7 @@ class GameScreen(GameKeys, Screen[None]):
         self._waiting = False  # a dialog or hand-off cover is up: keys wait for it
         self._in_flight = False  # an action sent, its update not yet here
         self._banners: dict[str, str] = {}  # what each banner at the top says now
+        self._hand: Hand | None = None
 
     @property
     def unoduo(self) -> "UnoDuoApp":
@@ -173,7 +174,9 @@ class GameScreen(GameKeys, Screen[None]):
 
     @property
     def hand(self) -> Hand:
-        return self.query_one(Hand)
+        if self._hand is None:  # looked up once: the keys ask on every binding
+            self._hand = self.query_one(Hand)
+        return self._hand
 
     @property
     def over(self) -> bool:

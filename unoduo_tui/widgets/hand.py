@@ -44,6 +44,7 @@ class Hand(CardCanvas):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._first = 0
+        self._sorted: tuple[PlayerView | None, tuple[Card, ...]] = (None, ())
         self._position: int | None = None  # the events seen at the last view: a new decision
         #: the replay viewer: whose hand (title) and no playable / selected marks
         self.owner: str | None = None
@@ -54,14 +55,17 @@ class Hand(CardCanvas):
     @property
     def cards(self) -> list[Card]:
         """The cards shown, in display order (a drafted card under decision is shown on
-        the table instead)."""
+        the table instead); sorted once per view (the keys ask on every binding) — a
+        copy, the caller's to change."""
         view = self.view
         if view is None:
             return []
-        hand = list(view.hand)
-        if view.phase == "draft" and view.to_act == view.seat and hand:
-            hand.pop()
-        return sorted_hand(hand)
+        if self._sorted[0] is not view:
+            hand = list(view.hand)
+            if view.phase == "draft" and view.to_act == view.seat and hand:
+                hand.pop()
+            self._sorted = (view, tuple(sorted_hand(hand)))
+        return list(self._sorted[1])
 
     @property
     def selected_card(self) -> Card | None:

@@ -1,0 +1,53 @@
+"""What the table works out once per update instead of once per call (#22): the legal
+set behind ``check_action`` (asked for every binding, ~27 times a key) and the hand's
+sorted cards — and that each still follows the state it depends on."""
+
+from __future__ import annotations
+
+from .conftest import game, press, seated, table
+
+HAND = ["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"]
+BOT = ["B9", "B8", "B7", "B6", "B5", "B4", "Y9"]
+
+
+async def test_check_action_works_out_the_legal_set_once_per_update():
+    s = table(HAND, BOT, "R1", script=["draw"])
+    async with seated(s) as (pilot, app):
+        screen = game(app)
+        calls = []
+        my_view = screen.my_view
+        screen.my_view = lambda: calls.append(1) or my_view()
+        screen._legal_cache = None  # as after a new update
+        names = [b.action.split("(")[0] for b in screen.BINDINGS]
+        first = [screen.check_action(n, ()) for n in names]
+        again = [screen.check_action(n, ()) for n in names]
+        assert first == again and len(calls) == 1  # once, for ~27 questions
+        assert screen.check_action("play", ()) and screen.check_action("draw", ())
+        assert not screen.check_action("keep", ())
+
+
+async def test_the_cached_legal_set_follows_a_dialog_an_action_in_flight_and_each_update():
+    s = table(HAND, BOT, "R1", script=["draw", "pass"])
+    async with seated(s) as (pilot, app):
+        screen = game(app)
+        assert screen.check_action("draw", ())
+        screen._waiting = True  # a dialog is up: no move
+        assert not screen.check_action("draw", ())
+        screen._waiting = False
+        assert screen.check_action("draw", ())
+        screen._in_flight = True  # sent, its update not here yet
+        assert not screen.check_action("play", ())
+        screen._in_flight = False
+        await press(pilot, "d")  # T2: drew; now play it or keep it (pass)
+        assert screen.check_action("pass", ()) and not screen.check_action("draw", ())
+
+
+async def test_the_hands_cards_are_sorted_once_per_view_and_follow_a_new_one():
+    s = table(HAND, BOT, "R1", script=["draw", "pass"])
+    async with seated(s) as (pilot, app):
+        hand = game(app).hand
+        cards = hand.cards
+        cards.pop()  # the caller's copy
+        assert len(hand.cards) == 7 and hand.cards == hand.cards
+        await press(pilot, "d")
+        assert len(hand.cards) == 8  # the drawn card, from the new view
