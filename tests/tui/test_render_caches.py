@@ -51,3 +51,22 @@ async def test_the_hands_cards_are_sorted_once_per_view_and_follow_a_new_one():
         assert len(hand.cards) == 7 and hand.cards == hand.cards
         await press(pilot, "d")
         assert len(hand.cards) == 8  # the drawn card, from the new view
+
+
+async def test_the_score_sheet_is_built_once_per_view_and_size(monkeypatch):
+    import copy
+
+    from unoduo_tui.widgets import scoresheet
+
+    s = table(HAND, BOT, "R1", script=["draw"])
+    async with seated(s) as (pilot, app):
+        body = game(app).query_one(scoresheet._Body)
+        built = []
+        real = scoresheet.sheet_lines
+        monkeypatch.setattr(scoresheet, "sheet_lines",
+                            lambda *a, **k: built.append(1) or real(*a, **k))
+        body.view = copy.copy(body.view)  # a new view: built again, once
+        lines = [body.lines() for _ in range(3)]
+        assert len(built) == 1 and lines[0] is lines[2]
+        body.name_seats(("Zed", "Bot"))  # new names: built again
+        assert "Zed" in "".join(line.plain for line in body.lines()) and len(built) == 2

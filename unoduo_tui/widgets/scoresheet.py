@@ -191,10 +191,18 @@ class _Body(SeatNames, Widget):
     def __init__(self, room) -> None:
         super().__init__()
         self._room = room  # () -> (width, height) of the sheet's inside
+        self._built: tuple[tuple, list[Text]] | None = None  # (what for, the lines)
 
     def lines(self) -> list[Text]:
+        """The sheet's lines, built once per refresh: rendering and laying it out ask
+        three times (``render``, its content width and height; #22)."""
         width, height = self._room()
-        return sheet_lines(self.view, self.names, self.say_you, width, height)
+        key = (self.view, self.names, self.say_you, width, height)
+        built = self._built
+        if built is None or built[0][0] is not key[0] or built[0][1:] != key[1:]:
+            built = self._built = (key, sheet_lines(self.view, self.names, self.say_you,
+                                                    width, height))
+        return built[1]
 
     def render(self) -> Group:
         return Group(*self.lines())
