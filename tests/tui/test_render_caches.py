@@ -70,3 +70,52 @@ async def test_the_score_sheet_is_built_once_per_view_and_size(monkeypatch):
         assert len(built) == 1 and lines[0] is lines[2]
         body.name_seats(("Zed", "Bot"))  # new names: built again
         assert "Zed" in "".join(line.plain for line in body.lines()) and len(built) == 2
+
+
+def _redraws(widgets) -> list[str]:
+    """Patch each widget's ``refresh`` to note its class name when called."""
+    drawn: list[str] = []
+    for w in widgets:
+        real = w.refresh
+        w.refresh = lambda *a, _real=real, _w=w, **k: drawn.append(type(_w).__name__) \
+            or _real(*a, **k)
+    return drawn
+
+
+async def test_a_bots_thinking_redraws_no_widget_whose_slice_is_unchanged_a_move_does():
+    """#22: an update whose views show the same (a bot starts thinking) sets no view;
+    the next move sets those whose part changed."""
+    import copy
+    from dataclasses import replace
+
+    from unoduo_tui.widgets import Discard, Hand, ScoreSheet, Seats, StatusLine
+
+    s = table(HAND, BOT, "R1", script=["draw", "pass"])
+    async with seated(s) as (pilot, app):
+        screen = game(app)
+        widgets = [screen.query_one(t) for t in (Discard, Hand, ScoreSheet, Seats, StatusLine)]
+        views = [w.view for w in widgets]
+        drawn = _redraws(widgets)
+        latest = screen.latest
+        same = replace(latest, seq=latest.seq + 0.5, cause="thinking",  # before the next
+                       views={k: copy.copy(v) for k, v in latest.views.items()})
+        screen._take(same)
+        await pilot.pause()
+        assert drawn == [] and [w.view for w in widgets] == views  # nothing set, nothing drawn
+        await press(pilot, "d")  # T2: a card drawn: the hand, the pile, the status change
+        assert {"Hand", "Discard", "StatusLine"} <= set(drawn)
+        assert "ScoreSheet" not in drawn  # no round scored
+        assert screen.query_one(Hand).view is screen.my_view()
+
+
+async def test_a_view_set_from_elsewhere_is_replaced_even_with_an_equal_slice():
+    from unoduo_tui.widgets import Hand
+
+    s = table(HAND, BOT, "R1", script=["draw"])
+    async with seated(s) as (pilot, app):
+        screen = game(app)
+        hand = screen.query_one(Hand)
+        mine = screen.my_view()
+        hand.view = None  # set by someone else (a replay would)
+        assert hand.take_view(mine) and hand.view is mine
+        assert not hand.take_view(mine)  # the same again: nothing to redraw

@@ -33,6 +33,7 @@ from engine.scoring import match_result
 
 from ..columns import distinct_names, short_name, short_names
 from .names import SeatNames
+from .viewslice import ShowsView
 
 __all__ = ["ScoreSheet", "sheet_lines", "target_rule", "standing", "leader", "ranking",
            "rule_fits"]
@@ -214,7 +215,7 @@ class _Body(SeatNames, Widget):
         return len(self.lines())
 
 
-class ScoreSheet(SeatNames, ScrollableContainer):
+class ScoreSheet(ShowsView, SeatNames, ScrollableContainer):
     """Renders ``view.rounds`` and ``view.scores`` for 2–10 seats (names:
     :meth:`name_seats`); scrolls when the sheet is longer or wider than its room."""
 
@@ -224,6 +225,10 @@ class ScoreSheet(SeatNames, ScrollableContainer):
     can_focus = False
 
     view: reactive[PlayerView | None] = reactive(None, always_update=True)
+
+    def view_slice(self, view: PlayerView) -> tuple:
+        """The rounds, the totals, the rule, whose sheet, who won."""
+        return view.seat, view.rounds, view.scores, view.rules, view.over, view.winner
 
     def compose(self) -> ComposeResult:
         yield _Body(lambda: self.scrollable_content_region.size)
