@@ -42,6 +42,30 @@ def footer_bindings_ready(footer: Any) -> bool:
     return bool(footer._bindings_ready)
 
 
+def rich_log_class() -> type:
+    """Textual's ``RichLog``, imported without ``attrs`` when nothing has imported it yet.
+
+    ``textual.widgets._rich_log`` imports ``rich.pretty``, which imports ``attrs`` if it
+    is installed (aiohttp, under textual-serve, installs it) only to pretty-print attrs
+    objects — a quarter of the game log's import time, before the table's first frame
+    (#22).  The log is only ever given ``Text``.  While ``rich.pretty`` is imported
+    here, ``sys.modules["attr"]`` is ``None`` (an import of it fails, as if it were not
+    installed; ``rich.pretty`` then treats no object as an attrs one), and is put
+    back after: a later ``import attr`` loads it as usual.
+    """
+    import sys
+
+    if "rich.pretty" not in sys.modules and "attr" not in sys.modules:
+        sys.modules["attr"] = None  # type: ignore[assignment]
+        try:
+            import rich.pretty  # noqa: F401
+        finally:
+            del sys.modules["attr"]
+    from textual.widgets import RichLog
+
+    return RichLog
+
+
 def set_footer_key_disabled(key: Any, disabled: bool) -> None:
     """Make a mounted ``FooterKey`` show itself enabled or disabled, as one made with
     ``disabled=`` would: its ``-disabled`` class (dimmed) and ``FooterKey._disabled``,

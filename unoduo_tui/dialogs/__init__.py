@@ -4,12 +4,27 @@ game decisions (:mod:`.decisions`), the end of a round and of the match
 
 None binds a game decision to bare Escape (escape sequences split on slow links);
 Escape only ever cancels something that changes nothing.
+
+Each is imported when first asked for (``from unoduo_tui.dialogs import RoundOver``):
+importing ``dialogs.base`` (the app does, for ``HOME_NAMES``) does not import every
+dialog before the table's first frame (#22).
 """
 
-from .base import CanLeave, Dialog, OwnKeys
-from .confirm import BranchDialog, ConfirmDelete, ConfirmLeave
-from .decisions import ChallengePrompt, ColourPicker, DumpDialog, ShownHand
-from .results import MatchOver, RoundOver
+from importlib import import_module
+from typing import Any
+
+#: each name this package offers, and the module it lives in
+_HOME = {"CanLeave": "base", "Dialog": "base", "OwnKeys": "base",
+         "BranchDialog": "confirm", "ConfirmDelete": "confirm", "ConfirmLeave": "confirm",
+         "ChallengePrompt": "decisions", "ColourPicker": "decisions",
+         "DumpDialog": "decisions", "ShownHand": "decisions",
+         "MatchOver": "results", "RoundOver": "results"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOME:
+        return getattr(import_module(f".{_HOME[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["Dialog", "ShownHand", "ColourPicker", "DumpDialog", "ChallengePrompt", "RoundOver",
            "MatchOver", "ConfirmLeave", "ConfirmDelete", "BranchDialog", "OwnKeys", "CanLeave"]

@@ -114,6 +114,7 @@ class GameScreen(GameKeys, Screen[None]):
         self._waiting = False  # a dialog or hand-off cover is up: keys wait for it
         self._in_flight = False  # an action sent, its update not yet here
         self._banners: dict[str, str] = {}  # what each banner at the top says now
+        self._hand: Hand | None = None
 
     @property
     def unoduo(self) -> "UnoDuoApp":
@@ -173,7 +174,9 @@ class GameScreen(GameKeys, Screen[None]):
 
     @property
     def hand(self) -> Hand:
-        return self.query_one(Hand)
+        if self._hand is None:  # looked up once: the keys ask on every binding
+            self._hand = self.query_one(Hand)
+        return self._hand
 
     @property
     def over(self) -> bool:
@@ -226,12 +229,13 @@ class GameScreen(GameKeys, Screen[None]):
                                       for k in self.kinds], say_you=self.say_you)
         hand = self.hand
         hand.owner = self.names[view.seat] if self.hot_seat and view.seat is not None else None
+        # each redraws only if what it shows changed (a bot's "thinking" changes none)
         for widget in (seats, self.query_one(Discard), self.query_one(ScoreSheet), hand):
-            widget.view = view
+            widget.take_view(view)
         self.query_one(GameLog).show(view)
         status = self.query_one(StatusLine)
         status.armed = self.uno_armed
-        status.view = view
+        status.take_view(view)
         hand.uno_armed = self.uno_armed
         if view.phase == "drawn" and view.drawn is not None:
             hand.select_card(view.drawn)

@@ -30,17 +30,35 @@ class GameKeys:
     """The key actions of :class:`~.game.GameScreen` (a mixin: its bindings stay
     declared on the screen, where Textual collects them)."""
 
+    #: the last :meth:`_legal_now`: (the update, the screen's state, its answer)
+    _legal_cache: tuple | None = None
+
     # -- what a key may do now -----------------------------------------------------
 
     def _legal(self: "GameScreen") -> tuple[Action, ...]:
         """What the viewer may do now (nothing under a dialog or while an action is
         on its way to the table)."""
+        return self._legal_now()[0]
+
+    def _legal_now(self: "GameScreen") -> tuple[tuple[Action, ...], frozenset[str]]:
+        """:meth:`_legal` and the kinds of its actions, worked out once per update and
+        state of the screen: the footer, the palette and each key ask
+        :meth:`check_action` for every binding (~27 calls a key, #22)."""
+        latest = self.latest
+        state = (self._waiting, self._in_flight, self.viewer)
+        cached = self._legal_cache
+        if cached is not None and cached[0] is latest and cached[1] == state:
+            return cached[2]
         view = self.my_view()
         if self._waiting or self._in_flight or view is None or view.to_act != self.viewer:
-            return ()
-        if self.latest is not None and self.latest.save_error:
-            return ()  # the table waits for its save: the banner says so
-        return view.legal_actions
+            legal: tuple[Action, ...] = ()
+        elif latest is not None and latest.save_error:
+            legal = ()  # the table waits for its save: the banner says so
+        else:
+            legal = view.legal_actions
+        now = (legal, frozenset(a.kind for a in legal))
+        self._legal_cache = (latest, state, now)
+        return now
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("help", "leave"):
@@ -53,7 +71,7 @@ class GameKeys:
             return bool(self.latest and self.latest.may_stand_in) and not self.spectator
         if self.spectator:
             return False  # a watcher's keys only leave, help and (the app's) chat
-        legal = self._legal()
+        legal, kinds = self._legal_now()
         if action in ("undo", "redo"):
             if not self.table.practice or self.latest is None:
                 return False
@@ -62,7 +80,6 @@ class GameKeys:
             return True if legal and self.latest.can_undo else None  # dimmed
         if action == "hint":
             return bool(legal) and self.table.practice
-        kinds = {a.kind for a in legal}
         if action in ("move", "jump"):
             return bool(self.hand.cards)
         if action == "play":

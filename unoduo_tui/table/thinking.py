@@ -16,13 +16,13 @@ the process that made them.
 from __future__ import annotations
 
 import threading
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import get_context
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..shutdown import die_with_parent
+
+if TYPE_CHECKING:  # imported by a pool when it starts: not before a table's first frame
+    from concurrent.futures import ProcessPoolExecutor
 
 __all__ = ["Thinker", "think_here", "BotPool", "Hint"]
 
@@ -54,7 +54,7 @@ class BotPool:
     def __init__(self, processes: int = 1) -> None:
         self.processes = processes
         self._lock = threading.Lock()
-        self._executor: ProcessPoolExecutor | None = None
+        self._executor: "ProcessPoolExecutor | None" = None
 
     def start(self) -> None:
         """Start the pool now, before any app runs: multiprocessing's resource tracker
@@ -67,7 +67,10 @@ class BotPool:
         resource_tracker.ensure_running()
         self._pool().submit(int).result()  # its process up: the first bot waits less
 
-    def _pool(self) -> ProcessPoolExecutor:
+    def _pool(self) -> "ProcessPoolExecutor":
+        from concurrent.futures import ProcessPoolExecutor
+        from multiprocessing import get_context
+
         with self._lock:
             if self._executor is None:
                 # spawn: a fork of a process running threads and an event loop is not
@@ -78,6 +81,8 @@ class BotPool:
             return self._executor
 
     def think(self, bot: Any, view: Any) -> tuple[Any, Any]:
+        from concurrent.futures.process import BrokenProcessPool
+
         for _ in range(2):
             pool = self._pool()
             try:

@@ -14,14 +14,24 @@ from engine.cards import COLOUR_NAMES
 from .cards import BIG_W, CardCanvas, big_back, big_card
 from .names import SeatNames
 from .status import owed_kind
+from .viewslice import ShowsView
 
 __all__ = ["Discard"]
 
 
-class Discard(SeatNames, CardCanvas):
+class Discard(ShowsView, SeatNames, CardCanvas):
     """Renders the piles of ``view`` (seat names: :class:`SeatNames`)."""
 
     view: reactive[PlayerView | None] = reactive(None, always_update=True)
+
+    def view_slice(self, view: PlayerView) -> tuple:
+        """The piles, the colour, the draft's step and what is owed, by whom."""
+        drafting = view.phase == "draft"
+        mine = drafting and view.to_act == view.seat
+        return (view.seat, view.phase, mine and view.hand[-1:], view.draw_size, view.top,
+                view.color, drafting and sum(view.hand_sizes), view.pending_draw,
+                view.to_act if view.pending_draw else None,
+                owed_kind(view) if view.pending_draw else None)
 
     def render(self) -> Group:
         view = self.view

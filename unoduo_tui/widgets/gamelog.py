@@ -8,12 +8,11 @@ from typing import Sequence
 from rich.text import Text
 from textual import events
 from textual.message import Message
-from textual.widgets import RichLog
 
 from engine import PlayerView, describe
 from engine.events import Event
 
-from ..textual_compat import log_size_known
+from ..textual_compat import log_size_known, rich_log_class
 from .names import SeatNames
 
 __all__ = ["GameLog", "effect_note", "play_goes"]
@@ -67,6 +66,9 @@ def effect_note(event: Event, after: Event | None, names: Sequence[str],
         return ("You must draw 4 or challenge." if nxt == viewer
                 else f"{names[nxt]} must draw 4 or challenge.")
     return ""
+
+
+RichLog = rich_log_class()
 
 
 class GameLog(SeatNames, RichLog):

@@ -16,6 +16,7 @@ from textual.reactive import reactive
 from engine import Card, PlayerView
 
 from .cards import CardCanvas, small_card, small_card_raised, sorted_hand
+from .viewslice import ShowsView
 
 __all__ = ["Hand"]
 
@@ -24,7 +25,7 @@ _MARGIN = 2  # room for the ◀ ▶ scroll marks
 PLAYABLE_MARK = "▼"  # above a card that can be played now (in the frame of a raised one)
 
 
-class Hand(CardCanvas):
+class Hand(ShowsView, CardCanvas):
     """Renders ``view.hand`` (set by the game screen); posts :class:`CardChosen` on click."""
 
     can_focus = False
@@ -44,6 +45,7 @@ class Hand(CardCanvas):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._first = 0
+        self._sorted: tuple[PlayerView | None, tuple[Card, ...]] = (None, ())
         self._position: int | None = None  # the events seen at the last view: a new decision
         #: the replay viewer: whose hand (title) and no playable / selected marks
         self.owner: str | None = None
@@ -54,19 +56,28 @@ class Hand(CardCanvas):
     @property
     def cards(self) -> list[Card]:
         """The cards shown, in display order (a drafted card under decision is shown on
-        the table instead)."""
+        the table instead); sorted once per view (the keys ask on every binding) — a
+        copy, the caller's to change."""
         view = self.view
         if view is None:
             return []
-        hand = list(view.hand)
-        if view.phase == "draft" and view.to_act == view.seat and hand:
-            hand.pop()
-        return sorted_hand(hand)
+        if self._sorted[0] is not view:
+            hand = list(view.hand)
+            if view.phase == "draft" and view.to_act == view.seat and hand:
+                hand.pop()
+            self._sorted = (view, tuple(sorted_hand(hand)))
+        return list(self._sorted[1])
 
     @property
     def selected_card(self) -> Card | None:
         cards = self.cards
         return cards[self.selected] if 0 <= self.selected < len(cards) else None
+
+    def view_slice(self, view: PlayerView) -> tuple:
+        """The cards, whose decision it is, what may be played, and the moment (a new
+        decision moves the selection)."""
+        return (view.seat, view.hand, view.phase, view.to_act, view.event_count,
+                frozenset(a.card for a in view.legal_actions if a.kind == "play"))
 
     def playable(self) -> set[Card]:
         view = self.view
@@ -84,7 +95,7 @@ class Hand(CardCanvas):
             self.selected = len(cards) - 1 - cards[::-1].index(card)
 
     def watch_view(self, view: PlayerView | None) -> None:
-        position = None if view is None else len(view.events)
+        position = None if view is None else view.event_count  # not len(events): that builds them
         if position != self._position:
             self._position = position
             playable = self._playable_now()

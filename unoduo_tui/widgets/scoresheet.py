@@ -33,6 +33,7 @@ from engine.scoring import match_result
 
 from ..columns import distinct_names, short_name, short_names
 from .names import SeatNames
+from .viewslice import ShowsView
 
 __all__ = ["ScoreSheet", "sheet_lines", "target_rule", "standing", "leader", "ranking",
            "rule_fits"]
@@ -191,10 +192,18 @@ class _Body(SeatNames, Widget):
     def __init__(self, room) -> None:
         super().__init__()
         self._room = room  # () -> (width, height) of the sheet's inside
+        self._built: tuple[tuple, list[Text]] | None = None  # (what for, the lines)
 
     def lines(self) -> list[Text]:
+        """The sheet's lines, built once per refresh: rendering and laying it out ask
+        three times (``render``, its content width and height; #22)."""
         width, height = self._room()
-        return sheet_lines(self.view, self.names, self.say_you, width, height)
+        key = (self.view, self.names, self.say_you, width, height)
+        built = self._built
+        if built is None or built[0][0] is not key[0] or built[0][1:] != key[1:]:
+            built = self._built = (key, sheet_lines(self.view, self.names, self.say_you,
+                                                    width, height))
+        return built[1]
 
     def render(self) -> Group:
         return Group(*self.lines())
@@ -206,7 +215,7 @@ class _Body(SeatNames, Widget):
         return len(self.lines())
 
 
-class ScoreSheet(SeatNames, ScrollableContainer):
+class ScoreSheet(ShowsView, SeatNames, ScrollableContainer):
     """Renders ``view.rounds`` and ``view.scores`` for 2–10 seats (names:
     :meth:`name_seats`); scrolls when the sheet is longer or wider than its room."""
 
@@ -216,6 +225,10 @@ class ScoreSheet(SeatNames, ScrollableContainer):
     can_focus = False
 
     view: reactive[PlayerView | None] = reactive(None, always_update=True)
+
+    def view_slice(self, view: PlayerView) -> tuple:
+        """The rounds, the totals, the rule, whose sheet, who won."""
+        return view.seat, view.rounds, view.scores, view.rules, view.over, view.winner
 
     def compose(self) -> ComposeResult:
         yield _Body(lambda: self.scrollable_content_region.size)

@@ -27,6 +27,7 @@ from ..columns import distinct_names, short_name
 from ..text import printable
 from .cards import CardCanvas
 from .names import SeatNames
+from .viewslice import ShowsView
 
 __all__ = ["Seats", "play_order", "said_uno", "since_your_turn", "MIN_CELL"]
 
@@ -108,7 +109,7 @@ def _layout(seats: int, width: int) -> tuple[int, int]:
     return 1, width  # pragma: no cover - the loop always returns
 
 
-class Seats(SeatNames, CardCanvas):
+class Seats(ShowsView, SeatNames, CardCanvas):
     """The seats as ``view`` (the viewer's view) shows them.
 
     ``thinking``: the seat a bot is thinking for (a spinner there); ``away``: seats
@@ -138,6 +139,12 @@ class Seats(SeatNames, CardCanvas):
         super().name_seats(names, say_you)
         self.labels = labels
         self.refresh(layout=True)
+
+    def view_slice(self, view: PlayerView) -> tuple:
+        """The counts, the order, the turn, and the moves told (by their number)."""
+        return (view.seat, view.hand_sizes, view.direction, view.dealer, view.to_act,
+                view.over, view.phase, view.exposed, view.event_count,
+                any(a.kind == "catch" for a in view.legal_actions))
 
     def on_mount(self) -> None:
         self.set_interval(0.12, self._spin, pause=False)

@@ -11,6 +11,7 @@ from engine.cards import COLOUR_NAMES
 
 from ..columns import short_name
 from .names import SeatNames
+from .viewslice import ShowsView
 
 __all__ = ["StatusLine", "status_text", "wd4_player", "owed_kind"]
 
@@ -115,12 +116,19 @@ def _status(view: PlayerView, names: tuple[str, ...], armed: bool, thinking: boo
     return base + uno + catch
 
 
-class StatusLine(SeatNames, Widget):
+class StatusLine(ShowsView, SeatNames, Widget):
     """Renders :func:`status_text` for ``view`` (attributes set by the game screen)."""
 
     view: reactive[PlayerView | None] = reactive(None, always_update=True)
     armed: reactive[bool] = reactive(False)
     thinking: reactive[bool] = reactive(False)
+
+    def view_slice(self, view: PlayerView) -> tuple:
+        """The sentence itself (its names, UNO armed and the thinking are set apart)."""
+        return (view.seat, view.to_act, view.over, view.winner, view.phase, view.legal_actions,
+                view.exposed, view.hand[-1:], sum(view.hand_sizes), view.drawn,
+                view.pending_draw, view.dump_colour, view.rules,
+                view.event_count if view.phase in ("wd4", "volley") else None)
 
     def render(self) -> Text:
         if self.view is None:
