@@ -10,7 +10,9 @@ import re
 import signal
 import sys
 
+from engine import savefile
 from unoduo_tui.net.lobby import pid_alive
+from unoduo_tui.ssh import front
 from unoduo_tui.ssh.hosted import WORKER_LOST
 from unoduo_tui.ssh.limits import Limits
 
@@ -85,6 +87,63 @@ async def test_a_killed_worker_tells_its_players_and_no_other_and_they_resume(se
     await again.screen.wait("Your hand · 1 card", f"Draft {turn}/14: keep")
     await until(lambda: len(s.server.pool.links) == 2, "the dead worker replaced")
     await until(lambda: not any(pid_alive(pid) for pid in tree), "its bots' pool gone too")
+
+
+def saved_match(serve_dir, name: str):
+    """``name``'s one saved match in the serve dir: (draft decisions in its log, the
+    cards in ``name``'s hand) as the file says, replayed."""
+    for folder in (serve_dir / "players").iterdir():
+        if json.loads((folder / "identity.json").read_text())["name"] == name:
+            (path,) = (folder / "matches").glob("*.unoduo")
+            decoded, match = savefile.load(path.read_bytes())
+            drafted = [e for e in decoded.entries
+                       if not e.is_chance and e.kind in ("keep", "reject")]
+            return len(drafted), len(match.view(decoded.names().index(name)).hand)
+    raise AssertionError(f"no folder for {name}")
+
+
+async def two_kept(player) -> int:
+    """A new match vs a bot, two cards kept (each seen acknowledged on the screen):
+    the draft turn now waiting for this player."""
+    turn = await new_match_vs_a_bot(player)
+    await player.keys("k")
+    await player.screen.wait("Your hand · 1 card")
+    turn = await my_draft_turn(player, turn)
+    await player.keys("k")
+    await player.screen.wait("Your hand · 2 cards")
+    return await my_draft_turn(player, turn)
+
+
+async def test_kill_9_of_a_worker_holding_six_players_tells_all_and_all_resume_exactly(
+        served, monkeypatch):
+    """#22 Under faults: every player of a killed worker is told; every move their
+    screen acknowledged is in their save; reconnecting at once (its replacement still
+    starting: the front waits for it) resumes each match where it was."""
+    monkeypatch.setattr(front, "RESPAWN_SECONDS", 3.0)  # no worker alive for a while
+    s = await served(workers=1)
+    keys = {f"p{i}": new_key() for i in range(6)}
+    players = {name: await s.play(key, name) for name, key in keys.items()}
+    turns = dict(zip(players, await asyncio.gather(*map(two_kept, players.values()))))
+    (doomed,) = s.server.pool.links
+    assert len(doomed.sessions) == 6
+    os.kill(doomed.pid, signal.SIGKILL)
+    for p in players.values():
+        await asyncio.wait_for(p.screen.closed.wait(), WAIT)
+        assert WORKER_LOST in p.screen.text() and p.screen.status == 1
+    for name, turn in turns.items():
+        # the draft turn on the screen follows turn - 1 decisions; in hand, the 2 kept
+        # and the card offered now
+        assert saved_match(s.server.serve_dir, name) == (turn - 1, 3)
+
+    back = {name: await s.play(key, name) for name, key in keys.items()}
+
+    async def resume(name: str) -> None:
+        await back[name].screen.wait(f"Signed in as {name}", "Resume")
+        await back[name].keys("r")
+        await back[name].screen.wait("Your hand · 2 cards", f"Draft {turns[name]}/14: keep")
+    await asyncio.gather(*map(resume, keys))
+    (replacement,) = s.server.pool.links
+    assert replacement is not doomed and len(replacement.sessions) == 6
 
 
 async def test_a_stuck_worker_is_killed_and_its_players_told(served):
