@@ -11,10 +11,11 @@ import signal
 import sys
 
 from engine import savefile
-from unoduo_tui.net.lobby import pid_alive
+from unoduo_tui.net.lobby import pid_alive, read_listings
 from unoduo_tui.ssh import front
 from unoduo_tui.ssh.hosted import WORKER_LOST
 from unoduo_tui.ssh.limits import Limits
+from unoduo_tui.ssh.reaper import our_tables
 
 from .term import WAIT, Served, new_key
 from unoduo_tui.ssh.bench import _tree
@@ -224,6 +225,31 @@ async def test_kill_9_of_the_server_leaves_no_process_behind(serve_dir):
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
+
+
+async def test_kill_9_of_the_server_ends_the_tables_its_players_host(serve_dir):
+    """#22 Under faults: a table hosted from the lobby outlives its host's connection
+    and worker, but not the server: nobody could reach it."""
+    proc, client = await _serve_with_workers(serve_dir, 1)
+    try:
+        alice = await client.play(new_key(), "alice")
+        await alice.screen.wait("Signed in as alice")
+        await alice.keys("o")
+        await alice.screen.wait("Host a table")
+        await alice.keys("\t", "\r")  # UNO Duo, two seats, the other one open
+        await alice.screen.wait_any("keep (k) or reject (r)", "Player 2 is drafting")
+        (table,) = read_listings(serve_dir / "lobby")
+        assert table.pid in _tree(proc.pid)
+        proc.kill()
+        await proc.wait()
+        await until(lambda: not pid_alive(table.pid), "the table gone with the server")
+        await asyncio.wait_for(alice.screen.closed.wait(), WAIT)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        for pid in our_tables(serve_dir / "lobby"):  # a failed test leaves none
+            os.kill(pid, signal.SIGKILL)
 
 
 async def test_sigterm_drains_every_player_told_and_exits(serve_dir):
