@@ -252,19 +252,22 @@ async def test_kill_9_of_the_server_ends_the_tables_its_players_host(serve_dir):
             os.kill(pid, signal.SIGKILL)
 
 
-async def test_sigterm_drains_every_player_told_and_exits(serve_dir):
-    proc, client = await _serve_with_workers(serve_dir, 1)
+async def test_sigterm_drains_every_player_told_their_matches_saved_and_exits(serve_dir):
+    """#22 Under faults: SIGTERM drains — players mid-match are told, every move
+    they saw acknowledged is saved, and the whole process tree exits."""
+    proc, client = await _serve_with_workers(serve_dir, 2)
     try:
-        players = [await client.play(new_key(), name) for name in ("alice", "bob")]
-        for p in players:
-            await p.screen.wait("Signed in as")
+        players = {name: await client.play(new_key(), name) for name in ("alice", "bob")}
+        turns = dict(zip(players, await asyncio.gather(*map(two_kept, players.values()))))
         tree = _tree(proc.pid)
         proc.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(proc.wait(), WAIT) == 0
-        for p in players:
+        for p in players.values():
             await asyncio.wait_for(p.screen.closed.wait(), WAIT)
             assert "the server is stopping; your match is saved" in p.screen.text()
         await until(lambda: not any(pid_alive(pid) for pid in tree), "its workers gone")
+        for name, turn in turns.items():
+            assert saved_match(serve_dir, name) == (turn - 1, 3)
     finally:
         if proc.returncode is None:
             proc.kill()
