@@ -20,7 +20,7 @@ from unoduo_tui.ssh.reaper import our_tables
 from .term import WAIT, Served, new_key
 from unoduo_tui.ssh.bench import _tree
 
-from .test_game import my_draft_turn, new_match_vs_a_bot
+from .test_game import _DRAFT, my_draft_turn, new_match_vs_a_bot
 
 
 def link_of(s, player_name: str):
@@ -103,16 +103,20 @@ def saved_match(serve_dir, name: str):
     raise AssertionError(f"no folder for {name}")
 
 
+async def kept(player, cards: int, turn: int) -> int:
+    """Keep the card offered at draft ``turn``; wait until the screen says the hand
+    holds ``cards`` and the draft has come back to this player: its turn."""
+    await player.keys("k")
+    text = await player.screen.wait(f"Your hand · {cards} card")
+    later = [int(n) for n in _DRAFT.findall(text) if int(n) > turn]
+    return later[-1] if later else await my_draft_turn(player, turn)  # one frame, or two
+
+
 async def two_kept(player) -> int:
     """A new match vs a bot, two cards kept (each seen acknowledged on the screen):
     the draft turn now waiting for this player."""
     turn = await new_match_vs_a_bot(player)
-    await player.keys("k")
-    await player.screen.wait("Your hand · 1 card")
-    turn = await my_draft_turn(player, turn)
-    await player.keys("k")
-    await player.screen.wait("Your hand · 2 cards")
-    return await my_draft_turn(player, turn)
+    return await kept(player, 2, await kept(player, 1, turn))
 
 
 async def test_kill_9_of_a_worker_holding_six_players_tells_all_and_all_resume_exactly(
