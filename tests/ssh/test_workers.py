@@ -276,3 +276,45 @@ async def test_sigterm_drains_every_player_told_their_matches_saved_and_exits(se
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
+
+
+# -- the limits of serve hold under --workers (#22): the front keeps them all ----------
+
+async def test_past_the_player_limit_a_client_is_told_the_server_is_full_with_workers(
+        served):
+    s = await served(Limits(max_connections=1), workers=1)
+    alice = await s.play(new_key(), "alice")
+    await alice.screen.wait("Signed in as alice")
+    bob = await s.play(new_key(), "bob")
+    await bob.screen.wait("the server is full (1 players): try again later", err=True)
+    await asyncio.wait_for(bob.screen.closed.wait(), WAIT)
+    assert bob.screen.status == 1
+    (link,) = s.server.pool.links
+    assert len(link.sessions) == 1  # bob never reached the worker
+    await alice.keys("n")
+    await alice.screen.wait("Start")
+
+
+async def test_one_player_too_many_from_one_address_is_told_with_workers(served):
+    s = await served(Limits(per_address=2), workers=1)
+    for name in ("p0", "p1"):
+        p = await s.play(new_key(), name)
+        await p.screen.wait(f"Signed in as {name}")
+    third = await s.play(new_key(), "p2")
+    await third.screen.wait("already 2 players from your address (127.0.0.1)", err=True)
+    await asyncio.wait_for(third.screen.closed.wait(), WAIT)
+    other = await s.play(new_key(), "other", source="127.0.0.2")
+    await other.screen.wait("Signed in as other")
+    (link,) = s.server.pool.links
+    assert len(link.sessions) == 3
+
+
+async def test_an_idle_player_is_told_and_closed_and_their_app_ends_with_workers(served):
+    s = await served(Limits(idle_seconds=1.0), workers=1)
+    p = await s.play(new_key(), "alice")
+    await asyncio.wait_for(p.screen.closed.wait(), WAIT)
+    assert "without a key press; your match is saved" in p.screen.text()
+    assert p.screen.status == 1
+    (link,) = s.server.pool.links
+    await until(lambda: not link.sessions and not s.server.running, "the app ended")
+    assert s.server.gate.playing.get("127.0.0.1", 0) == 0  # the place given back
