@@ -10,14 +10,17 @@ import re
 import signal
 import sys
 
-from unoduo_tui.net.lobby import pid_alive
+from engine import savefile
+from unoduo_tui.net.lobby import pid_alive, read_listings
+from unoduo_tui.ssh import front
 from unoduo_tui.ssh.hosted import WORKER_LOST
 from unoduo_tui.ssh.limits import Limits
+from unoduo_tui.ssh.reaper import our_tables
 
 from .term import WAIT, Served, new_key
 from unoduo_tui.ssh.bench import _tree
 
-from .test_game import my_draft_turn, new_match_vs_a_bot
+from .test_game import _DRAFT, my_draft_turn, new_match_vs_a_bot
 
 
 def link_of(s, player_name: str):
@@ -85,6 +88,67 @@ async def test_a_killed_worker_tells_its_players_and_no_other_and_they_resume(se
     await again.screen.wait("Your hand · 1 card", f"Draft {turn}/14: keep")
     await until(lambda: len(s.server.pool.links) == 2, "the dead worker replaced")
     await until(lambda: not any(pid_alive(pid) for pid in tree), "its bots' pool gone too")
+
+
+def saved_match(serve_dir, name: str):
+    """``name``'s one saved match in the serve dir: (draft decisions in its log, the
+    cards in ``name``'s hand) as the file says, replayed."""
+    for folder in (serve_dir / "players").iterdir():
+        if json.loads((folder / "identity.json").read_text())["name"] == name:
+            (path,) = (folder / "matches").glob("*.unoduo")
+            decoded, match = savefile.load(path.read_bytes())
+            drafted = [e for e in decoded.entries
+                       if not e.is_chance and e.kind in ("keep", "reject")]
+            return len(drafted), len(match.view(decoded.names().index(name)).hand)
+    raise AssertionError(f"no folder for {name}")
+
+
+async def kept(player, cards: int, turn: int) -> int:
+    """Keep the card offered at draft ``turn``; wait until the screen says the hand
+    holds ``cards`` and the draft has come back to this player: its turn."""
+    await player.keys("k")
+    text = await player.screen.wait(f"Your hand · {cards} card")
+    later = [int(n) for n in _DRAFT.findall(text) if int(n) > turn]
+    return later[-1] if later else await my_draft_turn(player, turn)  # one frame, or two
+
+
+async def two_kept(player) -> int:
+    """A new match vs a bot, two cards kept (each seen acknowledged on the screen):
+    the draft turn now waiting for this player."""
+    turn = await new_match_vs_a_bot(player)
+    return await kept(player, 2, await kept(player, 1, turn))
+
+
+async def test_kill_9_of_a_worker_holding_six_players_tells_all_and_all_resume_exactly(
+        served, monkeypatch):
+    """#22 Under faults: every player of a killed worker is told; every move their
+    screen acknowledged is in their save; reconnecting at once (its replacement still
+    starting: the front waits for it) resumes each match where it was."""
+    monkeypatch.setattr(front, "RESPAWN_SECONDS", 3.0)  # no worker alive for a while
+    s = await served(workers=1)
+    keys = {f"p{i}": new_key() for i in range(6)}
+    players = {name: await s.play(key, name) for name, key in keys.items()}
+    turns = dict(zip(players, await asyncio.gather(*map(two_kept, players.values()))))
+    (doomed,) = s.server.pool.links
+    assert len(doomed.sessions) == 6
+    os.kill(doomed.pid, signal.SIGKILL)
+    for p in players.values():
+        await asyncio.wait_for(p.screen.closed.wait(), WAIT)
+        assert WORKER_LOST in p.screen.text() and p.screen.status == 1
+    for name, turn in turns.items():
+        # the draft turn on the screen follows turn - 1 decisions; in hand, the 2 kept
+        # and the card offered now
+        assert saved_match(s.server.serve_dir, name) == (turn - 1, 3)
+
+    back = {name: await s.play(key, name) for name, key in keys.items()}
+
+    async def resume(name: str) -> None:
+        await back[name].screen.wait(f"Signed in as {name}", "Resume")
+        await back[name].keys("r")
+        await back[name].screen.wait("Your hand · 2 cards", f"Draft {turns[name]}/14: keep")
+    await asyncio.gather(*map(resume, keys))
+    (replacement,) = s.server.pool.links
+    assert replacement is not doomed and len(replacement.sessions) == 6
 
 
 async def test_a_stuck_worker_is_killed_and_its_players_told(served):
@@ -167,20 +231,90 @@ async def test_kill_9_of_the_server_leaves_no_process_behind(serve_dir):
             await proc.wait()
 
 
-async def test_sigterm_drains_every_player_told_and_exits(serve_dir):
+async def test_kill_9_of_the_server_ends_the_tables_its_players_host(serve_dir):
+    """#22 Under faults: a table hosted from the lobby outlives its host's connection
+    and worker, but not the server: nobody could reach it."""
     proc, client = await _serve_with_workers(serve_dir, 1)
     try:
-        players = [await client.play(new_key(), name) for name in ("alice", "bob")]
-        for p in players:
-            await p.screen.wait("Signed in as")
-        tree = _tree(proc.pid)
-        proc.send_signal(signal.SIGTERM)
-        assert await asyncio.wait_for(proc.wait(), WAIT) == 0
-        for p in players:
-            await asyncio.wait_for(p.screen.closed.wait(), WAIT)
-            assert "the server is stopping; your match is saved" in p.screen.text()
-        await until(lambda: not any(pid_alive(pid) for pid in tree), "its workers gone")
+        alice = await client.play(new_key(), "alice")
+        await alice.screen.wait("Signed in as alice")
+        await alice.keys("o")
+        await alice.screen.wait("Host a table")
+        await alice.keys("\t", "\r")  # UNO Duo, two seats, the other one open
+        await alice.screen.wait_any("keep (k) or reject (r)", "Player 2 is drafting")
+        (table,) = read_listings(serve_dir / "lobby")
+        assert table.pid in _tree(proc.pid)
+        proc.kill()
+        await proc.wait()
+        await until(lambda: not pid_alive(table.pid), "the table gone with the server")
+        await asyncio.wait_for(alice.screen.closed.wait(), WAIT)
     finally:
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
+        for pid in our_tables(serve_dir / "lobby"):  # a failed test leaves none
+            os.kill(pid, signal.SIGKILL)
+
+
+async def test_sigterm_drains_every_player_told_their_matches_saved_and_exits(serve_dir):
+    """#22 Under faults: SIGTERM drains — players mid-match are told, every move
+    they saw acknowledged is saved, and the whole process tree exits."""
+    proc, client = await _serve_with_workers(serve_dir, 2)
+    try:
+        players = {name: await client.play(new_key(), name) for name in ("alice", "bob")}
+        turns = dict(zip(players, await asyncio.gather(*map(two_kept, players.values()))))
+        tree = _tree(proc.pid)
+        proc.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(proc.wait(), WAIT) == 0
+        for p in players.values():
+            await asyncio.wait_for(p.screen.closed.wait(), WAIT)
+            assert "the server is stopping; your match is saved" in p.screen.text()
+        await until(lambda: not any(pid_alive(pid) for pid in tree), "its workers gone")
+        for name, turn in turns.items():
+            assert saved_match(serve_dir, name) == (turn - 1, 3)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
+
+# -- the limits of serve hold under --workers (#22): the front keeps them all ----------
+
+async def test_past_the_player_limit_a_client_is_told_the_server_is_full_with_workers(
+        served):
+    s = await served(Limits(max_connections=1), workers=1)
+    alice = await s.play(new_key(), "alice")
+    await alice.screen.wait("Signed in as alice")
+    bob = await s.play(new_key(), "bob")
+    await bob.screen.wait("the server is full (1 players): try again later", err=True)
+    await asyncio.wait_for(bob.screen.closed.wait(), WAIT)
+    assert bob.screen.status == 1
+    (link,) = s.server.pool.links
+    assert len(link.sessions) == 1  # bob never reached the worker
+    await alice.keys("n")
+    await alice.screen.wait("Start")
+
+
+async def test_one_player_too_many_from_one_address_is_told_with_workers(served):
+    s = await served(Limits(per_address=2), workers=1)
+    for name in ("p0", "p1"):
+        p = await s.play(new_key(), name)
+        await p.screen.wait(f"Signed in as {name}")
+    third = await s.play(new_key(), "p2")
+    await third.screen.wait("already 2 players from your address (127.0.0.1)", err=True)
+    await asyncio.wait_for(third.screen.closed.wait(), WAIT)
+    other = await s.play(new_key(), "other", source="127.0.0.2")
+    await other.screen.wait("Signed in as other")
+    (link,) = s.server.pool.links
+    assert len(link.sessions) == 3
+
+
+async def test_an_idle_player_is_told_and_closed_and_their_app_ends_with_workers(served):
+    s = await served(Limits(idle_seconds=1.0), workers=1)
+    p = await s.play(new_key(), "alice")
+    await asyncio.wait_for(p.screen.closed.wait(), WAIT)
+    assert "without a key press; your match is saved" in p.screen.text()
+    assert p.screen.status == 1
+    (link,) = s.server.pool.links
+    await until(lambda: not link.sessions and not s.server.running, "the app ended")
+    assert s.server.gate.playing.get("127.0.0.1", 0) == 0  # the place given back

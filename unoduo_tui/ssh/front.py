@@ -7,7 +7,8 @@ game is not a child on a pty but a session on one of N worker processes
 (:mod:`.worker`; about one per core), each running many apps in one event loop.
 One Unix socket pair per worker carries :mod:`.relay` messages for all its sessions.
 
-- A new session goes to the live worker with the fewest sessions.
+- A new session goes to the live worker with the fewest sessions; while none is
+  alive (the only one died and its replacement is starting) it waits for one.
 - A client whose window is full: the worker is told (:class:`~.relay.Flow`) and
   holds that app's frames, boundedly (:class:`~.driver.ChannelDriver`).
 - A worker that dies, or leaves :attr:`~.limits.Limits.worker_stall` seconds of
@@ -193,6 +194,8 @@ class WorkerPool:
         self._sids = itertools.count(1)
         self._numbers = itertools.count()
         self._respawns: set[asyncio.Task] = set()
+        #: set when a worker joins or the pool stops (:meth:`wait_pick` waits on it)
+        self._changed = asyncio.Event()
 
     async def start(self) -> None:
         await asyncio.gather(*(self._spawn() for _ in range(self.count)))
@@ -206,6 +209,7 @@ class WorkerPool:
             self.lost(link)
             return
         self.links.append(link)
+        self._changed.set()
 
     def lost(self, link: WorkerLink) -> None:
         if link in self.links:
@@ -226,6 +230,29 @@ class WorkerPool:
         live = [link for link in self.links if link.alive]
         return min(live, key=lambda link: len(link.sessions)) if live else None
 
+    async def wait_pick(self, seconds: float,
+                        gone: Callable[[], bool] = lambda: False) -> WorkerLink | None:
+        """:meth:`pick`, waiting up to ``seconds`` while no worker is alive — one died
+        and its replacement is starting: a player reconnecting at once gets in (None:
+        still none, the pool is stopping or ``gone()``: the session ended meanwhile;
+        :meth:`wake` has it look again)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while not self.stopping and not gone():
+            link = self.pick()
+            left = deadline - loop.time()
+            if link is not None or left <= 0:
+                return link
+            self._changed.clear()
+            try:
+                await asyncio.wait_for(self._changed.wait(), left)
+            except asyncio.TimeoutError:
+                pass
+        return None
+
+    def wake(self) -> None:
+        self._changed.set()
+
     def new_sid(self) -> int:
         return next(self._sids)
 
@@ -236,6 +263,7 @@ class WorkerPool:
     async def stop(self) -> None:
         """Close every worker's socket, wait for them (killed after the grace)."""
         self.stopping = True
+        self._changed.set()
         for task in list(self._respawns):
             task.cancel()
         links = list(self.links)
@@ -269,7 +297,11 @@ class RelaySession(GameSession):
 
     async def _run(self) -> None:
         identity = self.client.identity
-        link = self.pool.pick()
+        # a worker that has just died leaves none for a moment: wait for its replacement
+        link = await self.pool.wait_pick(START_SECONDS, lambda: self._closing)
+        if self._closing:  # the client left, or the server is stopping, meanwhile
+            self._reaped()
+            return
         if link is None or identity is None:
             self._refuse("the server is starting or stopping: try again in a moment")
             self._reaped()
@@ -309,6 +341,14 @@ class RelaySession(GameSession):
         self.output_paused = False
         if self.link is not None:
             self.link.send(relay.Flow(self.sid, False))
+
+    def leave(self, message: str) -> None:
+        super().leave(message)
+        self.pool.wake()  # if it waits for a worker: it need not
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        self.pool.wake()
 
     def _hang_up(self) -> None:
         if self.link is not None and not self._hung_up:

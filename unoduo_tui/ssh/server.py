@@ -136,21 +136,31 @@ class GameServer:
         #: ``workers`` > 0: the games run in that many worker processes (:mod:`.front`)
         self.workers = workers
         self.pool: Any = None
+        #: ends our tables if we are killed (:mod:`.reaper`), and its pipe's end
+        self._reaper: asyncio.subprocess.Process | None = None
+        self._lifeline: int | None = None
 
     async def start(self, host: str, port: int, host_key: Path) -> tuple[str, int]:
         """Listen on ``host``:``port`` (0: any free port); the address it got."""
         self.host_key = load_host_key(host_key)
-        if self.workers:
-            await self._start_workers()
-        lim = self.limits
-        self._acceptor = await asyncssh.create_server(
-            lambda: Client(self), host, port, server_host_keys=[self.host_key],
-            encoding=None, line_editor=False, allow_pty=True,
-            agent_forwarding=False, x11_forwarding=False, sftp_factory=None,
-            allow_scp=False, password_auth=False, kbdint_auth=True,
-            public_key_auth=True, host_based_auth=False, gss_host=None,
-            login_timeout=lim.login_seconds, keepalive_interval=lim.keepalive_seconds,
-            keepalive_count_max=3, max_pktsize=lim.max_packet, window=lim.window)
+        await self._start_reaper()
+        try:
+            if self.workers:
+                await self._start_workers()
+            lim = self.limits
+            self._acceptor = await asyncssh.create_server(
+                lambda: Client(self), host, port, server_host_keys=[self.host_key],
+                encoding=None, line_editor=False, allow_pty=True,
+                agent_forwarding=False, x11_forwarding=False, sftp_factory=None,
+                allow_scp=False, password_auth=False, kbdint_auth=True,
+                public_key_auth=True, host_based_auth=False, gss_host=None,
+                login_timeout=lim.login_seconds, keepalive_interval=lim.keepalive_seconds,
+                keepalive_count_max=3, max_pktsize=lim.max_packet, window=lim.window)
+        except BaseException:  # e.g. the port is taken: nothing left running
+            if self.pool is not None:
+                await self.pool.stop()
+            await self._end_tables()
+            raise
         sock = self._acceptor.sockets[0].getsockname()
         return sock[0], sock[1]
 
@@ -195,30 +205,33 @@ class GameServer:
         await self._end_tables()
 
     async def _end_tables(self) -> None:
-        """SIGTERM the tables hosted from this server's lobby (nobody can reach them
-        with the server gone; each is saved move by move and ``resume`` brings it back)
-        and wait, a little, for them to go."""
-        from ..net.lobby import pid_alive, read_listings
+        """End the tables hosted from this server's lobby (nobody can reach them with
+        the server gone; each is saved move by move and ``resume`` brings it back):
+        :func:`~.reaper.end_tables`; then let the reaper go (it finds none)."""
+        from .reaper import end_tables
 
-        pids = [t.pid for t in read_listings(self.lobby_dir) if self._our_table(t.pid)]
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGTERM)
-            except OSError:
-                pass
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.limits.hangup_grace
-        while any(pid_alive(pid) for pid in pids) and loop.time() < deadline:
-            await asyncio.sleep(0.05)  # not our children: nothing to wait on but this
+        await asyncio.to_thread(end_tables, self.lobby_dir, self.limits.hangup_grace)
+        if self._lifeline is not None:
+            os.close(self._lifeline)
+            self._lifeline = None
+        if self._reaper is not None:
+            await self._reaper.wait()
 
-    def _our_table(self, pid: int) -> bool:
-        """``pid`` is a table process listing itself in our lobby dir (not a reused pid)."""
+    async def _start_reaper(self) -> None:
+        """The process that ends our tables if this one is killed (:mod:`.reaper`):
+        its stdin, a pipe only we hold open, ends when we do."""
+        theirs, ours = os.pipe()
         try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                argv = f.read().split(b"\0")
+            self._reaper = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "unoduo_tui.ssh.reaper", "--lobby", str(self.lobby_dir),
+                "--grace", str(self.limits.hangup_grace), stdin=theirs,
+                stdout=asyncio.subprocess.DEVNULL, start_new_session=True)
         except OSError:
-            return False
-        return b"unoduo_tui.net.serve" in argv and os.fsencode(self.lobby_dir) in argv
+            os.close(ours)
+            raise
+        finally:
+            os.close(theirs)
+        self._lifeline = ours
 
 
 class Client(asyncssh.SSHServer):
