@@ -109,7 +109,9 @@ class KeyRun:
                 await pilot._wait_for_screen()
                 if self._settled():
                     return
-            await asyncio.sleep(0.002)
+            # a bot pausing (--bot-pause) is waited for at a slower poll: the poll's
+            # own CPU is counted too
+            await asyncio.sleep(0.002 if self.table.idle else 0.025)
 
     async def keys(self, pilot: Any, script: tuple[bytes, ...], start: int, count: int,
                    pace: float = 0.0) -> None:
