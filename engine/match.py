@@ -11,6 +11,7 @@ per rule area: :mod:`.draft` (S), :mod:`.turn` (T, U), :mod:`.action_cards`
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 import os
 from collections import Counter, deque
 from typing import Iterable, Iterator, Sequence
@@ -41,6 +42,17 @@ def _new_id() -> str:
     return format((_ID_BASE + next(_ID_COUNT)) & 0xFFFF_FFFF_FFFF_FFFF, "016x")
 
 
+@lru_cache(maxsize=None)
+def _deck(deck: str) -> "tuple[Card, ...]":
+    """D1 / C1: a deck's cards in code order (made once per deck)."""
+    return tuple(deck_cards(deck))
+
+
+def _cards(cards: Iterable) -> "list[Card]":
+    """Cards or their notation, as Cards (a Card as it is: the hard bot's worlds)."""
+    return [c if c.__class__ is Card else Card.parse(c) for c in cards]
+
+
 def random_seed() -> int:
     """An unguessable 64-bit seed (``os.urandom``: what :mod:`secrets` uses, without
     importing it and OpenSSL's hashes at start-up)."""
@@ -63,8 +75,7 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         if _VARIANTS[rules.preset] is not type(self):
             raise ValueError(f"the {rules.preset!r} preset is played by "
                              f"{_VARIANTS[rules.preset].__name__}; use Match.new or Match.replay")
-        self._init_state(rules, seed, queue, rules.seats, tuple(deck_cards(rules.deck)),
-                         _new_id())
+        self._init_state(rules, seed, queue, rules.seats, _deck(rules.deck), _new_id())
         self._handlers, self._legal_by_phase = self._HANDLERS, self._LEGAL_BY_PHASE
         self._start_match()
 
@@ -122,15 +133,17 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         if phase not in MID_ROUND:
             raise ValueError(f"from_position: no mid-round position in phase {phase!r}")
         cls = cls.variant(rules)
-        m = cls(rules, seed, (Chance.first(p1 if dealer is None else dealer),
-                              Chance.shuffle(deck_cards(rules.deck))))
+        m = object.__new__(cls)  # set up as it stands: no round is dealt to be thrown away
+        m._init_state(rules, seed, (), rules.seats, _deck(rules.deck), _new_id())
+        m._handlers, m._legal_by_phase = cls._HANDLERS, cls._LEGAL_BY_PHASE
+        m._nchance = 2  # as if its first round's cut and shuffle were drawn (later shuffles)
         m._set_position(
-            [[Card.parse(c) for c in h] for h in hands], [Card.parse(c) for c in draw_pile],
-            [Card.parse(c) for c in discard_pile], to_act, phase, colour, p1, round,
+            [_cards(h) for h in hands], _cards(draw_pile), _cards(discard_pile), to_act, phase, colour, p1, round,
             (0,) * m._seats if scores is None else tuple(scores), pending,
             (to_act + 1) % m._seats if by is None else by,
             Card.parse(drawn) if drawn is not None else None, dump_colour, dump_start,
-            exposed, blocked, direction, dealer)
+            exposed, blocked, direction,
+            dealer if dealer is not None or rules.preset != "classic" else p1)
         return m
 
     @classmethod
