@@ -14,7 +14,7 @@ import itertools
 from functools import lru_cache
 import os
 from collections import Counter, deque
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from .action_cards import ActionCards
 from .actions import Action, Chance, IllegalAction, parse_entry
@@ -230,6 +230,26 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         self._legal = None
         self._log.append(action)
         self._handlers[action.kind](self, action)
+
+    def play_out(self, choose: "Callable[..., Action]", limit: int) -> None:
+        """:meth:`push` what ``choose`` picks until the match is over (a search copy:
+        its round) or ``limit`` decisions were made — the rollout loop, without a
+        call per read.  ``choose(seat, hand, legal, phase, top, colour, next_size,
+        dump_colour)`` gets what :meth:`decision` returns and gives one of ``legal``."""
+        hands, handlers, seats, log = self._hands, self._handlers, self._seats, self._log
+        for _ in range(limit):
+            if self._over:
+                return
+            seat = self._to_act
+            phase = self._phase
+            discard = self._discard
+            legal = self._legal or self.legal_actions()
+            action = choose(seat, hands[seat], legal, phase, discard[-1] if discard else None,
+                            self._color, len(hands[(seat + self._direction) % seats]),
+                            self._dump_colour if phase == "dump" else None)
+            self._legal = None
+            log.append(action)
+            handlers[action.kind](self, action)
 
     def search_copy(self) -> "Match":
         """A copy for search: it keeps no log and no events (they are thrown away as
