@@ -11,9 +11,10 @@ per rule area: :mod:`.draft` (S), :mod:`.turn` (T, U), :mod:`.action_cards`
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 import os
 from collections import Counter, deque
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from .action_cards import ActionCards
 from .actions import Action, Chance, IllegalAction, parse_entry
@@ -41,6 +42,17 @@ def _new_id() -> str:
     return format((_ID_BASE + next(_ID_COUNT)) & 0xFFFF_FFFF_FFFF_FFFF, "016x")
 
 
+@lru_cache(maxsize=None)
+def _deck(deck: str) -> "tuple[Card, ...]":
+    """D1 / C1: a deck's cards in code order (made once per deck)."""
+    return tuple(deck_cards(deck))
+
+
+def _cards(cards: Iterable) -> "list[Card]":
+    """Cards or their notation, as Cards (a Card as it is: the hard bot's worlds)."""
+    return [c if c.__class__ is Card else Card.parse(c) for c in cards]
+
+
 def random_seed() -> int:
     """An unguessable 64-bit seed (``os.urandom``: what :mod:`secrets` uses, without
     importing it and OpenSSL's hashes at start-up)."""
@@ -63,8 +75,7 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         if _VARIANTS[rules.preset] is not type(self):
             raise ValueError(f"the {rules.preset!r} preset is played by "
                              f"{_VARIANTS[rules.preset].__name__}; use Match.new or Match.replay")
-        self._init_state(rules, seed, queue, rules.seats, tuple(deck_cards(rules.deck)),
-                         _new_id())
+        self._init_state(rules, seed, queue, rules.seats, _deck(rules.deck), _new_id())
         self._handlers, self._legal_by_phase = self._HANDLERS, self._LEGAL_BY_PHASE
         self._start_match()
 
@@ -122,15 +133,17 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         if phase not in MID_ROUND:
             raise ValueError(f"from_position: no mid-round position in phase {phase!r}")
         cls = cls.variant(rules)
-        m = cls(rules, seed, (Chance.first(p1 if dealer is None else dealer),
-                              Chance.shuffle(deck_cards(rules.deck))))
+        m = object.__new__(cls)  # set up as it stands: no round is dealt to be thrown away
+        m._init_state(rules, seed, (), rules.seats, _deck(rules.deck), _new_id())
+        m._handlers, m._legal_by_phase = cls._HANDLERS, cls._LEGAL_BY_PHASE
+        m._nchance = 2  # as if its first round's cut and shuffle were drawn (later shuffles)
         m._set_position(
-            [[Card.parse(c) for c in h] for h in hands], [Card.parse(c) for c in draw_pile],
-            [Card.parse(c) for c in discard_pile], to_act, phase, colour, p1, round,
+            [_cards(h) for h in hands], _cards(draw_pile), _cards(discard_pile), to_act, phase, colour, p1, round,
             (0,) * m._seats if scores is None else tuple(scores), pending,
             (to_act + 1) % m._seats if by is None else by,
             Card.parse(drawn) if drawn is not None else None, dump_colour, dump_start,
-            exposed, blocked, direction, dealer)
+            exposed, blocked, direction,
+            dealer if dealer is not None or rules.preset != "classic" else p1)
         return m
 
     @classmethod
@@ -217,6 +230,26 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         self._legal = None
         self._log.append(action)
         self._handlers[action.kind](self, action)
+
+    def play_out(self, choose: "Callable[..., Action]", limit: int) -> None:
+        """:meth:`push` what ``choose`` picks until the match is over (a search copy:
+        its round) or ``limit`` decisions were made — the rollout loop, without a
+        call per read.  ``choose(seat, hand, legal, phase, top, colour, next_size,
+        dump_colour)`` gets what :meth:`decision` returns and gives one of ``legal``."""
+        hands, handlers, seats, log = self._hands, self._handlers, self._seats, self._log
+        for _ in range(limit):
+            if self._over:
+                return
+            seat = self._to_act
+            phase = self._phase
+            discard = self._discard
+            legal = self._legal or self.legal_actions()
+            action = choose(seat, hands[seat], legal, phase, discard[-1] if discard else None,
+                            self._color, len(hands[(seat + self._direction) % seats]),
+                            self._dump_colour if phase == "dump" else None)
+            self._legal = None
+            log.append(action)
+            handlers[action.kind](self, action)
 
     def search_copy(self) -> "Match":
         """A copy for search: it keeps no log and no events (they are thrown away as
@@ -333,22 +366,9 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
                 f"{state}>")
 
 
-class _Sink:
-    """A search copy's log and events: what is appended is dropped."""
-
-    __slots__ = ()
-
-    def append(self, item: object) -> None:
-        pass
-
-    def __len__(self) -> int:
-        return 0
-
-    def __iter__(self) -> Iterator[object]:
-        return iter(())
-
-
-_SINK = _Sink()
+#: a search copy's log and events: a deque that holds nothing drops what is appended
+#: (in C: the rollouts append an event or two per move)
+_SINK: "deque[object]" = deque(maxlen=0)
 
 
 def handlers(cls: "type[Match]") -> dict:

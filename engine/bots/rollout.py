@@ -20,7 +20,9 @@ from .normal import policy
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..actions import Action
+    from ..cards import Card
     from ..match import Match
+    from ..phases import Phase
 
 __all__ = ["ROLLOUT_LIMIT", "play_round"]
 
@@ -40,17 +42,19 @@ def play_round(world: "Match", first: "Action", challenger: Challenger | None = 
     m = world.search_copy()
     points = CARD_POINTS[m.rules.preset]
     by, before = m.to_act, m.color
-    m.push(first)
-    push, decision = m.push, m.decision
-    for _ in range(limit):
-        if m.over:
-            break
-        seat, hand, legal, phase, top, colour, next_size, dump_colour = decision()
+
+    def choose(seat: int, hand: "list[Card]", legal: "tuple[Action, ...]", phase: "Phase",
+               top: "Card | None", colour: "str | None", next_size: int,
+               dump_colour: "str | None") -> "Action":
+        nonlocal by, before
         challenge = (challenger is not None and phase == "wd4" and len(legal) > 1
                      and challenger(m, seat, by, before))
         action = policy(hand, legal, phase, top, colour, next_size, dump_colour,
                         challenge=challenge, points=points)
         if action.kind == "play":
             by, before = seat, colour
-        push(action)
+        return action
+
+    m.push(first)
+    m.play_out(choose, limit)
     return m

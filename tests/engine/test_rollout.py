@@ -85,3 +85,15 @@ def test_e3_a_blocked_round_in_a_search_copy_scores_both_hands():
     end = play_round(m, m.legal_actions()[0])
     assert end.over and end.rounds[-1] == (None, (3, 7)) and end.scores == (3, 7)
     assert m.phase == "turn" and m.scores == (0, 0)  # the position itself is as it was
+
+
+def test_play_out_on_a_match_records_its_moves_and_replays():
+    """``Match.play_out`` is ``push`` in a loop: on a match that keeps its log, the
+    moves are in it and the log replays to the same match."""
+    m = Match.new(Rules(), seed=3)
+    pick = Rng(3, 1)
+    m.play_out(lambda seat, hand, legal, *rest: legal[pick.below(len(legal))], 200)
+    assert m.log_length > 200
+    again = Match.replay(m.rules, m.actions, seed=m.seed)
+    assert (again.hand(0), again.hand(1), again.phase, again.scores) == (
+        m.hand(0), m.hand(1), m.phase, m.scores)
