@@ -470,6 +470,8 @@ from .web import run as _web  # noqa: E402 - unoduo web (#16)
 _COMMANDS["web"] = _web
 from .record.command import run as _stats  # noqa: E402 - unoduo stats (#24)
 _COMMANDS["stats"] = _stats
+from .review.command import run as _review  # noqa: E402 - unoduo review (#25)
+_COMMANDS["review"] = _review
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -213,4 +213,6 @@ def build_parser() -> argparse.ArgumentParser:
     web_parser(sub, common)
     from .record.command import add_parser as stats_parser  # unoduo stats (#24)
     stats_parser(sub, common)
+    from .review.command import add_parser as review_parser  # unoduo review (#25)
+    review_parser(sub, common)
     return parser
