@@ -146,9 +146,10 @@ class Reviewer:
     """Values decisions one at a time (a hard bot per seat keeps that seat's belief,
     read from its views in order)."""
 
-    def __init__(self, rules: Rules, seed: int = 0, budget: int = BUDGET,
+    def __init__(self, rules: Rules, seed: int = 0, budget: int | None = None,
                  hindsight: bool = False) -> None:
-        self.rules, self.seed, self.budget, self.hindsight = rules, seed, budget, hindsight
+        self.rules, self.seed, self.hindsight = rules, seed, hindsight
+        self.budget = BUDGET if budget is None else budget
         self._bots: dict[int, HardBot] = {}
 
     def _bot(self, seat: int) -> HardBot:
@@ -223,7 +224,7 @@ def _paired_se(a: Sequence[float], b: Sequence[float]) -> float:
     return math.sqrt(sum((x - y - mean) ** 2 for x, y in zip(a, b)) / (k - 1) / k)
 
 
-def review(items: Iterable[Position], rules: Rules, seed: int = 0, budget: int = BUDGET,
+def review(items: Iterable[Position], rules: Rules, seed: int = 0, budget: int | None = None,
            hindsight: bool = False) -> Iterator[Decision]:
     """Each position's :class:`Decision`, as it is computed (stop iterating to cancel).
     Draft decisions are skipped (see the module docstring)."""

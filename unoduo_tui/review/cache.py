@@ -1,6 +1,6 @@
 """A review's cache: one JSON file beside the save (``<id>.review.json``; hindsight:
-``<id>.hindsight.review.json``), keyed by the SHA-256 of the save file's bytes and the
-seats reviewed.  A cache made from other bytes is refused (the save changed: a match
+``<id>.hindsight.review.json``), keyed by the SHA-256 of the save file's bytes, the
+seats reviewed and the review's budget.  A cache made from other bytes is refused (the save changed: a match
 played on, a file replaced) and the review computed again; a review whose save changed
 while it ran is not written.  A cache that cannot be read or written costs only the
 time to compute the review again.  No Textual."""
@@ -27,6 +27,7 @@ class Key:
     save_sha256: str
     seats: tuple[int, ...]
     hindsight: bool
+    budget: int
 
 
 def content_hash(path: Path) -> str:
@@ -49,7 +50,8 @@ def load(save: Path, key: Key, seat_count: int) -> Review | None:
         data = json.loads(cache_path(save, key.hindsight).read_text(encoding="utf-8"))
         if (data.get("format") != FORMAT or data.get("save_sha256") != key.save_sha256
                 or tuple(data.get("seats", ())) != key.seats
-                or bool(data.get("hindsight")) != key.hindsight):
+                or bool(data.get("hindsight")) != key.hindsight
+                or data.get("budget") != key.budget):
             return None
         decisions = [_decision(d) for d in data["decisions"]]
     except (OSError, ValueError, TypeError, KeyError):
@@ -69,7 +71,7 @@ def save(save_path: Path, key: Key, result: Review) -> bool:
         if content_hash(save_path) != key.save_sha256:
             return False
         data = {"format": FORMAT, "save_sha256": key.save_sha256, "seats": list(key.seats),
-                "hindsight": key.hindsight,
+                "hindsight": key.hindsight, "budget": key.budget,
                 "decisions": [asdict(d) for d in result.decisions]}
         target = cache_path(save_path, key.hindsight)
         fd, tmp = tempfile.mkstemp(prefix="." + target.name, suffix=".tmp", dir=target.parent)

@@ -12,6 +12,7 @@ import multiprocessing
 import queue
 from typing import Any, Callable, Iterator, Sequence
 
+import engine.review as engine_review
 from engine.review import Decision, Position, Review, positions, review, summarise
 from engine.rules import Rules
 
@@ -58,7 +59,7 @@ def reviewable_seats(loaded, remote: Sequence[int] = (), seat: int | None = None
 def run_review(loaded, seats: Sequence[int], hindsight: bool = False,
                progress: Callable[[int, int, Decision | None], None] | None = None,
                cancelled: Callable[[], bool] = lambda: False,
-               use_cache: bool = True, jobs: int = JOBS) -> Review:
+               use_cache: bool = True, jobs: int | None = None) -> Review:
     """The review of ``loaded``'s decisions by ``seats``: from the cache beside its save
     when that was made from the same bytes for the same seats, else computed
     (``progress(done, total, decision)`` after each decision; :class:`Cancelled` once
@@ -67,7 +68,9 @@ def run_review(loaded, seats: Sequence[int], hindsight: bool = False,
     decisions only: the result is the same), the decisions then come in any order."""
     header, match = loaded.header, loaded.match
     rules = header.rules
-    key = cache.Key(cache.content_hash(loaded.path), tuple(seats), hindsight)
+    budget = engine_review.BUDGET
+    jobs = JOBS if jobs is None else jobs
+    key = cache.Key(cache.content_hash(loaded.path), tuple(seats), hindsight, budget)
     if use_cache:
         found = cache.load(loaded.path, key, rules.seats)
         if found is not None:
@@ -80,7 +83,7 @@ def run_review(loaded, seats: Sequence[int], hindsight: bool = False,
     if progress is not None:
         progress(0, total, None)
     for d in _stream(rules, [str(e) for e in match.actions], header.seed, seats, hindsight,
-                     jobs, cancelled):
+                     budget, jobs, cancelled):
         done.append(d)
         if progress is not None:
             progress(len(done), total, d)
@@ -114,36 +117,38 @@ def _reviewed(rules: Rules, log, seed: int, seats: Sequence[int], hindsight: boo
             if p.view.phase != "draft")
 
 
-def _decisions(rules: Rules, log, seed: int, seats: Sequence[int], hindsight: bool
-               ) -> Iterator[Decision]:
+def _decisions(rules: Rules, log, seed: int, seats: Sequence[int], hindsight: bool,
+               budget: int) -> Iterator[Decision]:
     """The review of ``seats``' decisions (the same whichever process runs it)."""
     return review(_reviewed(rules, log, seed, seats, hindsight), rules, seed=seed & 0xFFFF,
-                  hindsight=hindsight)
+                  budget=budget, hindsight=hindsight)
 
 
-def _job(out, rules: Rules, log, seed: int, seats: Sequence[int], hindsight: bool) -> None:
+def _job(out, rules: Rules, log, seed: int, seats: Sequence[int], hindsight: bool,
+         budget: int) -> None:
     """A worker process: each decision of ``seats`` onto ``out``, then ``None``."""
     try:
-        for d in _decisions(rules, log, seed, seats, hindsight):
+        for d in _decisions(rules, log, seed, seats, hindsight, budget):
             out.put(d)
     finally:
         out.put(None)
 
 
 def _stream(rules: Rules, log: list[str], seed: int, seats: Sequence[int], hindsight: bool,
-            jobs: int, cancelled: Callable[[], bool]) -> Iterator[Decision]:
+            budget: int, jobs: int, cancelled: Callable[[], bool]) -> Iterator[Decision]:
     """The decisions as they are made, in ``jobs`` processes (fresh interpreters: the
     caller may be an app with threads); :class:`Cancelled` once ``cancelled()``."""
     groups = [list(seats[i::jobs]) for i in range(min(jobs, len(seats)))]
     if len(groups) <= 1:
-        for d in _decisions(rules, log, seed, seats, hindsight):
+        for d in _decisions(rules, log, seed, seats, hindsight, budget):
             if cancelled():
                 raise Cancelled()
             yield d
         return
     ctx = multiprocessing.get_context("spawn")
     out = ctx.Queue()
-    procs = [ctx.Process(target=_job, args=(out, rules, log, seed, g, hindsight), daemon=True)
+    procs = [ctx.Process(target=_job, args=(out, rules, log, seed, g, hindsight, budget),
+                         daemon=True)
              for g in groups]
     for proc in procs:
         proc.start()
