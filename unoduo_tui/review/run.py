@@ -24,6 +24,9 @@ __all__ = ["reviewable_seats", "run_review", "as_json", "Cancelled"]
 
 #: processes a review runs in (the machine's two cores)
 JOBS = 2
+#: how they start: forked (spawn fails in an app whose stdout is Textual's: "bad
+#: value(s) in fds_to_keep"); a child runs only the engine and the queue
+_START = "fork"
 
 
 class Cancelled(Exception):
@@ -70,7 +73,10 @@ def run_review(loaded, seats: Sequence[int], hindsight: bool = False,
     rules = header.rules
     budget = engine_review.BUDGET
     jobs = JOBS if jobs is None else jobs
-    key = cache.Key(cache.content_hash(loaded.path), tuple(seats), hindsight, budget)
+    try:
+        key = cache.Key(cache.content_hash(loaded.path), tuple(seats), hindsight, budget)
+    except OSError:  # no file to key a cache by (a match shown, not saved)
+        use_cache = False
     if use_cache:
         found = cache.load(loaded.path, key, rules.seats)
         if found is not None:
@@ -136,8 +142,8 @@ def _job(out, rules: Rules, log, seed: int, seats: Sequence[int], hindsight: boo
 
 def _stream(rules: Rules, log: list[str], seed: int, seats: Sequence[int], hindsight: bool,
             budget: int, jobs: int, cancelled: Callable[[], bool]) -> Iterator[Decision]:
-    """The decisions as they are made, in ``jobs`` processes (fresh interpreters: the
-    caller may be an app with threads); :class:`Cancelled` once ``cancelled()``."""
+    """The decisions as they are made, in ``jobs`` processes; :class:`Cancelled` once
+    ``cancelled()`` (the processes are ended)."""
     groups = [list(seats[i::jobs]) for i in range(min(jobs, len(seats)))]
     if len(groups) <= 1:
         for d in _decisions(rules, log, seed, seats, hindsight, budget):
@@ -145,7 +151,7 @@ def _stream(rules: Rules, log: list[str], seed: int, seats: Sequence[int], hinds
                 raise Cancelled()
             yield d
         return
-    ctx = multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context(_START)
     out = ctx.Queue()
     procs = [ctx.Process(target=_job, args=(out, rules, log, seed, g, hindsight, budget),
                          daemon=True)
