@@ -164,9 +164,11 @@ class ReviewPane:
         at: list[float | None] = [None] * width
         k = 0
         last: float | None = None
+        # still computing: nothing drawn past the last decision reviewed so far
+        reach = count if self.review_done or not ds else ds[-1].step + 1
         for col in range(width):
             end = (col + 1) * count // width  # positions up to here
-            if self.spoiler_free and end > cursor.position:
+            if (self.spoiler_free and end > cursor.position) or col * count // width >= reach:
                 break
             while k < len(ds) and ds[k].step + 1 <= end:
                 last = curve[k]
