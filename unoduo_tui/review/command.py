@@ -95,7 +95,10 @@ def summary_lines(loaded, result: Review, names: Sequence[str], seats: Sequence[
     limits = ", ".join(f"{name} < {below:g}" for name, below in THRESHOLDS[:-1])
     out = [f"Review of match {loaded.id}" + (" — HINDSIGHT: judged with the real hidden "
                                                "cards" if result.hindsight else ""),
-           "Win chance: of winning the round, from each seat's own view. Labels by points "
+           "Win chance: of winning the round, " + ("played out once from the real cards"
+                                                    if result.hindsight else
+                                                    "from each seat's own view") +
+           ". Labels by points "
            f"lost: {limits}, blunder beyond; forced: one legal action. The draft is not "
            "reviewed.", ""]
     for s in result.seats:
