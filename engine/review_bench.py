@@ -48,16 +48,18 @@ def level_accuracy(level: str, matches: int, seed: int, rules: Rules,
     return sum(accs) / len(accs)
 
 
-def calibration(matches: int, seed: int, rules: Rules, worlds: int = 100
+def calibration(matches: int, seed: int, rules: Rules, worlds: int = 100, every: int = 1
                 ) -> list[tuple[int, int, float, float]]:
     """Per tenth of predicted win chance: (tenth, positions, mean predicted, realised
-    frequency), both in points — the played move's value at each non-draft decision of
-    seeded normal-bot matches, against whether that seat won that round."""
+    frequency), both in points — the played move's value at every ``every``-th
+    non-draft decision of seeded normal-bot matches, against whether that seat won that
+    round (the positions of one round share its outcome: many short matches, sampled
+    sparsely, give more independent rounds for the same work)."""
     bins: list[list[tuple[float, int]]] = [[] for _ in range(10)]
     for k, (m, _) in enumerate(arena_matches(("normal",), matches, seed, rules)):
         reviewer = Reviewer(rules, seed=k, budget=worlds)
-        for p in positions(rules, m.actions, m.seed):
-            if p.view.phase == "draft":
+        for i, p in enumerate(positions(rules, m.actions, m.seed)):
+            if p.view.phase == "draft" or (i + k) % every:
                 continue
             per = reviewer.values(p.view, [p.played])[0]
             predicted = 100.0 * sum(per) / len(per)
@@ -92,8 +94,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--preset", default="duo")
     parser.add_argument("--seats", type=int, default=None)
     parser.add_argument("--budget", type=int, default=None)
+    parser.add_argument("--target", type=int, default=None,
+                        help="points that end a match (1: one round each)")
+    parser.add_argument("--worlds", type=int, default=100, help="calibration: per position")
+    parser.add_argument("--every", type=int, default=1, help="calibration: every n-th decision")
     args = parser.parse_args(argv)
-    rules = Rules(preset=args.preset, seats=args.seats)
+    rules = Rules(preset=args.preset, seats=args.seats, target=args.target)
     if args.what == "speed":
         for r in (Rules(), Rules(preset="classic", seats=4)):
             count, done, secs = review_seconds(r, args.seed, budget=args.budget)
@@ -105,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{level:7} accuracy {acc:5.1f} over {args.matches} matches", flush=True)
     else:
         print("tenth  positions  predicted  realised  gap")
-        for i, n, pred, real in calibration(args.matches, args.seed, rules):
+        for i, n, pred, real in calibration(args.matches, args.seed, rules, args.worlds,
+                                            args.every):
             print(f"{i * 10:3}-{i * 10 + 10:<3} {n:8} {pred:9.1f} {real:9.1f} {real - pred:+5.1f}")
     return 0
 
