@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import time
 from functools import lru_cache
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..actions import Action
 from ..match import Match
@@ -206,22 +206,12 @@ class HardBot(NormalBot):
         played out (its mean stays as it was), so the budget goes to the options
         still in doubt; when one is left the search stops early."""
         seat, scores, target = view.seat, view.scores, view.rules.target
+        sample = self.sampler(view)
         if view.rules.preset == "duo":
-            belief = self.belief(view)
-
-            def sample():
-                return self._world(view, belief)
-
             def evaluate(world, option) -> float:
                 end = play_round(world, option)
                 return rollout_value(end, scores, seat, target)
         else:  # classic, any seat count (hard_classic)
-            cbelief = self.classic_belief(view)
-            pool = cbelief.unseen(view)
-
-            def sample():
-                return classic_world(view, self._rng, cbelief, pool)
-
             def evaluate(world, option) -> float:
                 return classic_rollout(world, option, seat)
         # a margin for sampling a world, picking the answer, a rollout longer than the
@@ -261,6 +251,18 @@ class HardBot(NormalBot):
         live = set(active)  # a pruned option is never the answer
         self._values = values
         return [sum(v) / len(v) if i in live else -math.inf for i, v in enumerate(values)]
+
+    def sampler(self, view: "PlayerView") -> "Callable[[], Match | None]":
+        """Worlds for ``view``'s seat, one per call, from the belief this bot keeps
+        (UNO Duo: :class:`Belief`; classic: :class:`ClassicBelief`, ``None`` when
+        the view does not account for the position) — the search's and the game
+        review's (:mod:`engine.review`, #25)."""
+        if view.rules.preset == "duo":
+            belief = self.belief(view)
+            return lambda: self._world(view, belief)
+        cbelief = self.classic_belief(view)
+        pool = cbelief.unseen(view)
+        return lambda: classic_world(view, self._rng, cbelief, pool)
 
     def _world(self, view: "PlayerView", belief: Belief) -> Match:
         """One determinization of the hidden cards: this position, every card known."""

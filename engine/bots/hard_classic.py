@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..actions import Action
     from ..view import PlayerView
 
-__all__ = ["classic_world", "classic_rollout", "round_value", "outcome_value",
+__all__ = ["classic_world", "classic_round", "classic_rollout", "round_value", "outcome_value",
            "classic_candidates"]
 
 #: a rollout's value: points in these units, going out worth WIN_WEIGHT more, a
@@ -134,7 +134,13 @@ def _challenges(m: Match, seat: int, by: int, before: str | None) -> bool:
     return 1.0 - comb(total - colour, k) / comb(total, k) > CHALLENGE_ABOVE
 
 
+def classic_round(world: Match, option: "Action") -> Match:
+    """A search copy of ``world`` after ``option`` and the rest of the round with the
+    normal policy (which challenges a Wild Draw 4 from its counting):
+    :func:`.rollout.play_round`."""
+    return play_round(world, option, _challenges)
+
+
 def classic_rollout(world: Match, option: "Action", me: int) -> float:
-    """Play ``option`` in a search copy of ``world``, then the round out with the normal
-    policy (which challenges a Wild Draw 4 from its counting): :func:`.rollout.play_round`."""
-    return round_value(play_round(world, option, _challenges), me, world.round)
+    """:func:`classic_round`'s end, scored for ``me`` (:func:`round_value`)."""
+    return round_value(classic_round(world, option), me, world.round)

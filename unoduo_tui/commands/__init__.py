@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import argparse
 
-from . import (delete, export, host, join, listing, lobby, play, replay, resume, rules, serve,
-               simulate, stats, transcript, verify, watch, web)
+from . import (delete, export, host, join, listing, lobby, play, replay, resume, review, rules,
+               serve, simulate, stats, transcript, verify, watch, web)
 from .common import run_interactive
 
 __all__ = ["MODULES", "build_parser", "run"]
 
 #: every sub-command's module, in the order ``unoduo --help`` lists them
 MODULES = (play, resume, listing, verify, export, simulate, transcript, replay, delete, rules,
-           host, join, watch, serve, lobby, web, stats)
+           host, join, watch, serve, lobby, web, stats, review)
 
 
 def build_parser() -> argparse.ArgumentParser:

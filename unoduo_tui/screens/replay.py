@@ -41,6 +41,7 @@ from ..widgets.other_hands import HANDS_SHOWN, OtherHands
 from ..widgets.replay_log import ReplayLog
 from ..words import seat_names
 from ..app_link import unoduo
+from ..review.viewer import ReviewPane
 from . import replay_keys
 from .replay_keys import JUMPS, MOMENT_KEYS, QUIET, QUIET_IDS, SPEEDS, WAIT_WHILE_PICKING
 from .replay_text import ReplayText
@@ -48,7 +49,7 @@ from .replay_text import ReplayText
 __all__ = ["ReplayScreen", "SPEEDS", "MOMENT_KEYS"]
 
 
-class ReplayScreen(ReplayText, AnswerOnce, Screen[None]):
+class ReplayScreen(ReviewPane, ReplayText, AnswerOnce, Screen[None]):
     """One saved match, watched again (never written to)."""
 
     # the table's layout is the game's (app.tcss); here only the replay's own rows
@@ -59,6 +60,9 @@ class ReplayScreen(ReplayText, AnswerOnce, Screen[None]):
         #replay-lineage { height: 1; background: $boost; color: $text-muted; }
         #replay-status { height: 1; background: $primary-muted; color: $foreground;
                          text-style: bold; }
+        #review-row { height: 1; display: none; }
+        #review-curve { width: 1fr; height: 1; }
+        #review-progress { width: 22; height: 1; }
     }
     """
 
@@ -92,6 +96,7 @@ class ReplayScreen(ReplayText, AnswerOnce, Screen[None]):
         if spoiler_free:  # the end is the spoiler: start at the start
             self.cursor.start()
         self.branched_from = parent_of(header)
+        self.reviewed = {}  # the review (#25, ReviewPane), once asked for with `a`
 
     @classmethod
     def open(cls, store, ref: "str | os.PathLike", *,
@@ -131,6 +136,7 @@ class ReplayScreen(ReplayText, AnswerOnce, Screen[None]):
         yield from table_row(ReplayLog(id="log"))
         yield Hand(id="hand")
         yield Static(id="timeline")
+        yield from self.compose_review()
         yield Static(id="replay-status")
         yield Footer()
 
@@ -157,6 +163,7 @@ class ReplayScreen(ReplayText, AnswerOnce, Screen[None]):
 
     def on_unmount(self) -> None:
         self._stop()
+        self.stop_review()
 
     # -- what is shown ---------------------------------------------------------------
 
@@ -198,6 +205,8 @@ class ReplayScreen(ReplayText, AnswerOnce, Screen[None]):
         self.query_one(GameLog).show(everything if everything is not None else mine,
                                      current=cursor.event_count(pos - 1) if pos else None)
         self.query_one("#timeline", Static).update(self.timeline())
+        self.query_one("#timeline").display = not self.review_on  # the curve's place
+        self.show_review()
         if self.branched_from is not None:
             self.query_one("#replay-lineage", Static).update(self.lineage())
         self.query_one("#replay-status", Static).update(
@@ -228,6 +237,8 @@ class ReplayScreen(ReplayText, AnswerOnce, Screen[None]):
                     and len(self.names) == 2 else None)
         if action == "speed":
             return True if self._timer is not None else None
+        if action == "mistake":
+            return True if self.review_on else None
         return True
 
     def _moment_there(self, kind: str, direction: int) -> bool:

@@ -54,8 +54,9 @@ class ReplayText:
         # who made it, when a bot played for the seat's away player: always in sight
         tail = Text(played_for(self.loaded, cursor, pos, names, short=True) if pos and
                     not self._note else "")
-        if everything is not None and everything.draw_pile:
+        if everything is not None and everything.draw_pile and not self.review_on:
             tail.append(f" · next {' '.join(c.text for c in everything.draw_pile[:3])}")
+        tail.append(self.review_words())  # the review's label (#25), when on
         view = ("all hands" if self.perspective == ALL
                 else f"{names[self.perspective]}'s view")
         tail.append(f" · {view}")

@@ -1,0 +1,372 @@
+"""The game review (#25): what the hard bot thinks of every decision of a match.
+
+For each decision of each seat it values every legal alternative **from that seat's
+view at that moment**: the hidden hands and the draw pile are sampled from the belief
+the hard bot keeps (:meth:`engine.bots.hard.HardBot.sampler`) and each alternative is
+played out to the round's end with the hard bot's rollout (:mod:`engine.bots.rollout`;
+the same sampled worlds for every alternative, so their difference is not noise from
+the deal).  It never reads a hidden card: it receives per-seat
+:class:`~engine.view.PlayerView`\\ s only (:func:`positions` takes them from the
+match), except in the separate *hindsight* mode, which plays the alternatives out
+from the real position (every hand and the pile's real order).
+
+**Win chance** (0–100), the value of an alternative: the seat's chance of winning
+the *round* (going out first, E1/C9), in both presets, from round rollouts.  Measured
+against the match level (UNO Duo's match equity after the round,
+:func:`~engine.bots.hard.match_equity`, E2/E4) over seeded matches, the match level
+moved a decision's value by so little (one decision of ~60 in a round, the equity
+table damping it again) that the sampling noise hid the players' differences — random
+96.5, easy 98.6, normal 98.7 accuracy — while at the round level the levels separate
+in order (random 88, easy 92, normal 93, hard 95); classic has no N-seat match-equity
+model, and a rollout to a 500-point match's end costs many rounds.  So the curve is
+the round's: each round starts again near an even share.  What it misses: points (a
+decision that loses points but not the round is not flagged).
+
+``win_before`` is the best alternative's value (the position's value, as a chess
+engine's evaluation before a move), ``win_after`` the played one's, ``loss`` their
+difference — counted only beyond one standard error of the paired difference over
+the worlds (points of win chance, never below 0: noise in the sampled worlds is not
+the player's fault; the best of several noisy means is itself biased upwards).  Labels, by ``loss``
+(:data:`THRESHOLDS`): ``best`` below 1 point, ``good`` below 3, ``inaccuracy``
+below 6, ``mistake`` below 12, ``blunder`` from 12; ``forced`` when there was one
+legal action (never flagged).  Draft decisions (S3) are not reviewed: a position in
+the draft cannot be sampled (:meth:`~engine.match.Match.from_position` starts after
+it) and the hard bot drafts by the normal bot's rule.
+
+**Accuracy** (0–100) is lichess's, from win chances (https://lichess.org/page/accuracy):
+each decision's accuracy is ``103.1668 * exp(-0.04354 * (win_before - win_after))
+- 3.1669`` (clamped to 0–100), and a seat's is the mean of their volatility-weighted
+mean (each weighted by the standard deviation of the seat's win chance over a
+sliding window, clamped to 0.5–12) and their harmonic mean, as lila's
+``AccuracyPercent.gameAccuracy`` does.  Forced decisions do not count.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator, Sequence
+
+from .actions import Action, parse_entry
+from .bots.hard import HardBot
+from .bots.hard_classic import classic_round
+from .bots.rollout import play_round
+from .cards import COLOUR_NAMES
+from .match import Match
+from .rules import Rules
+from .view import PlayerView
+
+__all__ = ["LABELS", "FLAGGED", "THRESHOLDS", "Position", "Decision", "SeatSummary",
+           "Review", "positions", "Reviewer", "review", "summarise", "move_accuracy",
+           "game_accuracy", "label_of", "decision_count"]
+
+LABELS = ("best", "good", "inaccuracy", "mistake", "blunder", "forced")
+#: the labels a review points out, worst last
+FLAGGED = ("inaccuracy", "mistake", "blunder")
+#: (label, loss below which it applies), in points of win chance
+THRESHOLDS = (("best", 1.0), ("good", 3.0), ("inaccuracy", 6.0), ("mistake", 12.0),
+              ("blunder", math.inf))
+
+#: rollouts per reviewed decision (split among its alternatives) and the bounds on
+#: the worlds each alternative sees
+BUDGET, MIN_WORLDS, MAX_WORLDS = 480, 16, 160
+
+
+def label_of(loss: float, forced: bool = False) -> str:
+    """The label of a decision that lost ``loss`` points of win chance."""
+    if forced:
+        return "forced"
+    return next(name for name, below in THRESHOLDS if loss < below)
+
+
+@dataclass(frozen=True)
+class Position:
+    """One decision to review: the seat's view just before it and what it played.
+
+    ``index``: the decision's place in the match's log (chance entries count);
+    ``step``: how many decisions came before it (a replay cursor's position);
+    ``world``: hindsight only — the real position (a search copy of the match)."""
+
+    index: int
+    step: int
+    seat: int
+    view: PlayerView
+    played: Action
+    world: "Callable[[], Match] | None" = None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A reviewed decision (win chances in points, 0–100)."""
+
+    index: int
+    step: int
+    seat: int
+    round: int
+    played: str
+    best: str
+    label: str
+    loss: float
+    win_before: float
+    win_after: float
+    values: tuple[tuple[str, float], ...] = ()
+    reason: str = ""
+
+    @property
+    def flagged(self) -> bool:
+        return self.label in FLAGGED
+
+
+def decision_count(log: Iterable) -> int:
+    """How many decisions (not chance outcomes) ``log`` holds."""
+    return sum(1 for e in log if not parse_entry(e).is_chance)
+
+
+def positions(rules: Rules, log: Sequence, seed: int = 0, seats: Iterable[int] | None = None,
+              hindsight: bool = False) -> Iterator[Position]:
+    """The decisions of the match ``log`` records, each with its seat's view (only
+    those of ``seats``; default all).  ``hindsight`` adds each real position."""
+    entries = [parse_entry(e) for e in log]
+    where = [i for i, e in enumerate(entries) if not e.is_chance]
+    wanted = None if seats is None else frozenset(seats)
+    for step, m in enumerate(Match.replay_steps(rules, entries, seed)):
+        if step >= len(where) or m.over:
+            break
+        seat = m.to_act
+        if seat is None or (wanted is not None and seat not in wanted):
+            continue
+        world = None
+        if hindsight:
+            real = m.search_copy()
+            world = real.search_copy
+        yield Position(where[step], step, seat, m.view(seat), entries[where[step]], world)
+
+
+class Reviewer:
+    """Values decisions one at a time (a hard bot per seat keeps that seat's belief,
+    read from its views in order)."""
+
+    def __init__(self, rules: Rules, seed: int = 0, budget: int | None = None,
+                 hindsight: bool = False) -> None:
+        self.rules, self.seed, self.hindsight = rules, seed, hindsight
+        self.budget = BUDGET if budget is None else budget
+        self._bots: dict[int, HardBot] = {}
+
+    def _bot(self, seat: int) -> HardBot:
+        bot = self._bots.get(seat)
+        if bot is None:
+            bot = self._bots[seat] = HardBot(self.seed * 16 + seat + 1, simulations=1)
+        return bot
+
+    def win_chance(self, end: Match, view: PlayerView) -> float:
+        """``view``'s seat's chance (0 or 1) of winning the round at a rolled-out
+        round's end (an even share when the rollout was cut short)."""
+        if not end.over:  # a rollout cut short: nobody went out
+            return 1.0 / end.seats
+        return 1.0 if end.rounds[-1][0] == view.seat else 0.0
+
+    def values(self, view: PlayerView, options: Sequence[Action],
+               world: "Callable[[], Match] | None" = None) -> list[list[float]]:
+        """Each option's win chance (0–1) in each sampled world (the same worlds for
+        every option: world ``k`` is ``[o][k]`` for every option ``o``)."""
+        rollout = (play_round if self.rules.preset == "duo" else classic_round)
+        if world is not None:  # hindsight: the real position, once
+            worlds = 1
+            sample: "Callable[[], Match | None]" = world
+        else:
+            worlds = max(MIN_WORLDS, min(MAX_WORLDS, self.budget // len(options)))
+            sample = self._bot(view.seat).sampler(view)  # type: ignore[arg-type]
+        per: list[list[float]] = [[] for _ in options]
+        for _ in range(worlds):
+            w = sample()
+            if w is None:
+                break
+            for i, option in enumerate(options):
+                per[i].append(self.win_chance(rollout(w, option), view))
+        if not per[0]:
+            raise ValueError(f"no world can be sampled for seat {view.seat} here")
+        return per
+
+    def decision(self, p: Position) -> Decision:
+        view = p.view
+        if self.hindsight and p.world is None:
+            raise ValueError("a hindsight review needs the real positions")
+        legal = list(view.legal_actions)
+        if p.played not in legal:
+            raise ValueError(f"decision {p.index}: {p.played!r} is not one of the seat's "
+                             "legal actions")
+        world = p.world if self.hindsight else None
+        per = self.values(view, legal, world)
+        vals = [sum(v) / len(v) for v in per]
+        b, i = max(range(len(legal)), key=vals.__getitem__), legal.index(p.played)
+        best = legal[b]
+        before = 100.0 * vals[b]
+        loss = 100.0 * max(0.0, _paired(per[b], per[i]) - _paired_se(per[b], per[i]))
+        after = before - loss
+        label = label_of(loss, forced=len(legal) == 1)
+        d = Decision(p.index, p.step, p.seat, view.round, str(p.played), str(best), label,
+                     loss, before, after, tuple((str(a), 100.0 * v) for a, v in zip(legal, vals)))
+        if d.flagged:
+            d = _with_reason(d, view)
+        return d
+
+
+def _paired(a: Sequence[float], b: Sequence[float]) -> float:
+    return sum(x - y for x, y in zip(a, b)) / len(a)
+
+
+def _paired_se(a: Sequence[float], b: Sequence[float]) -> float:
+    """The standard error of the mean paired difference of ``a`` and ``b``."""
+    k = len(a)
+    if k < 2:
+        return 0.0
+    mean = _paired(a, b)
+    return math.sqrt(sum((x - y - mean) ** 2 for x, y in zip(a, b)) / (k - 1) / k)
+
+
+def review(items: Iterable[Position], rules: Rules, seed: int = 0, budget: int | None = None,
+           hindsight: bool = False) -> Iterator[Decision]:
+    """Each position's :class:`Decision`, as it is computed (stop iterating to cancel).
+    Draft decisions are skipped (see the module docstring)."""
+    reviewer = Reviewer(rules, seed, budget, hindsight)
+    for p in items:
+        if p.view.phase == "draft":
+            continue
+        yield reviewer.decision(p)
+
+
+# -- words ------------------------------------------------------------------------------
+
+def _cards(n: int) -> str:
+    return f"{n} card{'s' * (n != 1)}"
+
+
+def _reason(played: Action, best: Action, view: PlayerView) -> str:
+    hand = view.hand
+    if best.kind == "play" and played.kind in ("draw", "pass"):
+        card = best.card
+        left = len(hand) - 1
+        what = "kept the drawn card" if played.kind == "pass" else "drew"
+        if left == 0:
+            return f"You {what} with {card} playable, your last card: playing it went out"
+        return f"You {what} with {card} playable; playing it left you {_cards(left)}"
+    if played.kind == "play" and best.kind in ("draw", "pass"):
+        instead = "keeping the drawn card" if best.kind == "pass" else "drawing"
+        return f"You played {played.card}; {instead} was better"
+    if played.kind == best.kind == "play":
+        if played.card == best.card and played.colour != best.colour:
+            n = sum(1 for c in hand if c.colour == best.colour)
+            return (f"You named {COLOUR_NAMES[played.colour or 'R']} with {played.card}; "
+                    f"{COLOUR_NAMES[best.colour or 'R']} was better (you held {n})")
+        if played.card == best.card and best.uno and not played.uno:
+            return f"You did not say UNO playing {played.card}, down to one card"
+        return f"You played {played.card}; {best.card} was better"
+    if played.kind == best.kind == "colour":
+        n = sum(1 for c in hand if c.colour == best.colour)
+        return (f"You named {COLOUR_NAMES[played.colour or 'R']}; "
+                f"{COLOUR_NAMES[best.colour or 'R']} was better (you held {n})")
+    if "challenge" in (played.kind, best.kind):
+        if played.kind == "challenge":
+            return "You challenged the Wild Draw 4; taking the four was better"
+        return "You took the four; challenging the Wild Draw 4 was better"
+    if best.kind == "catch":
+        return "You did not catch a missing UNO"
+    if played.kind == "dump" and best.kind == "nodump":
+        return f"You dumped with {played.card} last; not dumping was better"
+    if played.kind == "nodump" and best.kind == "dump":
+        return f"You did not dump; dumping with {best.card} last was better"
+    if played.kind == best.kind == "dump":
+        return f"You dumped with {played.card} last; {best.card} last was better"
+    return f"You chose {played}; {best} was better"
+
+
+def _with_reason(d: Decision, view: PlayerView) -> Decision:
+    text = _reason(Action.parse(d.played), Action.parse(d.best), view)
+    why = f"{text} (win chance {d.win_after:.0f}% instead of {d.win_before:.0f}%)"
+    return Decision(d.index, d.step, d.seat, d.round, d.played, d.best, d.label, d.loss,
+                    d.win_before, d.win_after, d.values, why)
+
+
+# -- the summary -----------------------------------------------------------------------
+
+def move_accuracy(win_before: float, win_after: float) -> float:
+    """lichess's accuracy of one move from win chances in points (0–100)."""
+    raw = 103.1668 * math.exp(-0.04354 * max(0.0, win_before - win_after)) - 3.1669
+    return min(100.0, max(0.0, raw))
+
+
+def _stdev(xs: Sequence[float]) -> float:
+    mean = sum(xs) / len(xs)
+    return math.sqrt(sum((x - mean) ** 2 for x in xs) / len(xs))
+
+
+def game_accuracy(decisions: Sequence[Decision]) -> float | None:
+    """A seat's accuracy over its unforced ``decisions`` (lila's gameAccuracy: the mean
+    of the volatility-weighted and the harmonic mean); ``None`` with none."""
+    rated = [d for d in decisions if d.label != "forced"]
+    if not rated:
+        return None
+    accs = [move_accuracy(d.win_before, d.win_after) for d in rated]
+    wins = [d.win_before for d in rated]
+    size = min(8, max(2, len(wins) // 10))
+    weights = []
+    for i in range(len(wins)):
+        lo = max(0, min(i - size // 2, len(wins) - size))
+        window = wins[lo:lo + size] or wins[i:i + 1]
+        weights.append(min(12.0, max(0.5, _stdev(window))))
+    weighted = sum(a * w for a, w in zip(accs, weights)) / sum(weights)
+    harmonic = len(accs) / sum(1.0 / max(a, 1e-9) for a in accs)
+    return (weighted + harmonic) / 2.0
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    seat: int
+    decisions: int
+    accuracy: float | None
+    counts: dict[str, int]
+    worst: tuple[Decision, ...]  # the three biggest mistakes (by loss), flagged only
+
+
+@dataclass(frozen=True)
+class Review:
+    """A match's review: its decisions in log order and one summary per seat."""
+
+    decisions: tuple[Decision, ...]
+    seats: tuple[SeatSummary, ...]
+    seat_count: int
+    hindsight: bool = False
+    curves: tuple[tuple[float, ...], ...] = field(default=())
+
+    def at_step(self, step: int) -> Decision | None:
+        """The decision made at cursor position ``step`` (``None``: not reviewed)."""
+        for d in self.decisions:
+            if d.step == step:
+                return d
+        return None
+
+
+def curves(decisions: Sequence[Decision], seat_count: int) -> tuple[tuple[float, ...], ...]:
+    """Per seat, its win chance after each decision (the acting seat's estimate; with
+    two seats the other's is its complement; else the seat's last estimate, 100/seats
+    before its first)."""
+    last = [100.0 / seat_count] * seat_count
+    out: list[list[float]] = [[] for _ in range(seat_count)]
+    for d in decisions:
+        last[d.seat] = d.win_after
+        if seat_count == 2:
+            last[1 - d.seat] = 100.0 - d.win_after
+        for s in range(seat_count):
+            out[s].append(last[s])
+    return tuple(tuple(c) for c in out)
+
+
+def summarise(decisions: Iterable[Decision], seat_count: int, hindsight: bool = False) -> Review:
+    ds = tuple(decisions)
+    seats = []
+    for seat in range(seat_count):
+        mine = [d for d in ds if d.seat == seat]
+        counts = {k: sum(1 for d in mine if d.label == k) for k in LABELS}
+        worst = tuple(sorted((d for d in mine if d.flagged), key=lambda d: -d.loss)[:3])
+        seats.append(SeatSummary(seat, len(mine), game_accuracy(mine), counts, worst))
+    return Review(ds, tuple(seats), seat_count, hindsight, curves(ds, seat_count))

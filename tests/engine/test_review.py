@@ -1,0 +1,156 @@
+"""The game review (#25, engine/review.py): labels, accuracy, and what it may read."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Match, Rules, bots
+from engine.actions import Action
+from engine.review import (FLAGGED, THRESHOLDS, Position, game_accuracy, label_of,
+                           move_accuracy, positions, review, summarise)
+from engine.review_bench import level_accuracy
+from engine.view import PlayerView
+
+
+def _played(seed: int, rules: Rules | None = None, levels=("normal", "normal")) -> Match:
+    rules = rules or Rules()
+    m = Match.new(rules, seed=seed)
+    players = [bots.make(level, seed=seed + s) for s, level in enumerate(levels)]
+    while not m.over:
+        seat = m.to_act
+        m.apply(players[seat].choose(m.view(seat)))
+    return m
+
+
+def test_thresholds_are_stated_and_label_every_loss():
+    assert [name for name, _ in THRESHOLDS] == ["best", "good", "inaccuracy", "mistake",
+                                               "blunder"]
+    assert label_of(0.0) == "best" and label_of(2.0) == "good"
+    assert label_of(5.0) == "inaccuracy" and label_of(11.0) == "mistake"
+    assert label_of(12.0) == "blunder" and label_of(80.0) == "blunder"
+
+
+def test_a_forced_decision_is_never_flagged():
+    assert label_of(80.0, forced=True) == "forced"
+    rules = Rules(target=1)
+    m = _played(3, rules)
+    ds = list(review(positions(rules, m.actions, m.seed), rules, budget=64))
+    forced = [d for d in ds if len(d.values) == 1]
+    assert forced and all(d.label == "forced" and not d.flagged and not d.reason
+                          for d in forced)
+    assert all(d.label != "forced" for d in ds if len(d.values) > 1)
+    assert {d.label for d in ds if d.flagged} <= set(FLAGGED)
+
+
+def _last_card_position(rules: Rules) -> Position:
+    """A real position in which the seat to act holds one card, it is playable, and
+    the opponent holds three cards or fewer."""
+    for seed in range(1, 200):
+        m = Match.new(rules, seed=seed)
+        players = [bots.make("normal", seed=seed + s) for s in range(rules.seats)]
+        step = 0
+        while not m.over:
+            seat = m.to_act
+            view = m.view(seat)
+            if (view.phase == "turn" and len(view.hand) == 1
+                    and min(n for s, n in enumerate(view.hand_sizes) if s != seat) <= 3
+                    and any(a.kind == "play" for a in view.legal_actions)):
+                return Position(len(m.actions), step, seat, view, Action.parse("draw"))
+            m.apply(players[seat].choose(view))
+            step += 1
+    raise AssertionError("no such position in 200 seeds")
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(preset="classic", seats=4)],
+                         ids=["duo", "classic4"])
+def test_passing_up_going_out_with_a_playable_last_card_is_a_blunder(rules):
+    """E1/C9: playing the last card ends the round; drawing instead is a blunder."""
+    p = _last_card_position(rules)
+    (d,) = review([p], rules)
+    assert d.best.startswith("play") and d.played == "draw"
+    assert d.win_before == 100.0
+    assert d.label == "blunder", d
+    assert "drew with" in d.reason and "your last card" in d.reason
+
+
+def test_lichess_accuracy_from_win_chances():
+    assert move_accuracy(50, 50) == pytest.approx(100.0, abs=1e-3)
+    assert move_accuracy(60, 40) == pytest.approx(103.1668 * 2.718281828 ** (-0.04354 * 20)
+                                                  - 3.1669)
+    assert move_accuracy(100, 0) == 0.0
+    assert game_accuracy([]) is None
+
+
+class _Sealed(PlayerView):
+    """A seat's view that raises on any field a view keeps hidden (every other hand,
+    the pile's order, the seed) — the names :class:`~engine.replay.OmniscientView`
+    shows."""
+
+    __slots__ = ()
+    HIDDEN = frozenset({"hands", "draw_pile", "discard_pile", "seed", "match"})
+
+    def __getattribute__(self, name: str):
+        if name in _Sealed.HIDDEN:
+            raise AssertionError(f"the review read the hidden field {name!r}")
+        return super().__getattribute__(name)
+
+
+def _sealed(view: PlayerView) -> _Sealed:
+    """``view`` through plain data (what a remote seat receives) and sealed."""
+    plain = PlayerView.from_dict(view.to_dict())
+    out = object.__new__(_Sealed)
+    for name in PlayerView.__slots__:
+        object.__setattr__(out, name, object.__getattribute__(plain, name))
+    return out
+
+
+def _no_world():
+    raise AssertionError("the review asked for the real position without --hindsight")
+
+
+@pytest.mark.parametrize("rules", [Rules(target=1), Rules(preset="classic", seats=3,
+                                                          target=1)],
+                         ids=["duo", "classic3"])
+def test_the_review_reads_no_hidden_card_unless_hindsight(rules):
+    m = _played(11, rules, ("normal",) * rules.seats)
+    real = list(positions(rules, m.actions, m.seed, hindsight=True))
+    sealed = [Position(p.index, p.step, p.seat, _sealed(p.view), p.played, _no_world)
+              for p in real]
+    plain = list(review(sealed, rules, budget=48))
+    assert plain == list(review(real, rules, budget=48))  # the hidden cards changed nothing
+    with pytest.raises(AssertionError, match="without --hindsight"):
+        list(review(sealed, rules, budget=48, hindsight=True))
+    hindsight = list(review(real, rules, budget=48, hindsight=True))
+    assert [d.index for d in hindsight] == [d.index for d in plain]
+
+
+def test_positions_of_some_seats_only_show_those_seats():
+    rules = Rules(target=1)
+    m = _played(5, rules)
+    ps = list(positions(rules, m.actions, m.seed, seats=[1]))
+    assert ps and {p.seat for p in ps} == {1} and {p.view.seat for p in ps} == {1}
+    assert all(p.world is None for p in ps)
+    logged = m.actions
+    assert all(logged[p.index] == p.played for p in ps)
+
+
+def test_summary_counts_worst_three_and_curves():
+    rules = Rules(target=1)
+    m = _played(7, rules, ("random", "normal"))
+    r = summarise(review(positions(rules, m.actions, m.seed), rules, budget=64), 2)
+    for s in r.seats:
+        assert sum(s.counts.values()) == s.decisions
+        assert all(d.flagged and d.seat == s.seat for d in s.worst)
+        assert [d.loss for d in s.worst] == sorted((d.loss for d in s.worst), reverse=True)
+        assert len(r.curves[s.seat]) == len(r.decisions)
+    assert all(abs(a + b - 100.0) < 1e-9 for a, b in zip(*r.curves))  # two seats
+    assert all(d.loss == pytest.approx(d.win_before - d.win_after) for d in r.decisions)
+
+
+def test_random_plays_far_less_accurately_than_hard_and_easy_normal_hard_in_order():
+    """Over seeded arena matches (what ``unoduo simulate`` plays) against normal bots."""
+    rules = Rules(target=1)
+    acc = {level: level_accuracy(level, 6, 2, rules, budget=160)
+           for level in ("random", "easy", "normal", "hard")}
+    assert acc["random"] < acc["hard"] - 5, acc
+    assert acc["easy"] < acc["normal"] < acc["hard"], acc

@@ -1,0 +1,87 @@
+"""A review's cache: one JSON file beside the save (``<id>.review.json``; hindsight:
+``<id>.hindsight.review.json``), keyed by the SHA-256 of the save file's bytes, the
+seats reviewed and the review's budget.  A cache made from other bytes is refused (the save changed: a match
+played on, a file replaced) and the review computed again; a review whose save changed
+while it ran is not written.  A cache that cannot be read or written costs only the
+time to compute the review again.  No Textual."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.review import Decision, Review, summarise
+
+__all__ = ["Key", "content_hash", "cache_path", "load", "save", "FORMAT"]
+
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Key:
+    save_sha256: str
+    seats: tuple[int, ...]
+    hindsight: bool
+    budget: int
+
+
+def content_hash(path: Path) -> str:
+    """The SHA-256 of the file's bytes, in hex."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 16), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def cache_path(save: Path, hindsight: bool) -> Path:
+    stem = save.name[:-len(".unoduo")] if save.name.endswith(".unoduo") else save.name
+    return save.with_name(stem + (".hindsight" if hindsight else "") + ".review.json")
+
+
+def load(save: Path, key: Key, seat_count: int) -> Review | None:
+    """The cached review for ``key``, or ``None`` (none, another key, unreadable)."""
+    try:
+        data = json.loads(cache_path(save, key.hindsight).read_text(encoding="utf-8"))
+        if (data.get("format") != FORMAT or data.get("save_sha256") != key.save_sha256
+                or tuple(data.get("seats", ())) != key.seats
+                or bool(data.get("hindsight")) != key.hindsight
+                or data.get("budget") != key.budget):
+            return None
+        decisions = [_decision(d) for d in data["decisions"]]
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    return summarise(decisions, seat_count, key.hindsight)
+
+
+def _decision(d: dict[str, Any]) -> Decision:
+    values = tuple((str(a), float(v)) for a, v in d.pop("values"))
+    return Decision(values=values, **d)
+
+
+def save(save_path: Path, key: Key, result: Review) -> bool:
+    """Write ``result`` for ``key`` unless the save's bytes changed since (then, or when
+    the folder is not writable, nothing is written: False)."""
+    try:
+        if content_hash(save_path) != key.save_sha256:
+            return False
+        data = {"format": FORMAT, "save_sha256": key.save_sha256, "seats": list(key.seats),
+                "hindsight": key.hindsight, "budget": key.budget,
+                "decisions": [asdict(d) for d in result.decisions]}
+        target = cache_path(save_path, key.hindsight)
+        fd, tmp = tempfile.mkstemp(prefix="." + target.name, suffix=".tmp", dir=target.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(data, f)
+            os.replace(tmp, target)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        return False
+    return True
