@@ -31,6 +31,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     review.add_argument("--hindsight", action="store_true",
                         help="judge with the real hidden cards (finished matches only)")
     review.add_argument("--json", action="store_true", help="print one JSON object")
+    review.set_defaults(run=run)
 
 
 class _Bar:
