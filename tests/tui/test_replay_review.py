@@ -24,7 +24,7 @@ def _small_budget(monkeypatch):
 
 async def test_a_shows_the_review_as_it_comes_and_m_goes_to_the_mistakes(tmp_path):
     store = Store(tmp_path)
-    app = replay_app(store, save(store, seed=3, target=30))
+    app = replay_app(store, save(store, seed=4, target=20))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
@@ -58,7 +58,7 @@ async def test_a_shows_the_review_as_it_comes_and_m_goes_to_the_mistakes(tmp_pat
 
 async def test_spoiler_free_draws_the_curve_only_up_to_the_cursor(tmp_path):
     store = Store(tmp_path)
-    app = replay_app(store, save(store, seed=3, target=30))
+    app = replay_app(store, save(store, seed=4, target=20))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
@@ -109,7 +109,8 @@ def test_snapshot_of_the_review_at_a_mistake(snap_compare, monkeypatch):
     import engine.review
     from unoduo_tui.screenshots import scene_app
 
-    monkeypatch.setattr(engine.review, "BUDGET", 32)
+    for name, value in (("BUDGET", 8), ("MIN_WORLDS", 4), ("MAX_WORLDS", 8)):
+        monkeypatch.setattr(engine.review, name, value)  # the plumbing, not the values
 
     async def reviewed(pilot) -> None:
         screen = pilot.app.screen
