@@ -333,7 +333,11 @@ class Progress:
         self._start = self._clock()
         self(0)
 
-    def __call__(self, done: int) -> None:
+    def __call__(self, done: int, total: int | None = None, *_: object) -> None:
+        """``done`` of the total (``total``: a new total, for work that learns its size
+        as it goes — the review's decisions)."""
+        if total is not None:
+            self._total = max(1, total)
         filled = self.WIDTH * min(done, self._total) // self._total
         bar = "#" * filled + "-" * (self.WIDTH - filled)
         self._stream.write(f"\r[{bar}] {done}/{self._total} {self._what}, "

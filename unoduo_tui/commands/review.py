@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from typing import Any, Sequence
 
 from engine.review import FLAGGED, LABELS, THRESHOLDS, Review
@@ -34,29 +33,10 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     review.set_defaults(run=run)
 
 
-class _Bar:
-    """``[####----] 12/300 decisions, 3.1 s`` on a terminal, redrawn in place."""
-
-    WIDTH = 24
-
-    def __init__(self, stream) -> None:
-        self._stream, self._start = stream, time.monotonic()
-
-    def __call__(self, done: int, total: int, decision=None) -> None:
-        filled = self.WIDTH * min(done, total) // max(1, total)
-        self._stream.write(f"\r[{'#' * filled}{'-' * (self.WIDTH - filled)}] {done}/{total} "
-                           f"decisions, {time.monotonic() - self._start:.1f} s")
-        self._stream.flush()
-
-    def close(self) -> None:
-        self._stream.write("\n")
-        self._stream.flush()
-
-
 def run(args: argparse.Namespace) -> int:
     from ..review.run import as_json, reviewable_seats, run_review
     from ..words import seat_names
-    from .common import EXIT_FAIL, EXIT_OK, UsageError, read_only, remote_seats
+    from .common import EXIT_FAIL, EXIT_OK, Progress, UsageError, read_only, remote_seats
 
     loaded = read_only(args)
     if loaded is None:
@@ -66,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         seats = reviewable_seats(loaded, remote_seats(args, loaded), seat, args.hindsight)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    bar = _Bar(sys.stderr) if sys.stderr.isatty() else None
+    bar = Progress(sys.stderr, 1, "decisions") if sys.stderr.isatty() else None
     try:
         result = run_review(loaded, seats, args.hindsight, progress=bar)
     finally:
