@@ -12,9 +12,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-from engine.review import FLAGGED, LABELS, THRESHOLDS, Review
+if TYPE_CHECKING:
+    from engine.review import Review
 
 __all__ = ["add_parser", "run", "summary_lines"]
 
@@ -69,9 +70,11 @@ def _curve(values: Sequence[float], width: int = 60) -> str:
     return "".join(_BARS[min(7, int(v * 8 / 100.0001))] for v in cells)
 
 
-def summary_lines(loaded, result: Review, names: Sequence[str], seats: Sequence[int]
+def summary_lines(loaded, result: "Review", names: Sequence[str], seats: Sequence[int]
                   ) -> list[str]:
     """The text summary of ``unoduo review``."""
+    from engine.review import FLAGGED, LABELS, THRESHOLDS
+
     limits = ", ".join(f"{name} < {below:g}" for name, below in THRESHOLDS[:-1])
     out = [f"Review of match {loaded.id}" + (" — HINDSIGHT: judged with the real hidden "
                                                "cards" if result.hindsight else ""),
