@@ -170,3 +170,17 @@ def test_list_notes_a_damaged_file_within_80_columns(saved, capsys):
     row = next(i for i, x in enumerate(lines) if x.startswith(short_id(handle.id)))
     assert lines[row].endswith("damaged") and "damaged or was edited" in lines[row + 1]
     assert max(map(len, lines)) <= 80
+
+
+def test_an_option_is_taken_only_as_written(tmp_path, capsys):
+    """argparse's prefix matching read `serve --host 127.0.0.1` as `--host-key 127.0.0.1`
+    (and wrote a host key of that name): a shortened option is now an unknown one — one
+    line, exit 2 (here `stats --pre duo`, which ran as `--preset duo`)."""
+    from unoduo_tui.cli import main
+
+    try:
+        code = main(["--data-dir", str(tmp_path), "stats", "--pre", "duo"])
+    except SystemExit as exc:
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "--pre duo" in err

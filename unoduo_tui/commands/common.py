@@ -84,13 +84,17 @@ def name_type(text: str) -> str | None:
 
 
 class Parser(argparse.ArgumentParser):
-    """Usage errors as one printable line on stderr (argparse prints the usage too)."""
+    """Usage errors as one printable line on stderr (argparse prints the usage too).
+    Options are taken only as written: argparse's prefix matching read ``serve --host
+    127.0.0.1`` as ``--host-key 127.0.0.1`` (and wrote a host key of that name)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):  # type: ignore[override]
         self.exit(EXIT_USAGE, f"{self.prog}: {clip(message, 200)} (see '{self.prog} "
                               "--help')\n")
-
-
 
 
 def err(message: object) -> None:
