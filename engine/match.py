@@ -235,18 +235,25 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         """:meth:`push` what ``choose`` picks until the match is over (a search copy:
         its round) or ``limit`` decisions were made — the rollout loop, without a
         call per read.  ``choose(seat, hand, legal, phase, top, colour, next_size,
-        dump_colour)`` gets what :meth:`decision` returns and gives one of ``legal``."""
+        dump_colour)`` gets what :meth:`decision` returns and gives one of ``legal``;
+        it is not asked when ``legal`` holds one action (a forced draw, a turn with
+        nothing to play: a third of a rollout's decisions), which is taken as it is."""
         hands, handlers, seats, log = self._hands, self._handlers, self._seats, self._log
+        legal_actions = self.legal_actions
         for _ in range(limit):
             if self._over:
                 return
-            seat = self._to_act
-            phase = self._phase
-            discard = self._discard
-            legal = self._legal or self.legal_actions()
-            action = choose(seat, hands[seat], legal, phase, discard[-1] if discard else None,
-                            self._color, len(hands[(seat + self._direction) % seats]),
-                            self._dump_colour if phase == "dump" else None)
+            legal = legal_actions()  # the cache is empty after every push
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                seat = self._to_act
+                phase = self._phase
+                discard = self._discard
+                action = choose(seat, hands[seat], legal, phase,
+                                discard[-1] if discard else None, self._color,
+                                len(hands[(seat + self._direction) % seats]),
+                                self._dump_colour if phase == "dump" else None)
             self._legal = None
             log.append(action)
             handlers[action.kind](self, action)

@@ -41,7 +41,16 @@ def play_round(world: "Match", first: "Action", challenger: Challenger | None = 
     result is the copy's last ``rounds`` entry) or ``limit`` decisions were made."""
     m = world.search_copy()
     points = CARD_POINTS[m.rules.preset]
-    by, before = m.to_act, m.color
+    m.push(first)
+    if challenger is None:  # nothing to track: the policy as it is, one frame fewer
+        def plain(seat: int, hand: "list[Card]", legal: "tuple[Action, ...]", phase: "Phase",
+                  top: "Card | None", colour: "str | None", next_size: int,
+                  dump_colour: "str | None") -> "Action":
+            return policy(hand, legal, phase, top, colour, next_size, dump_colour,
+                          False, points)
+        m.play_out(plain, limit)
+        return m
+    by, before = world.to_act, world.color
 
     def choose(seat: int, hand: "list[Card]", legal: "tuple[Action, ...]", phase: "Phase",
                top: "Card | None", colour: "str | None", next_size: int,
@@ -55,6 +64,5 @@ def play_round(world: "Match", first: "Action", challenger: Challenger | None = 
             by, before = seat, colour
         return action
 
-    m.push(first)
     m.play_out(choose, limit)
     return m
