@@ -201,7 +201,7 @@ def test_a_listing_naming_a_live_pid_that_is_not_a_table_of_ours_is_not_shown(en
     """Any live pid passed for a table (a table killed with -9 leaves its listing, and
     its pid is soon someone else's): a listing shows only while its table's process
     holds its lock."""
-    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    other = subprocess.Popen([sys.executable, "-c", "import signal; signal.pause()"])
     try:
         foreign = _listing(env, "wasp", held=False, pid=other.pid)  # live, not a table
         unheld = _listing(env, "tide", held=False)  # this live process, no lock held

@@ -188,8 +188,8 @@ async def test_a_child_that_stops_reading_stops_the_channel_not_the_server(serve
     pauses; the server keeps serving others."""
     limits = Limits(input_burst=1 << 22, junk_limit=1 << 22, pty_buffer=8192)
     s = await served(limits, child_command=[sys.executable, "-c",
-                                             "import time; print('asleep', flush=True); "
-                                             "time.sleep(600)"])
+                                             "import signal; print('asleep', flush=True); "
+                                             "signal.pause()"])  # never reads: until killed
     p = await s.play(new_key())
     await p.screen.wait("asleep")
     (session,) = s.server.running

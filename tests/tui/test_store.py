@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -144,13 +145,13 @@ def test_a_second_opener_is_told_who_holds_the_match(store):
 
 
 HOLDER = textwrap.dedent("""
-    import sys, time
+    import signal, sys
     from engine import Match
     from unoduo_tui.store import Seat, Store
     store = Store(sys.argv[1])
     loaded = store.open(sys.argv[2])
     print("locked", flush=True)
-    time.sleep(60)
+    signal.pause()  # holds the lock until killed
 """)
 
 
@@ -306,7 +307,10 @@ def test_listing_newest_first_with_status(store):
         with store.new_match(m, SEATS) as handle:
             _play(m, decisions, handle)
         ids.append(handle.id)
-        time.sleep(1.1)  # ids and created times are per second
+        # ids and created times are per second: the next match starts in a later one
+        started = datetime.now(timezone.utc).replace(microsecond=0)
+        while datetime.now(timezone.utc).replace(microsecond=0) == started:
+            time.sleep(0.01)
     bad = store.matches_dir / "broken.unoduo"
     bad.write_bytes(b"garbage")
     rows = store.summaries()
