@@ -243,6 +243,14 @@ def print_code(info: dict) -> None:
     sys.stdout.flush()
 
 
+def add_table_address(parser: argparse.ArgumentParser) -> None:
+    """The options that name a table to sit at (``join``, ``watch``): its code and,
+    through a tunnel, where to reach it."""
+    parser.add_argument("code", metavar="CODE", help="the join code, like tide-wolf-1742")
+    parser.add_argument("--connect", metavar="127.0.0.1:PORT",
+                        help="reach the table over TCP (an ssh -L tunnel) instead of its socket")
+
+
 def sit_at(args: argparse.Namespace, want: str) -> int:
     """``unoduo join`` (``want="play"``) and ``watch``: the code, ``--delay`` and
     ``--connect`` checked, then the table's screen."""

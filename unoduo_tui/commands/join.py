@@ -6,16 +6,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .common import sit_at
+from .common import add_table_address, sit_at
 
 __all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     join = sub.add_parser("join", parents=[common], help="take a seat at a table")
-    join.add_argument("code", metavar="CODE", help="the join code, like tide-wolf-1742")
-    join.add_argument("--connect", metavar="127.0.0.1:PORT",
-                      help="reach the table over TCP (an ssh -L tunnel) instead of its socket")
+    add_table_address(join)
     join.add_argument("--name", help="your name")
     join.set_defaults(run=run)
 

@@ -7,16 +7,14 @@ import argparse
 from typing import Any
 
 from ..net.codes import MAX_DELAY
-from .common import sit_at
+from .common import add_table_address, sit_at
 
 __all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     watch = sub.add_parser("watch", parents=[common], help="watch a table")
-    watch.add_argument("code", metavar="CODE", help="the join code, like tide-wolf-1742")
-    watch.add_argument("--connect", metavar="127.0.0.1:PORT",
-                       help="reach the table over TCP (an ssh -L tunnel) instead of its socket")
+    add_table_address(watch)
     watch.add_argument("--delay", type=int, default=0,
                        help=f"see the table this many moves late (0–{MAX_DELAY})")
     watch.set_defaults(run=run)
