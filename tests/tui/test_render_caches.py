@@ -119,3 +119,21 @@ async def test_a_view_set_from_elsewhere_is_replaced_even_with_an_equal_slice():
         hand.view = None  # set by someone else (a replay would)
         assert hand.take_view(mine) and hand.view is mine
         assert not hand.take_view(mine)  # the same again: nothing to redraw
+
+
+async def test_an_update_that_arrives_while_the_screen_is_leaving_is_not_shown():
+    """An update queued just before the game screen is popped (the table's listener
+    runs in the bots' thread) is taken while Textual removes the screen's widgets:
+    it is dropped, not looked up in a half-removed screen (CI saw ``NoMatches:
+    'Discard'`` from a hosted table's presence update at the end of a test)."""
+    from dataclasses import replace
+
+    s = table(HAND, BOT, "R1", script=["draw"])
+    async with seated(s) as (pilot, app):
+        screen = game(app)
+        latest = screen.latest
+        removed = screen.remove()  # as the app's shutdown does; begun, not ended
+        assert screen.is_attached  # Textual still says so
+        screen._take(replace(latest, seq=latest.seq + 1, cause="presence"))
+        assert screen.latest is latest  # dropped
+        await removed

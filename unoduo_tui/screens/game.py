@@ -26,6 +26,7 @@ from ..table import Refused, Table, TableUpdate, save_wait
 from ..app_link import unoduo
 from ..words import article, hint_text
 from ..text import printable
+from ..textual_compat import is_pruning
 from ..widgets.status import wd4_player
 from ..widgets import (Discard, Footer, GameLog, Hand, Seats, ScoreSheet, StatusLine,
                        table_row)
@@ -156,8 +157,15 @@ class GameScreen(GameKeys, Screen[None]):
         read against the new state, never the old one."""
         self._app.call_later(self._take, update)
 
+    @property
+    def live(self) -> bool:
+        """Whether the screen is shown or may be again: not leaving (popped, or the app
+        closing), when its widgets are being removed and a late update must not look
+        for them."""
+        return self.is_attached and not is_pruning(self)
+
     def _take(self, update: TableUpdate) -> None:
-        if not self.is_attached:
+        if not self.live:
             return
         if self.latest is not None and update.seq <= self.latest.seq:
             return  # an older state than the one shown: each update is the whole state
@@ -246,7 +254,7 @@ class GameScreen(GameKeys, Screen[None]):
         then show the state and hand the next decision to whoever makes it."""
         if self._waiting or self.latest is None:
             return
-        if self.unoduo.too_small or not self.is_attached:
+        if self.unoduo.too_small or not self.live:
             self._deferred = True
             return
         self._deferred = False

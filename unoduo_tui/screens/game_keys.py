@@ -192,7 +192,7 @@ class GameKeys:
         except Refused:
             return
         view = self.my_view()
-        if not self.is_attached or view is None or self.decision() != token:
+        if not self.live or view is None or self.decision() != token:
             return  # the moment has passed
         action = Action.parse(text)
         if action.card is not None:
