@@ -9,7 +9,7 @@ No terminal, no files, no global random state: the app, the save files, the
 bots and the tests all stand on this package.
 """
 
-from .actions import Action, Chance, IllegalAction, MalformedAction
+from .actions import Action, ActionError, Chance, IllegalAction, MalformedAction
 from .cards import Card
 from .events import Event, describe
 from .match import Match
@@ -21,6 +21,6 @@ from .view import PlayerView
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "Card", "Chance", "ClassicMatch", "Event", "IllegalAction", "MalformedAction", "Match",
+    "Action", "ActionError", "Card", "Chance", "ClassicMatch", "Event", "IllegalAction", "MalformedAction", "Match",
     "PHASES", "Phase", "PlayerView", "Rules", "describe", "__version__",
 ]

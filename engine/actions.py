@@ -17,7 +17,7 @@ from operator import attrgetter
 from .cards import ALL_CARDS, COLOURS, Card
 
 __all__ = [
-    "Action", "Chance", "IllegalAction", "MalformedAction", "parse_entry",
+    "Action", "ActionError", "Chance", "IllegalAction", "MalformedAction", "parse_entry",
     "KEEP", "REJECT", "PLAY", "DRAW", "PASS", "DUMP", "NODUMP", "CHALLENGE", "CATCH", "COLOUR",
 ]
 
@@ -25,8 +25,11 @@ KEEP, REJECT, PLAY, DRAW, PASS = "keep", "reject", "play", "draw", "pass"
 DUMP, NODUMP, CHALLENGE, CATCH, COLOUR = "dump", "nodump", "challenge", "catch", "colour"
 
 
-class IllegalAction(ValueError):
-    """An action that is not legal now; the message names the rule that forbids it.
+class ActionError(ValueError):
+    """An action that was not taken: :class:`MalformedAction` (not an action at all)
+    or :class:`IllegalAction` (an action, not legal now) — as python-chess has
+    ``InvalidMoveError`` beside ``IllegalMoveError``.  Callers that only care "was it
+    accepted?" catch this one type.
 
     ``index`` is set by :meth:`Match.replay` to the log position of the first
     entry that failed.
@@ -35,9 +38,12 @@ class IllegalAction(ValueError):
     index: int | None = None
 
 
-class MalformedAction(IllegalAction):
-    """Text that is not an action at all (a subclass of :class:`IllegalAction`,
-    so callers that only care "was it accepted?" catch one type)."""
+class IllegalAction(ActionError):
+    """An action that is not legal now; the message names the rule that forbids it."""
+
+
+class MalformedAction(ActionError):
+    """Text that is not an action at all (``"play R55"``, ``"bogus"``)."""
 
 
 class Action(str):

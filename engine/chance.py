@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter, deque
 from typing import TYPE_CHECKING, Iterable, Sequence
 
-from .actions import Chance, IllegalAction
+from .actions import ActionError, Chance, IllegalAction
 from .rng import Rng
 from .view import SeatEvents
 
@@ -34,7 +34,7 @@ class ChanceLog:
             raise IllegalAction(f"a chance outcome ({entry.kind}) where a decision was due")
         self.apply(entry)
 
-    def _replay_error(self, exc: IllegalAction) -> IllegalAction:
+    def _replay_error(self, exc: ActionError) -> IllegalAction:
         err = IllegalAction(f"log entry {self._consumed - 1}: {exc}")
         err.index = self._consumed - 1
         return err

@@ -17,7 +17,7 @@ from collections import Counter, deque
 from typing import Callable, Iterable, Iterator, Sequence
 
 from .action_cards import ActionCards
-from .actions import Action, Chance, IllegalAction, parse_entry
+from .actions import Action, ActionError, Chance, IllegalAction, parse_entry
 from .cards import Card, deck_cards
 from .chance import ChanceLog
 from .draft import Setup
@@ -152,14 +152,15 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
 
         No random generator is used while the log lasts; chance after its end
         comes from ``seed`` (:func:`random_seed` when ``None``).  A bad
-        entry raises :class:`IllegalAction` whose ``index`` is its position.
+        entry raises :class:`IllegalAction` whose ``index`` is its position (text that is
+        no entry at all: :class:`MalformedAction`'s message, as an IllegalAction).
         """
         m = cls._start_replay(rules, actions, seed)
         queue = m._queue
         try:
             while queue:
                 m._replay_one(queue.popleft())
-        except IllegalAction as exc:
+        except ActionError as exc:
             raise m._replay_error(exc) from None
         return m
 
@@ -174,7 +175,7 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         while queue:
             try:
                 m._replay_one(queue.popleft())
-            except IllegalAction as exc:
+            except ActionError as exc:
                 raise m._replay_error(exc) from None
             yield m
 
@@ -195,7 +196,7 @@ class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         m._consumed = 0
         try:
             m.__init__(rules, random_seed() if seed is None else seed, entries)
-        except IllegalAction as exc:
+        except ActionError as exc:
             raise m._replay_error(exc) from None
         return m
 

@@ -61,7 +61,7 @@ except ImportError:  # pragma: no cover - a Python built without it
 
 import msgpack
 
-from .actions import Action, Chance, IllegalAction
+from .actions import Action, ActionError, Chance
 from .cards import Card
 from .match import Match
 from .savefile_fields import (FOOTER_CODE, FORMAT_VERSION, MAX_ID, MAX_NAME, MAX_SEED,
@@ -431,7 +431,7 @@ def load(data: bytes, name: str = "save file") -> tuple[Decoded, Match]:
             raise SaveFileError(f"{name}: the file holds {what} — the match never started", 0)
         try:
             match = Match.replay(header.rules, decoded.entries, seed=header.seed)
-        except IllegalAction as exc:
+        except ActionError as exc:
             index = exc.index if exc.index is not None else 0
             raise SaveFileError(f"{name}: record {index + 1}: {exc}", index + 1) from None
         except ValueError as exc:  # e.g. rules the engine cannot play yet

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from engine import Action, Card, Chance, IllegalAction, MalformedAction, Match, Rules, bots
+from engine import Action, ActionError, Card, Chance, IllegalAction, MalformedAction, Match, Rules, bots
 from engine.rng import Rng
 
 from .helpers import dealt, observable, texts
@@ -43,7 +43,10 @@ def test_malformed_actions_raise_malformed_action_naming_the_text(bad):
     with pytest.raises(MalformedAction, match="not an action"):
         m.apply(bad)
     assert (observable(m), m.actions) == before
-    assert issubclass(MalformedAction, IllegalAction) and issubclass(IllegalAction, ValueError)
+    # siblings, as python-chess has them: one base to catch "not taken" (#28)
+    assert not issubclass(MalformedAction, IllegalAction)
+    assert issubclass(MalformedAction, ActionError) and issubclass(IllegalAction, ActionError)
+    assert issubclass(ActionError, ValueError)
 
 
 def test_a_seat_that_is_not_to_act_is_refused():

@@ -360,7 +360,7 @@ class LocalTable:
                 raise Refused(f"it is not {self.names[seat]}'s turn")
             try:
                 events = m.apply(text, seat=seat)
-            except ValueError as exc:  # IllegalAction and MalformedAction
+            except ValueError as exc:  # engine.ActionError: IllegalAction and MalformedAction
                 raise Refused(str(exc)) from None
             self.redo_stack.clear()  # a new decision ends what could be redone
             self._after_decision(events)
