@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards import ALL_CARDS, COLOURS
-from .events import _new as ev
+from .events import new_event as ev
 
 #: the bits (Card.bit) of every card face of each colour
 COLOUR_MASK = {colour: sum(c.bit for c in ALL_CARDS if c.colour == colour) for colour in COLOURS}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .actions import A_CATCH, A_DRAW, Chance
 from .cards import ALL_CARDS, Card
-from .events import _new as ev
+from .events import new_event as ev
 from .match import Match, handlers, legal_by_phase
 from .phases import Phase
 from .rng import Rng

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from .actions import Chance, IllegalAction
 from .cards import Card
-from .events import _new as ev
+from .events import new_event as ev
 
 if TYPE_CHECKING:  # pragma: no cover
     from .match import Match

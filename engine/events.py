@@ -18,7 +18,7 @@ from typing import Any, Callable, Literal, NamedTuple, Sequence, get_args
 
 from .cards import COLOUR_NAMES, Card
 
-__all__ = ["Event", "EventKind", "EVENT_TYPES", "describe"]
+__all__ = ["Event", "EventKind", "EVENT_TYPES", "describe", "new_event"]
 
 #: every kind of event (UNO Duo's and classic UNO's)
 EventKind = Literal["cut", "first", "round", "draft", "keep", "reject", "forced_keep", "under",
@@ -73,7 +73,7 @@ class Event(NamedTuple):
                         tuple(points), tuple(totals), bool(blocked))
             elif isinstance(data, list):
                 data = tuple(tuple(x) if isinstance(x, list) else x for x in data)
-            return _new(kind, seat, tuple(Card.parse(c) for c in cards), amount, colour,
+            return new_event(kind, seat, tuple(Card.parse(c) for c in cards), amount, colour,
                         bool(uno), private, data)
         except (TypeError, ValueError):
             raise ValueError(f"malformed event data: {raw!r}"[:200]) from None
@@ -257,9 +257,11 @@ EVENT_TYPES: dict[str, type[Event]] = {
 assert set(EVENT_TYPES) == set(get_args(EventKind))
 
 
-def _new(kind: str, seat: int | None, cards: tuple = (), amount: int = 0,
-         colour: str | None = None, uno: bool = False, private: int | None = None,
-         data: Any = None) -> Event:
+def new_event(kind: str, seat: int | None, cards: tuple = (), amount: int = 0,
+              colour: str | None = None, uno: bool = False, private: int | None = None,
+              data: Any = None) -> Event:
+    """The event ``kind`` (a key of :data:`EVENT_TYPES`, whose class it is made as)
+    with these fields: the one constructor the rule modules use (``ev``)."""
     return tuple.__new__(EVENT_TYPES[kind], (kind, seat, cards, amount, colour, uno, private, data))
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards import hand_points
-from .events import _new as ev
+from .events import new_event as ev
 
 if TYPE_CHECKING:  # pragma: no cover
     from .cards import Card

@@ -15,7 +15,7 @@ from .actions import (A_CATCH, A_CHALLENGE, A_DRAW, A_NODUMP, A_PASS, DUMPS, DUM
                       PLAYS, PLAYS_UNO, Action, Chance)
 from .cards import ALL_CARDS, COLOURS
 from .events import Draw, Pass, Play
-from .events import _new as ev
+from .events import new_event as ev
 from .phases import Phase
 from .rules import PRESETS
 

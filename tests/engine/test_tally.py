@@ -5,7 +5,7 @@ import random
 import pytest
 
 from engine import Card, Match, Rules
-from engine.events import _new as ev
+from engine.events import new_event as ev
 from engine.tally import count_events, places, tally
 
 

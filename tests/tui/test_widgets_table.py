@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from engine import Card, Match, Rules, describe
-from engine.events import Event, _new
+from engine.events import Event, new_event
 from unoduo_tui.widgets import GameLog, ScoreSheet, Seats, StatusLine
 from unoduo_tui.widgets.gamelog import effect_note
 from unoduo_tui.widgets.scoresheet import leader, ranking, target_rule
@@ -219,7 +219,7 @@ def test_the_status_line_names_the_wild_draw_4s_player_and_the_seat_to_catch():
 
 
 def _play(seat: int, card: str, nxt: int) -> Event:
-    return _new("play", seat, (Card.parse(card),), data=nxt)
+    return new_event("play", seat, (Card.parse(card),), data=nxt)
 
 
 def test_the_log_says_who_a_next_seat_card_hits():
@@ -232,12 +232,12 @@ def test_the_log_says_who_a_next_seat_card_hits():
     assert effect_note(_play(0, "GR", 3), None, names, 2) == \
         "Reverse: play goes Ann → Bea → you → Dan → Ann."
     assert effect_note(_play(2, "W+4", 1), None, names, 0) == "Bea must draw 4 or challenge."
-    drawn = _new("draw", 1, (), 2, data="draw2")
+    drawn = new_event("draw", 1, (), 2, data="draw2")
     assert effect_note(drawn, None, names, 0) == "Bea is skipped."
-    challenge = _new("challenge", 1, data=False)
+    challenge = new_event("challenge", 1, data=False)
     assert effect_note(challenge, None, names, 0, wd4_by=2) == "(It was Cal's Wild Draw 4.)"
     # the last card: the round is over, nobody is skipped
-    out = _new("round_end", 0, amount=1)
+    out = new_event("round_end", 0, amount=1)
     assert effect_note(_play(0, "RS", 1), out, names, 2) == ""
     # two seats: nothing to add
     assert effect_note(_play(0, "RS", 1), None, names[:2], 1) == ""
