@@ -136,6 +136,8 @@ class Turn:
         left = len(hand)
         if left == 1:
             self._exposed = None if action.uno else seat  # U1
+        # Match._next inlined here, in _on_draw and in _on_pass's keep: these run once a
+        # decision in every rollout of the hard bot, where a method call per play counts
         nxt = (seat + self._direction) % self._seats
         if phase == "volley":  # a stacked Draw 2 (A1): the volley's total varies
             total = self._pending + 2
