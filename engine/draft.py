@@ -17,8 +17,9 @@ if TYPE_CHECKING:  # pragma: no cover
 HAND_SIZE = 7
 
 
-class Setup:
-    """S1–S11 for :class:`Match`."""
+class Draft:
+    """The setup and the draft (S1–S11) of :class:`Match`: the cut, the shuffle, the
+    draft of keeps and rejects, the start card."""
 
     __slots__ = ()
 

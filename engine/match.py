@@ -20,7 +20,7 @@ from .action_cards import ActionCards
 from .actions import Action, ActionError, Chance, IllegalAction, parse_entry
 from .cards import Card, deck_cards
 from .chance import ChanceLog
-from .draft import Setup
+from .draft import Draft
 from .events import Event, describe
 from .explain import why_illegal
 from .rules import PRESETS, Rules
@@ -59,7 +59,7 @@ def random_seed() -> int:
     return int.from_bytes(os.urandom(8), "big")
 
 
-class Match(Setup, Turn, ActionCards, Scoring, ChanceLog, MatchState):
+class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
     """One UNO Duo match: every round until a seat reaches the target (E4).
 
     Its fields are declared once, in :class:`~engine.state.MatchState`."""
