@@ -108,10 +108,6 @@ class OmniscientView:
             events=tuple(m.events), dealer=m.dealer, direction=m.direction)
 
     @property
-    def colour(self) -> str | None:
-        return self.color
-
-    @property
     def event_count(self) -> int:
         return len(self.events)
 

@@ -256,8 +256,6 @@ class MatchState:
         """The active colour letter, or ``None`` (draft, unnamed start Wild)."""
         return self._color
 
-    colour = color
-
     @property
     def draw_size(self) -> int:
         return len(self._draw)

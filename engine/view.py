@@ -121,10 +121,6 @@ class PlayerView:
     event_count: int
 
     @property
-    def colour(self) -> str | None:
-        return self.color
-
-    @property
     def events(self) -> "tuple[Event, ...]":
         """The events this seat saw, oldest first (redacted for this seat)."""
         events = self._events
