@@ -153,11 +153,6 @@ class PlayerView:
         seat = self.seat if self.seat is not None else (self.to_act or 0)
         return (seat + self.direction) % len(self.hand_sizes)
 
-    @property
-    def opponent_hand_size(self) -> int:
-        """The next seat's card count (in UNO Duo: the opponent's)."""
-        return self.hand_sizes[self.next_seat]
-
     # -- plain data --------------------------------------------------------------------
 
     def to_dict(self, since: int = 0) -> dict[str, Any]:

@@ -243,5 +243,6 @@ class NormalBot:
                      and (self.wants_challenge(view) if view.rules.preset == "duo" else
                           classic_wd4_guilty_probability(view) > CHALLENGE_ABOVE))
         return policy(view.hand, legal, view.phase, view.top, view.color,
-                      view.opponent_hand_size, view.dump_colour, challenge,
+                      view.hand_sizes[view.next_seat],  # the next seat's count (Duo: the opponent's)
+                      view.dump_colour, challenge,
                       CARD_POINTS[view.rules.preset])
