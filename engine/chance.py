@@ -18,7 +18,6 @@ from .view import SeatEvents
 if TYPE_CHECKING:  # pragma: no cover
     from .actions import Action
     from .cards import Card
-    from .match import Match
 
 __all__ = ["ChanceLog"]
 

@@ -75,7 +75,7 @@ class ClassicMatch(Match):
         while True:
             k = len(candidates)
             deck = tuple(left)
-            entry = self._take_chance("cut", lambda rng: self._random_draws(rng, k, deck),
+            entry = self._take_chance("cut", lambda rng, k=k, deck=deck: self._random_draws(rng, k, deck),
                                       count=k)
             for card in entry.cards:
                 if card in left:
@@ -131,7 +131,7 @@ class ClassicMatch(Match):
             self._draw.append(start)
             pile = self._draw[::-1]  # top first
             order = self._take_chance(
-                "shuffle", lambda rng: self._random_shuffle(pile, rng), expect=pile).cards
+                "shuffle", lambda rng, pile=pile: self._random_shuffle(pile, rng), expect=pile).cards
             self._draw = list(reversed(order))
             self._emit(ev("reshuffle", None, start.alone, amount=len(pile)))
         self._discard.append(start)

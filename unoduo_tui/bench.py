@@ -233,7 +233,7 @@ def start_seconds(runs: int, table: Table) -> tuple[float, float, int]:
     widgets = widget_count(table)
     ours, bare = [], []
     with tempfile.TemporaryDirectory() as pycache:
-        for run in range(runs + 1):
+        for _run in range(runs + 1):
             with tempfile.TemporaryDirectory() as tmp:
                 p = _Pty(table.argv(tmp), pycache)
                 try:

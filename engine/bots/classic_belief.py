@@ -28,7 +28,6 @@ from ..cards import ALL_CARDS, Card, deck_cards
 from ..rng import Rng
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..events import Event
     from ..view import PlayerView
 
 __all__ = ["ClassicBelief"]

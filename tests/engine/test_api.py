@@ -99,7 +99,7 @@ def test_replay_then_continue_matches_an_uninterrupted_match():
     decisions = [e for e in whole.actions if not e.is_chance]
     # the log up to the 400th decision, with the chance outcomes that followed it
     upto, seen = 0, 0
-    for upto, e in enumerate(whole.actions):
+    for upto, e in enumerate(whole.actions):  # noqa: B007 - read after the loop
         if not e.is_chance:
             seen += 1
             if seen > cut:

@@ -387,7 +387,7 @@ def test_c5_when_every_seat_passes_with_nothing_to_draw_the_round_is_blocked():
     m = Match.from_position(classic(3), hands=[["G1", "G2"], ["B1", "B2"], ["Y1", "Y2"]],
                             draw_pile=[], discard_pile=["R5"], to_act=0, phase="turn",
                             colour="R", p1=0, dealer=2)
-    for seat in (0, 1):
+    for _ in (0, 1):  # each seat in turn
         assert texts(m.legal_actions()) == ["pass"]
         m.apply("pass")
     assert m.round == 1

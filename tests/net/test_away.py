@@ -15,7 +15,6 @@ import pytest  # noqa: E402
 from tests.tui.conftest import SIZE, game, screen_text  # noqa: E402
 from unoduo_tui.dialogs.stand_in import StandIn  # noqa: E402
 from unoduo_tui.apps import remote_app  # noqa: E402
-from unoduo_tui.net.frames import encode  # noqa: E402
 from unoduo_tui.screens.replay import ReplayScreen  # noqa: E402
 from unoduo_tui.store import Store  # noqa: E402
 from unoduo_tui.table import Refused  # noqa: E402

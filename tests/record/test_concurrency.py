@@ -4,10 +4,7 @@ index shared by its players, and the leaderboard a lobby will show."""
 from __future__ import annotations
 
 import multiprocessing
-import os
-from pathlib import Path
 
-import pytest
 
 from engine import Rules
 from unoduo_tui.record import ratings as R

@@ -29,7 +29,7 @@ def test_a_dialog_asked_for_is_there_and_an_unknown_name_is_an_attribute_error()
 
     assert RoundOver is where and set(dialogs.__all__) == set(dialogs._HOME)
     with pytest.raises(AttributeError):
-        dialogs.NoSuchDialog
+        dialogs.NoSuchDialog  # noqa: B018 - the attribute access is the test
 
 
 def test_attrs_still_imports_after_the_log_and_rich_log_is_textuals():

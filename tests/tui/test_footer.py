@@ -6,7 +6,6 @@ from __future__ import annotations
 from textual.widgets._footer import FooterKey
 
 from engine import Rules
-from unoduo_tui.plan import MatchPlan
 from unoduo_tui.table.local import LocalTable
 from unoduo_tui.widgets import Footer
 

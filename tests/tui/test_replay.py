@@ -304,7 +304,7 @@ async def test_question_mark_lists_every_replay_key_on_a_screen_that_scrolls_at_
             await pilot.pause()
             seen += screen_text(pilot.app)
         flat = " ".join(seen.split())
-        for _, kind, _, label in screen.jumps:
+        for _, _kind, _, label in screen.jumps:
             assert f"previous {label}" in flat, label
         for words in ("One action forward", "Go to an action number", "Leave the replay",
                       "Escape, q or ? goes back."):

@@ -5,7 +5,6 @@ as the live match — for every kind of record, and on a real, small tmpfs."""
 import errno
 import os
 import random
-from pathlib import Path
 
 import pytest
 

@@ -195,7 +195,7 @@ async def test_every_resize_is_clamped_and_a_malformed_one_closes_the_tab(tmp_pa
                 try:
                     await tab.until(lambda seen, want=clamped: size_said(seen) == want)
                 except asyncio.TimeoutError:
-                    raise AssertionError(f"asked {asked}: the app says {size_said(tab.seen)}")
+                    raise AssertionError(f"asked {asked}: the app says {size_said(tab.seen)}") from None
             tab.seen = b""
             await tab.ws.send_json(["resize", {"width": 600, "height": 300}])
             frame = await tab.until(b"\x1b[200;1H")

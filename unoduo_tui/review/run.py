@@ -167,7 +167,7 @@ def _stream(rules: Rules, log: list[str], seed: int, seats: Sequence[int], hinds
                 d = out.get(timeout=0.2)
             except queue.Empty:
                 if not any(proc.is_alive() for proc in procs) and out.empty():
-                    raise RuntimeError("a review process stopped without finishing")
+                    raise RuntimeError("a review process stopped without finishing") from None
                 continue
             if d is None:
                 running -= 1

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..files import (FileProblem, open_folder, open_regular, read_all, replace_in,
+from ..files import (open_folder, open_regular, read_all, replace_in,
                      replace_private, read_regular)
 from ..text import player_name
 
