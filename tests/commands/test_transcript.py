@@ -1,7 +1,7 @@
 """``unoduo transcript``: golden files for two fixed seeds (the id/date line ignored).
 
 To accept an intended change:
-``UNODUO_UPDATE_GOLDEN=1 python3 -m pytest tests/tui/test_transcript.py``.
+``UNODUO_UPDATE_GOLDEN=1 python3 -m pytest tests/commands/test_transcript.py``.
 """
 
 import os
