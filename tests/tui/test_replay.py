@@ -233,16 +233,12 @@ async def test_match_over_offers_to_watch_the_replay(store):
         session.apply(players[seat].choose(m.view(seat)))
     app = make_app(store, table=session)
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(20):
-            await pilot.pause()
-            if isinstance(app.screen, MatchOver):
-                break
-        assert isinstance(app.screen, MatchOver)
-        assert app.screen.query_one("#watch") and clipped(app.screen) == []  # four buttons
+        # the dialog, composed (a busy machine: its buttons come a frame later)
+        await until(pilot, lambda: isinstance(app.screen, MatchOver)
+                    and bool(app.screen.query("#watch")), "the match-over dialog")
+        assert clipped(app.screen) == []  # four buttons
         await pilot.press("w")
-        for _ in range(5):
-            await pilot.pause()
-        assert isinstance(app.screen, ReplayScreen)
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
         assert app.screen.cursor.match.over
         await pilot.press("q")
         await pilot.pause()
@@ -370,9 +366,9 @@ async def test_the_log_highlights_the_current_action_and_only_it(store):
             cursor = screen.cursor
             pos = cursor.position
             if pos == 0:
-                assert log._current is None
+                assert log.highlighted is None
                 continue
-            assert log._current == cursor.event_count(pos - 1)
+            assert log.highlighted == cursor.event_count(pos - 1)
             mine = [describe(e, screen.names, None) for e in cursor.events_of(pos)
                     if e.kind != "first"]
             lit = [strip.text.rstrip() for strip in drawn(log)
@@ -384,23 +380,23 @@ async def test_clicking_a_log_line_goes_to_the_action_it_tells(store):
     async with watching(store) as (pilot, screen):
         log = screen.query_one(GameLog)
         # the log maps its lines once it has drawn them (a loaded machine: not yet)
-        await until(pilot, lambda: log._line_event is not None, "the log drawn")
-        assert len(log._line_event) == len(log.lines)
+        await until(pilot, lambda: log.line_events is not None, "the log drawn")
+        assert len(log.line_events) == len(log.lines)
         screen.cursor.goto(60)
         screen.show()
         await pilot.pause()
-        mapping = log._line_event
+        mapping = log.line_events
         assert mapping is not None and len(mapping) == len(log.lines)
         top = int(log.scroll_offset.y)
         line = top + 1  # the second line on screen: an earlier action
         clicked = mapping[line]
-        assert clicked < log._current
+        assert clicked < log.highlighted
         await pilot.click("#log", offset=(3, 1 + line - top))  # 1: the border
         await pilot.pause()
         pos = screen.cursor.position
         assert pos < 60 and pos == screen.cursor.position_of_event(clicked)
         assert screen.cursor.event_count(pos - 1) <= clicked < screen.cursor.event_count(pos)
-        assert log._current == screen.cursor.event_count(pos - 1)
+        assert log.highlighted == screen.cursor.event_count(pos - 1)
         check_shown(screen)
 
 
@@ -413,13 +409,13 @@ async def test_l_then_up_and_enter_pick_a_log_line_and_go_to_its_action(store):
         assert not log.has_focus
         await pilot.press("l")
         await pilot.pause()
-        assert log.has_focus and log.picked == log._line_event[-1]  # the newest line
+        assert log.has_focus and log.picked == log.line_events[-1]  # the newest line
         await pilot.press("up", "up", "up", "down", "up", "up")
         await pilot.pause()
         picked = log.picked
-        assert picked < log._current  # a line of an earlier action
-        rows = log._rows(picked)
-        assert rows and all(log._line_event[r] == picked for r in rows)
+        assert picked < log.highlighted  # a line of an earlier action
+        rows = log.rows_of(picked)
+        assert rows and all(log.line_events[r] == picked for r in rows)
         top = int(log.scroll_offset.y)
         assert top <= rows[0] and rows[-1] < top + log.scrollable_content_region.height
         strip = log.render_line(rows[0] - top)  # drawn picked: not reversed, underlined
@@ -558,12 +554,12 @@ async def test_the_log_tells_exactly_the_events_so_far_however_the_cursor_moves(
             pos = cursor.position
             if pos == 0:
                 continue
-            mapping = log._line_event
+            mapping = log.line_events
             assert mapping is not None and len(mapping) == len(log.lines)
-            assert mapping == sorted(mapping)
+            assert list(mapping) == sorted(mapping)
             events = (cursor.view(ALL) if screen.perspective == ALL
                       else cursor.view(screen.perspective)).events
-            assert len(events) == cursor.event_count(pos) and log._shown == len(events)
+            assert len(events) == cursor.event_count(pos) and log.events_shown == len(events)
             first = mapping[0]
             # a replay names every seat, whoever's view it shows: no "you"
             told = [describe(e, screen.names, None) for e in events[first:]
@@ -571,7 +567,7 @@ async def test_the_log_tells_exactly_the_events_so_far_however_the_cursor_moves(
             shown = " ".join(strip.text for strip in log.lines)
             assert shown.split() == " ".join(told).split()
             assert "you" not in shown.lower().replace(".", " ").split()
-            assert log._current == cursor.event_count(pos - 1)
+            assert log.highlighted == cursor.event_count(pos - 1)
             assert len(log.lines) <= 400
 
 
@@ -585,8 +581,8 @@ async def test_the_log_wraps_its_lines_again_when_the_terminal_is_resized(store)
         for _ in range(3):
             await pilot.pause()
         wide = log.scrollable_content_region.width
-        assert wide > narrow and log._width == wide
+        assert wide > narrow and log.wrapped_to == wide
         assert all(strip.cell_length <= wide for strip in log.lines)
         assert any(strip.cell_length > narrow for strip in log.lines)
-        assert len(log._line_event) == len(log.lines)
+        assert len(log.line_events) == len(log.lines)
         check_shown(screen)

@@ -97,6 +97,26 @@ class GameLog(SeatNames, RichLog):
         self._width = 0  # the width its lines were wrapped to
         self._wd4_by: int | None = None  # who played the last Wild Draw 4 shown
 
+    @property
+    def highlighted(self) -> int | None:
+        """The first event shown highlighted (a replay's current action), or ``None``."""
+        return self._current
+
+    @property
+    def line_events(self) -> tuple[int, ...] | None:
+        """Each line's event index (``None``: the lines are not mapped yet)."""
+        return None if self._line_event is None else tuple(self._line_event)
+
+    @property
+    def events_shown(self) -> int:
+        """How many of the view's events the log has told."""
+        return self._shown
+
+    @property
+    def wrapped_to(self) -> int:
+        """The width its lines were wrapped to."""
+        return self._width
+
     def show(self, view: PlayerView, current: int | None = None) -> None:
         """Add the events not shown yet.  ``current`` (replays): the index of the first
         event of the action under the cursor — its lines are highlighted, so the log is

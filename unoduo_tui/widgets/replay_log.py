@@ -78,7 +78,8 @@ class ReplayLog(GameLog, inherit_bindings=False):
             return []
         return list(dict.fromkeys(mapping))
 
-    def _rows(self, event: int) -> range:
+    def rows_of(self, event: int) -> range:
+        """The lines that tell ``event`` (empty: none shown)."""
         mapping = self._line_event or []
         rows = [i for i, e in enumerate(mapping) if e == event]
         return range(rows[0], rows[-1] + 1) if rows else range(0)
@@ -125,7 +126,7 @@ class ReplayLog(GameLog, inherit_bindings=False):
 
     def _reveal(self) -> None:
         """Scroll the picked line into sight."""
-        rows = self._rows(self.picked) if self.picked is not None else range(0)
+        rows = self.rows_of(self.picked) if self.picked is not None else range(0)
         if not rows:
             return
         top = int(self.scroll_offset.y)
