@@ -164,7 +164,7 @@ class UnoDuoApp(SafePalettes, App[int]):
 
     @property
     def place(self) -> str:
-        """Where this app runs, for texts that say where to go (:data:`.words.PLACES`):
+        """Where this app runs, for texts that say where to go (:data:`.text.words.PLACES`):
         a browser tab of ``unoduo web``, ``unoduo lobby`` (what an SSH player gets: no
         shell, no other command) or a terminal of one's own."""
         return "web" if self.is_web else "lobby" if self.lobby is not None else "terminal"

@@ -19,7 +19,7 @@ from engine.events import Event, describe
 from .plan import opponent_label
 from .store import parent_of
 from .text import printable
-from .words import and_list, game_name, result_line, seat_label, seat_names
+from .text.words import and_list, game_name, result_line, seat_label, seat_names
 
 __all__ = ["transcript_text", "export_lines", "witnesses", "played_for"]
 

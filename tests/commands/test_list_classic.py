@@ -15,7 +15,7 @@ from unoduo_tui.cli import main
 from unoduo_tui.screens.saved import SavedScreen
 from unoduo_tui.store import Store
 from unoduo_tui.transcript import transcript_text
-from unoduo_tui.words import and_list, distinct_names, standings
+from unoduo_tui.text.words import and_list, distinct_names, standings
 
 
 def listing(tmp_path, capsys, *extra: str) -> list[str]:
@@ -141,7 +141,7 @@ def test_the_shared_words_and_the_headless_commands_import_no_textual():
     import subprocess
     import sys
 
-    code = ("import sys, unoduo_tui.words, unoduo_tui.transcript, unoduo_tui.columns; "
+    code = ("import sys, unoduo_tui.text.words, unoduo_tui.transcript, unoduo_tui.text.columns; "
             "assert 'textual' not in sys.modules, sorted(m for m in sys.modules "
             "if m.startswith('textual'))")
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -197,7 +197,7 @@ async def test_sigterm_exits_cleanly_with_the_match_saved(store):
 
 
 def test_score_sheet_names_fit_their_column_readably():
-    from unoduo_tui.columns import short_name
+    from unoduo_tui.text.columns import short_name
 
     assert [short_name(n, 6) for n in ("Hard bot", "Normal bot", "Alexandra", "You",
                                        "Jo Ann")] == ["Hard", "Normal", "Alexa…", "You", "Jo Ann"]
@@ -205,7 +205,7 @@ def test_score_sheet_names_fit_their_column_readably():
 
 def test_score_sheet_columns_tell_two_like_names_apart():
     # hot-seat's default names: both would be "Player" (the replay names every seat)
-    from unoduo_tui.columns import short_names
+    from unoduo_tui.text.columns import short_names
 
     assert short_names("Player 1", "Player 2", 6) == ("Play…1", "Play…2")
     assert short_names("You", "Hard bot", 6) == ("You", "Hard")

@@ -19,7 +19,7 @@ from unoduo_tui.screens.help import HelpScreen
 from unoduo_tui.screens.lobby import LobbyPlace
 from unoduo_tui.screens.new_match import NewMatchScreen
 from unoduo_tui.store import Store
-from unoduo_tui.words import PLACES
+from unoduo_tui.text.words import PLACES
 
 from .conftest import SIZE, game, screen_text, settle
 

@@ -208,7 +208,7 @@ async def test_toasts_never_cover_the_status_line_or_the_hand():
 
 
 def test_article_by_the_sound_of_the_number():
-    from unoduo_tui.words import article
+    from unoduo_tui.text.words import article
 
     an = [8, 11, 18, 80, 81, 89, 800, 8000, 11000, 18000, 18500]
     a = [0, 1, 7, 10, 12, 17, 19, 20, 50, 79, 90, 100, 110, 118, 180, 1100, 1800]

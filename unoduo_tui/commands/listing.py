@@ -25,8 +25,8 @@ _STATUS_WIDTH, _NOTE_INDENT = 14, " " * 24
 
 def players(seats) -> str:
     """The seats in at most 24 columns: "Ann v Rando"; "Ann, Bea and Cal" cut."""
-    from ..columns import short_names
-    from ..words import and_list, seat_names
+    from ..text.columns import short_names
+    from ..text.words import and_list, seat_names
 
     names = seat_names(seats)
     if len(names) == 2:  # like names stay apart ("Random b…1", "Random b…2")
@@ -40,7 +40,7 @@ def _list_rows(s, spoiler_free: bool) -> list[str]:
     and the seat count, SCORES the top score); then its notes (the game when not UNO
     Duo, practice, branch, damage)."""
     from ..store import short_id
-    from ..words import distinct_names, game_name, seat_names, standings
+    from ..text.words import distinct_names, game_name, seat_names, standings
 
     names = list(seat_names(s.seats))
     many = len(names) > 2

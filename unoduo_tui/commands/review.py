@@ -36,7 +36,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..review.run import as_json, reviewable_seats, run_review
-    from ..words import seat_names
+    from ..text.words import seat_names
     from .common import EXIT_FAIL, EXIT_OK, Progress, UsageError, read_only, remote_seats
 
     loaded = read_only(args)

@@ -13,7 +13,7 @@ from textual.widgets import Button, Static
 
 from ..app_link import unoduo
 from ..text import printable
-from ..words import resume_note
+from ..text.words import resume_note
 from .base import Dialog, GoesHome, home_bindings
 
 __all__ = ["ConfirmLeave", "ConfirmDelete", "BranchDialog"]

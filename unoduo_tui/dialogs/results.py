@@ -16,7 +16,7 @@ from engine import PlayerView, Rules
 from engine.events import RoundEnd
 
 from ..app_link import unoduo
-from ..columns import short_name, short_names
+from ..text.columns import short_name, short_names
 from ..text import printable
 from ..widgets.scoresheet import ranking, target_rule
 from .base import DIALOG_ROOM, SHEET_ROOM, Dialog, GoesHome, hand_text, home_bindings

@@ -144,7 +144,7 @@ def start_authority(data_dir: Any, *what: str, listen: str | None = None,
 
 def host_banner(code: str, place: str = "terminal") -> str:
     """The line at the top of the host's screen: the code, to read out, and where the
-    others join from ``place`` (:data:`..words.PLACES`: a lobby lists the table)."""
+    others join from ``place`` (:data:`..text.words.PLACES`: a lobby lists the table)."""
     how = {"lobby": "others join it in the lobby (j)",
            "web": "others: Join a table… in the menu"}.get(place,
                                                           f"others type: unoduo join {code}")

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from ..columns import short_name
+from ..text.columns import short_name
 from ..text import printable
-from ..words import game_name
+from ..text.words import game_name
 from .stats import Rating, Record, SeatChange, Standing
 
 __all__ = ["rating_text", "record_lines", "opponent_lines", "moment_lines", "change_text",
@@ -136,7 +136,7 @@ def board_lines(standings: list[Standing], who: str, width: int = 72) -> list[st
     """The lobby's leaderboard: per game with anyone on it (or a rating of ``who``'s),
     a title with ``who``'s place, then a line per ranked player (``who``'s marked
     ``▸`` and ``(you)``: readable without colour); at most ``width`` cells a line."""
-    from ..words import fit
+    from ..text.words import fit
 
     out: list[str] = []
     for standing in standings:

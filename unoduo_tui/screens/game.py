@@ -24,7 +24,7 @@ from ..plan import opponent_label
 from .game_keys import GameKeys
 from ..table import Refused, Table, TableUpdate, save_wait
 from ..app_link import unoduo
-from ..words import article, hint_text
+from ..text.words import article, hint_text
 from ..text import printable
 from ..textual_compat import is_pruning
 from ..widgets.status import wd4_player

@@ -15,7 +15,7 @@ from engine import Action, Card
 
 from ..table import Refused
 from ..widgets import Hand
-from ..words import hint_text
+from ..text.words import hint_text
 
 if TYPE_CHECKING:
     from .game import GameScreen

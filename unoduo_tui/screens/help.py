@@ -84,7 +84,7 @@ Press **Escape**, **q** or **?** to go back.
 """
 
 
-#: what a line of :data:`HELP` names that not every place has (:data:`..words.PLACES`):
+#: what a line of :data:`HELP` names that not every place has (:data:`..text.words.PLACES`):
 #: a command needs a shell (a terminal of one's own); the lists are the menu's (not
 #: in the lobby); a browser keeps Ctrl+P for itself
 _ONLY = (("`unoduo ", ("terminal",)), ("(the menu)", ("terminal", "web")),

@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 
 from ..widgets.footer import Footer
 # the lists' words live in ..words (Textual-free: `unoduo list` uses them too)
-from ..words import fit, lineage, practice_mark, summary_line, summary_lines
+from ..text.words import fit, lineage, practice_mark, summary_line, summary_lines
 from ..app_link import unoduo
 
 __all__ = ["MenuScreen", "summary_line", "summary_lines", "lineage", "practice_mark", "fit"]

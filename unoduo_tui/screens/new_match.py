@@ -29,7 +29,7 @@ from ..plan import default_names as seat_names
 from ..settings import Settings
 from ..text import MAX_NAME
 from ..textual_compat import AnswerOnce
-from ..words import rules_pointer
+from ..text.words import rules_pointer
 from ..widgets.footer import Footer
 from ..app_link import unoduo
 

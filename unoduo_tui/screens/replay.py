@@ -39,7 +39,7 @@ from ..textual_compat import AnswerOnce
 from ..widgets import Discard, Footer, GameLog, Hand, ScoreSheet, Seats, table_row
 from ..widgets.other_hands import HANDS_SHOWN, OtherHands
 from ..widgets.replay_log import ReplayLog
-from ..words import seat_names
+from ..text.words import seat_names
 from ..app_link import unoduo
 from ..review.viewer import ReviewPane
 from . import replay_keys

@@ -11,7 +11,7 @@ from engine import describe
 from engine.replay import ALL
 
 from ..transcript import played_for
-from ..words import fit, lineage, practice_mark
+from ..text.words import fit, lineage, practice_mark
 from .replay_keys import CLASSIC_LABELS, MOMENT_KEYS, SPEEDS
 
 __all__ = ["ReplayText"]

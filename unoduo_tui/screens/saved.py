@@ -1,7 +1,7 @@
 """Saved matches: resume an unfinished one, watch a finished one again.
 
 Each line says what the file records: "practice (N undos)" when undo was used and
-"branch of <id> @ N" for a what-if branch (see :func:`~unoduo_tui.words.summary_lines`), laid
+"branch of <id> @ N" for a what-if branch (see :func:`~unoduo_tui.text.words.summary_lines`), laid
 out to fit the terminal: a line too long for it puts those marks on a second line.
 
 ``s`` lists the matches spoiler-free — a finished match shows neither its round,
@@ -24,7 +24,7 @@ from textual.widgets import DataTable, Static
 from ..text import printable
 from ..textual_compat import AnswerOnce
 from ..widgets.footer import Footer
-from ..words import summary_lines
+from ..text.words import summary_lines
 from ..app_link import unoduo
 
 __all__ = ["SavedScreen", "MatchTable", "fill_matches"]

@@ -114,7 +114,7 @@ class StatsScreen(AnswerOnce, Screen[None]):
 
     def fill(self) -> None:
         from ..record.words import moment_lines, opponent_lines, record_lines
-        from ..words import game_name
+        from ..text.words import game_name
 
         title = self.query_one("#stats-title", Static)
         texts = {tab: self.query_one(f"#stats-{tab}-text", Static)

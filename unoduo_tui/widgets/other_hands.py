@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..columns import short_name
+from ..text.columns import short_name
 
 __all__ = ["OtherHands", "HANDS_SHOWN", "hand_lines"]
 

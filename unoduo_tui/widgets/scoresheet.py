@@ -31,7 +31,7 @@ from textual.widget import Widget
 from engine import PlayerView, Rules
 from engine.scoring import match_result
 
-from ..columns import distinct_names, short_name, short_names
+from ..text.columns import distinct_names, short_name, short_names
 from .names import SeatNames
 from .viewslice import ShowsView
 

@@ -23,7 +23,7 @@ from textual.reactive import reactive
 
 from engine import Card, PlayerView
 
-from ..columns import distinct_names, short_name
+from ..text.columns import distinct_names, short_name
 from ..text import printable
 from .cards import CardCanvas
 from .names import SeatNames

@@ -9,7 +9,7 @@ from textual.widget import Widget
 from engine import PlayerView
 from engine.cards import COLOUR_NAMES
 
-from ..columns import short_name
+from ..text.columns import short_name
 from .names import SeatNames
 from .viewslice import ShowsView
 

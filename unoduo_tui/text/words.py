@@ -24,8 +24,8 @@ from engine import Action, PlayerView
 from engine.cards import COLOUR_NAMES
 
 from .columns import distinct_names
-from .store import short_id
-from .text import printable
+from ..store import short_id
+from . import printable
 
 __all__ = ["PLACES", "resume_note", "rules_pointer",
            "article", "hint_text", "fit", "and_list", "players", "seat_names", "seat_label",
