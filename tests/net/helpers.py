@@ -4,6 +4,7 @@ scripted clients that record every byte they receive."""
 from __future__ import annotations
 
 import asyncio
+import os
 import queue
 import shutil
 import socket
@@ -216,6 +217,16 @@ def hidden_faces(m: Match, seat: int | None) -> set[Card]:
             seen.update(c for hand in e.hands for c in hand)
     others = set().union(*(set(m.hand(s)) for s in range(m.seats) if s != seat))
     return others - seen
+
+
+def wait_exit(pid: int) -> None:
+    """Until the child process ``pid`` (a table :func:`~unoduo_tui.net.client.start_authority`
+    started) has exited: everything it does on its way out is done.  Already reaped
+    (its ``Popen`` collected it): it has exited."""
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
 
 
 async def until(pilot, test, what: str, timeout: float = 30.0) -> None:

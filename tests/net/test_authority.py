@@ -336,10 +336,8 @@ def test_an_update_goes_out_only_after_its_decision_is_durable(served_factory, m
                                                                tmp_path):
     # the HostedTable contract (unoduo_tui.table): a listener hears of a decision once it
     # is written, and the table makes it durable after; the authority sends it only
-    # once wait_saved() says it is durable. Each durable step is slowed a little, to
-    # widen the window the contract closes: what is checked is the order, never time.
-    import time
-
+    # once wait_saved() says it is durable. Each durable step is noted as it ends (the
+    # window is the real fdatasync's): what is checked is the order, never time.
     from unoduo_tui.savehandle import SaveHandle
     from unoduo_tui.store import Store
 
@@ -347,12 +345,11 @@ def test_an_update_goes_out_only_after_its_decision_is_durable(served_factory, m
     order: list[tuple[str, int]] = []
     real_flush = SaveHandle.flush
 
-    def slow_flush(handle):
-        time.sleep(0.02)
+    def noted_flush(handle):
         real_flush(handle)
         order.append(("durable", served.table.seq))  # under the table's lock: its seq
 
-    monkeypatch.setattr(SaveHandle, "flush", slow_flush)
+    monkeypatch.setattr(SaveHandle, "flush", noted_flush)
     me = served.client()
     me.table.subscribe(lambda u: order.append(("told", me.table.remote_seq))
                        if u.cause == "move" else None)

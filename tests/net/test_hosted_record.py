@@ -14,7 +14,7 @@ from unoduo_tui.record.stats import records
 from unoduo_tui.ssh.identity import identify
 from unoduo_tui.store import Store
 
-from .helpers import Client
+from .helpers import Client, wait_exit
 from .test_cli import _end
 
 
@@ -48,10 +48,6 @@ def test_a_hosted_match_ending_under_serve_counts_in_the_servers_index_as_the_ho
         return found.get(f"key:{hana.fingerprint}")
 
     # the table's process noted it as its save's footer was written: no refresh needed
-    import time
-
-    deadline = time.monotonic() + 30  # a safety net: the footer may land a moment later
-    while counted() != 1 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_exit(info["pid"])  # ended by _end: all it wrote is written
     assert counted() == 1
     assert not (hana.folder / "record.sqlite").exists()  # no index of its own folder

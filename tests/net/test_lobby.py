@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -32,7 +31,7 @@ from unoduo_tui.screens.new_match import NewMatchScreen  # noqa: E402
 from unoduo_tui.store import Store  # noqa: E402
 from unoduo_tui.table.local import LocalTable  # noqa: E402
 
-from .helpers import plan, until  # noqa: E402
+from .helpers import plan, until, wait_exit  # noqa: E402
 from .test_cli import _end  # noqa: E402
 
 
@@ -319,9 +318,7 @@ def test_the_authority_lists_its_table_and_removes_the_listing_when_it_ends(env)
     path = env / "l" / "tables" / f"{info['code'].split('-')[0]}.json"
     assert oct(path.stat().st_mode & 0o777) == "0o600"
     os.kill(info["pid"], 15)
-    deadline = time.monotonic() + 30  # a safety net: the file goes as the table ends
-    while path.exists() and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_exit(info["pid"])  # the file goes as the table ends
     assert not path.exists()
 
 

@@ -6,7 +6,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -300,17 +299,27 @@ def test_a_lock_removed_on_release_is_never_held_twice(store):
     assert not path.with_suffix(".lock").exists()
 
 
-def test_listing_newest_first_with_status(store):
+def test_listing_newest_first_with_status(store, monkeypatch):
+    import unoduo_tui.store as store_module
+
+    # ids and created times are per second: the store's clock gives the second match a
+    # later one (a minute on), rather than the test waiting for the next second
+    starts = iter([datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc),
+                   datetime(2026, 1, 2, 3, 5, 5, tzinfo=timezone.utc)])
+
+    class Clock(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return next(starts)
+
     ids = []
-    for seed, decisions in ((31, 10), (32, 100_000)):
-        m = Match.new(Rules(target=60), seed=seed)
-        with store.new_match(m, SEATS) as handle:
-            _play(m, decisions, handle)
-        ids.append(handle.id)
-        # ids and created times are per second: the next match starts in a later one
-        started = datetime.now(timezone.utc).replace(microsecond=0)
-        while datetime.now(timezone.utc).replace(microsecond=0) == started:
-            time.sleep(0.01)
+    with monkeypatch.context() as clock:
+        clock.setattr(store_module, "datetime", Clock)
+        for seed, decisions in ((31, 10), (32, 100_000)):
+            m = Match.new(Rules(target=60), seed=seed)
+            with store.new_match(m, SEATS) as handle:
+                _play(m, decisions, handle)
+            ids.append(handle.id)
     bad = store.matches_dir / "broken.unoduo"
     bad.write_bytes(b"garbage")
     rows = store.summaries()
