@@ -448,7 +448,7 @@ def run_app(store: Any, start: str = "menu", *, vs: str | None = None, seed: int
                     replay=replay, spoiler_free=spoiler_free, handle_signals=True, plan=plan)
     # The modules just imported (Textual's and ours) live as long as the process: move
     # them out of the collector's sight, or a full collection walks all of them while
-    # the first frame is being drawn (~25 ms here; python -m unoduo_tui.bench).
+    # the first frame is being drawn (~25 ms here; python -m tests.bench.app).
     gc.freeze()
     return run_to_exit(app)
 

@@ -1,4 +1,4 @@
-"""How light the app is: ``python -m unoduo_tui.bench [--runs 5]``.
+"""How light the app is: ``python -m tests.bench.app [--runs 5]``.
 
 Measured side by side, each the median of ``--runs``:
 
@@ -17,7 +17,7 @@ Duo against one bot (``unoduo play --vs random``) and classic UNO at
 --vs random``, nine bots between two of your turns).  Issue #14's targets at 10
 seats: start ≤ 1.3× the bare app, keypress ≤ 16 ms median, peak RSS < 100 MB.
 
-With ``--decode`` (alone: ``python -m unoduo_tui.bench --decode [--decisions
+With ``--decode`` (alone: ``python -m tests.bench.app --decode [--decisions
 100000,1000000]``), the save file at scale instead: for a finished random-vs-random
 match of each size, the file's size and the seconds of *decode* (``savefile.decode``),
 *verify* (``Store.open`` read-only: read, decode, replay every move, as ``unoduo
@@ -43,7 +43,7 @@ import time
 
 from engine import Match, Rules, bots
 
-from .store import Seat, Store
+from unoduo_tui.store import Seat, Store
 
 BARE_APP = textwrap.dedent("""
     import sys
@@ -179,7 +179,7 @@ class Table:
                 "--seed", "3", "--target", "100000", "--data-dir", data]
 
     def plan(self):
-        from .plan import play_plan
+        from unoduo_tui.plan import play_plan
 
         return play_plan(self.preset, self.seats, ("random",), seed=3, target=100_000)
 
@@ -188,7 +188,7 @@ class Table:
 LONG_MATCH = textwrap.dedent("""
     import sys
     from unoduo_tui.app import UnoDuoApp
-    from unoduo_tui.bench import Table
+    from tests.bench.app import Table
     from unoduo_tui.store import Store
     plan = Table(sys.argv[2], int(sys.argv[3])).plan()
     UnoDuoApp(Store(sys.argv[1]), "play", plan=plan, bot_pause=0, handle_signals=True).run()
@@ -211,8 +211,8 @@ def widget_count(table: Table) -> int:
     """How many widgets ``table`` mounts (for the like-for-like bare app)."""
     import asyncio
 
-    from .app import UnoDuoApp
-    from .table.local import LocalTable
+    from unoduo_tui.app import UnoDuoApp
+    from unoduo_tui.table.local import LocalTable
 
     async def count() -> int:
         with tempfile.TemporaryDirectory() as tmp:
@@ -328,7 +328,7 @@ def decode_figures(decisions: int) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m unoduo_tui.bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.app", description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--presses", type=int, default=100,
                         help="key-latency samples, spread over the turns")

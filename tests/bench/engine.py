@@ -1,4 +1,4 @@
-"""Speed of the engine: ``python -m engine.bench [--runs 5] [--seconds 1.0]``.
+"""Speed of the engine: ``python -m tests.bench.engine [--runs 5] [--seconds 1.0]``.
 
 Prints, for random-vs-random play, each the median of ``--runs`` runs, per second of
 wall-clock time and, in brackets, per second of this process's CPU time
@@ -56,9 +56,10 @@ import statistics
 import time
 from typing import NamedTuple
 
-from . import bench_rlcard, bots
-from .match import Match
-from .rules import Rules
+from engine import bots
+from tests.bench import rlcard_uno as bench_rlcard
+from engine.match import Match
+from engine.rules import Rules
 
 #: classic UNO at two seats: the game RLCard's UnoGame plays
 CLASSIC_2 = Rules(preset="classic", seats=2)
@@ -164,8 +165,8 @@ def rollout_run(seconds: float, seed: int) -> tuple[float, float]:
     """(search-copy rollouts/s, checked ``clone`` + ``apply`` rollouts/s) from the same
     positions: :func:`.bots.rollout.play_round` (``search_copy`` + ``push``) and, for
     comparison, the same rollout through a full clone and the checked ``apply``."""
-    from .bots.normal import policy
-    from .bots.rollout import play_round
+    from engine.bots.normal import policy
+    from engine.bots.rollout import play_round
 
     matches = _positions(seed)
     firsts = [policy(m.hand(m.to_act), m.legal_actions(), m.phase, m.top, m.color,
@@ -192,7 +193,7 @@ def rollout_run(seconds: float, seed: int) -> tuple[float, float]:
 def hard_decisions(count: int, seed: int = 11) -> tuple[float, float, float]:
     """(median ms, max ms, median worlds) of the hard bot over ``count`` searched
     decisions (more than one legal action, outside the draft and a W+4 answer)."""
-    from .bots.hard import HardBot
+    from engine.bots.hard import HardBot
 
     times, worlds = [], []
     game = 0
@@ -220,7 +221,7 @@ def hard_decisions(count: int, seed: int = 11) -> tuple[float, float, float]:
 def hard_rollouts(count: int, rules: Rules, seed: int = 11, think_ms: int = 200) -> Rate:
     """The hard bot's rollouts per second of search (wall and CPU) over ``count``
     searched decisions of seat 0 against normal bots."""
-    from .bots.hard import HardBot
+    from engine.bots.hard import HardBot
 
     done, wall, cpu, decisions = 0, 0.0, 0.0, 0
     game = 0
@@ -247,7 +248,7 @@ def hard_rollouts(count: int, rules: Rules, seed: int = 11, think_ms: int = 200)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.engine", description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0, help="per run and measure")
     parser.add_argument("--hard", type=int, default=0, metavar="N",

@@ -1,8 +1,8 @@
 """First frame of ``unoduo`` against a bare Textual app with as many widgets:
-``python -m unoduo_tui.bench_first_frame [--runs 10]`` (#22: goal ≤ 1.3×).
+``python -m tests.bench.first_frame [--runs 10]`` (#22: goal ≤ 1.3×).
 
 Both launched in a pty of 80×24 from compiled bytecode, alternately, ``--runs`` times
-each after an untimed launch of each (:func:`unoduo_tui.bench.start_seconds`): from
+each after an untimed launch of each (:func:`tests.bench.app.start_seconds`): from
 the launch to the first frame showing the table (``unoduo play``, UNO Duo against the
 random bot) or the bare app's widgets.  Printed: the median of each, their ratio, the
 load average.  A benchmark, not a test: nothing here asserts on time.
@@ -14,13 +14,13 @@ import argparse
 import os
 import sys
 
-from .bench import Table, start_seconds
+from tests.bench.app import Table, start_seconds
 
 __all__ = ["main"]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m unoduo_tui.bench_first_frame",
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.first_frame",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=10, help="launches of each (the median)")
     args = parser.parse_args(argv)

@@ -1,11 +1,11 @@
-"""CPU per key at the table, in one process: ``python -m unoduo_tui.bench_keys
+"""CPU per key at the table, in one process: ``python -m tests.bench.keys
 [--keys 300] [--warmup 45] [--rounds 3] [--profile 25]``.
 
 The game app (UNO Duo against the normal bot, 80×24, its bots moving without their
 pause) runs in this process with the SSH server's own driver
 (:class:`~unoduo_tui.ssh.driver.ChannelDriver`): every frame is rendered to the escape
 sequences a client would be sent (and dropped here), and the keys are the bytes of the
-SSH benchmark's script (:data:`unoduo_tui.ssh.bench.SCRIPT`: keep in the draft, a card
+SSH benchmark's script (:data:`tests.bench.ssh.SCRIPT`: keep in the draft, a card
 number and Enter, Red for a wild, draw, pass, Enter for a round's end), fed to the
 driver's input parser as a client's would be.  After each key the run waits until the
 table has nothing to do (the bots have replied) and the screen has taken and drawn the
@@ -72,11 +72,11 @@ class KeyRun:
     """One app at one table, fed keys through the SSH driver."""
 
     def __init__(self, seed: int, data_dir: str, bot_pause: float = 0.0) -> None:
-        from .plan import play_plan
-        from .ssh.driver import ChannelDriver
-        from .store import Store
-        from .table.local import LocalTable
-        from .app import UnoDuoApp
+        from unoduo_tui.plan import play_plan
+        from unoduo_tui.ssh.driver import ChannelDriver
+        from unoduo_tui.store import Store
+        from unoduo_tui.table.local import LocalTable
+        from unoduo_tui.app import UnoDuoApp
 
         self.clock = _ThinkClock()
         self.bytes_out = 0
@@ -91,7 +91,7 @@ class KeyRun:
         self.bytes_out += len(data)
 
     def _settled(self) -> bool:
-        from .screens.game import GameScreen
+        from unoduo_tui.screens.game import GameScreen
 
         screen = next((s for s in reversed(self.app.screen_stack)
                        if isinstance(s, GameScreen)), None)
@@ -128,7 +128,7 @@ class KeyRun:
 
 
 async def _run(args: argparse.Namespace) -> dict:
-    from .ssh.bench import SCRIPT
+    from tests.bench.ssh import SCRIPT
 
     with tempfile.TemporaryDirectory() as data:
         run = KeyRun(args.seed, data, args.bot_pause)
@@ -167,7 +167,7 @@ def _top(profile: cProfile.Profile, keys: int, count: int, sort: str,
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m unoduo_tui.bench_keys",
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.keys",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--keys", type=int, default=300, help="script keys per timed round")
     parser.add_argument("--warmup", type=int, default=45, help="untimed keys first")

@@ -1,4 +1,4 @@
-"""Figures for remote play (#15): ``python -m unoduo_tui.net.bench [--tables 50]``.
+"""Figures for remote play (#15): ``python -m tests.bench.net [--tables 50]``.
 
 A server process holds ``--tables`` authorities on one event loop (each a
 :class:`LocalTable` of two human seats, unsaved, on its own Unix socket); this
@@ -39,16 +39,16 @@ def _rss_kib() -> int:
 
 def _plan(seed: int):
     from engine import Rules
-    from ..plan import HUMAN, MatchPlan
+    from unoduo_tui.plan import HUMAN, MatchPlan
 
     return MatchPlan(("A", "B"), (HUMAN, HUMAN), Rules(), seed)
 
 
 def serve(tables: int, folder: str) -> None:
     """The server side: ``tables`` authorities, then one JSON line, until stdin closes."""
-    from ..table.local import LocalTable
-    from .authority import Authority
-    from .codes import new_code
+    from unoduo_tui.table.local import LocalTable
+    from unoduo_tui.net.authority import Authority
+    from unoduo_tui.net.codes import new_code
 
     async def main() -> None:
         import tracemalloc
@@ -79,7 +79,7 @@ def _player(code: str, path: str, seconds: float, times: list, stop: threading.E
             seed: int) -> None:
     import socket
 
-    from .remote import RemoteTable
+    from unoduo_tui.net.remote import RemoteTable
 
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.connect(path)
@@ -115,7 +115,7 @@ def _local_table_kib(tables: int, decisions: int) -> tuple[float, float]:
     random decisions each."""
     import tracemalloc
 
-    from ..table.local import LocalTable
+    from unoduo_tui.table.local import LocalTable
 
     tracemalloc.start()
     held = [LocalTable.start(None, _plan(i + 1)) for i in range(tables)]
@@ -151,7 +151,7 @@ def _run_players(tables: list, first_seed: int, seconds: float) -> list[float]:
 def _players_in_processes(tables: list, procs: int, seconds: float) -> list[float]:
     """The same, the tables dealt round to ``procs`` client processes."""
     shares = [tables[i::procs] for i in range(procs)]
-    children = [subprocess.Popen([sys.executable, "-m", "unoduo_tui.net.bench", "--play",
+    children = [subprocess.Popen([sys.executable, "-m", "tests.bench.net", "--play",
                                   json.dumps({"tables": share, "seed": i * 1000,
                                               "seconds": seconds})],
                                  stdout=subprocess.PIPE, text=True)
@@ -164,7 +164,7 @@ def _players_in_processes(tables: list, procs: int, seconds: float) -> list[floa
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m unoduo_tui.net.bench")
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.net")
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--client-procs", type=int, default=0,
@@ -182,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
                                                 job["seconds"])}))
         return 0
     folder = tempfile.mkdtemp(prefix="udb", dir="/tmp")
-    server = subprocess.Popen([sys.executable, "-m", "unoduo_tui.net.bench", "--serve",
+    server = subprocess.Popen([sys.executable, "-m", "tests.bench.net", "--serve",
                                str(args.tables), "--folder", folder],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert server.stdout is not None and server.stdin is not None

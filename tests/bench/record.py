@@ -1,7 +1,7 @@
-"""The record's figures: ``python -m unoduo_tui.record.bench``.
+"""The record's figures: ``python -m tests.bench.record``.
 
-    python -m unoduo_tui.record.bench make DIR [--matches 10000] [--jobs 2] [--seed 1]
-    python -m unoduo_tui.record.bench time DIR [--jobs 2] [--ends 50]
+    python -m tests.bench.record make DIR [--matches 10000] [--jobs 2] [--seed 1]
+    python -m tests.bench.record time DIR [--jobs 2] [--ends 50]
 
 ``make`` writes finished human-vs-bot saves into ``DIR/matches`` — what a player's
 data dir holds after many matches (``unoduo simulate --save`` writes bot-only ones,
@@ -39,7 +39,7 @@ def _one(args: tuple) -> None:
     from engine import __version__
     from engine.savefile import Encoder, Footer, Header
 
-    from ..files import put_new, private_dir
+    from unoduo_tui.files import put_new, private_dir
 
     level = OPPONENTS[i % len(OPPONENTS)]
     if i % 10 == 9:
@@ -100,7 +100,7 @@ def _timed(argv: list[str]) -> str:
 
 
 def time_dir(data_dir: Path, jobs: int, ends: int) -> None:
-    from .index import Index
+    from unoduo_tui.record.index import Index
 
     unoduo = [sys.executable, "-m", "unoduo_tui.cli", "--data-dir", str(data_dir)]
     saves = len(list((data_dir / "matches").glob("*.unoduo")))
@@ -136,7 +136,7 @@ def time_dir(data_dir: Path, jobs: int, ends: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m unoduo_tui.record.bench")
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.record")
     sub = parser.add_subparsers(dest="what", required=True)
     make = sub.add_parser("make")
     make.add_argument("dir", type=Path)

@@ -1,4 +1,4 @@
-"""Step-through replay speed: ``python -m engine.replay_bench [--actions 10000]``.
+"""Step-through replay speed: ``python -m tests.bench.replay [--actions 10000]``.
 
 Plays one long random-vs-random match (``Rules(target=5000)``, cut at ``--actions``
 decisions), builds a :class:`ReplayCursor` over its
@@ -20,10 +20,10 @@ import statistics
 import time
 import tracemalloc
 
-from . import bots
-from .match import Match
-from .replay import ReplayCursor
-from .rules import Rules
+from engine import bots
+from engine.match import Match
+from engine.replay import ReplayCursor
+from engine.rules import Rules
 
 
 def long_match(actions: int, seed: int = 1, target: int = 5000) -> Match:
@@ -69,7 +69,7 @@ def _use(cursor: ReplayCursor, steps: int, seed: int):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.replay_bench",
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.replay",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--actions", type=int, default=10_000)
     parser.add_argument("--target", type=int, default=5000, help="the match's points target")

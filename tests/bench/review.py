@@ -1,4 +1,4 @@
-"""The game review's figures (#25): ``python -m engine.review_bench [speed|levels|calibration]``.
+"""The game review's figures (#25): ``python -m tests.bench.review [speed|levels|calibration]``.
 
 - ``speed``: seconds to review every decision of one seeded match (hard vs normal):
   UNO Duo, and classic at 4 seats.
@@ -15,11 +15,11 @@ import argparse
 import time
 from typing import Sequence
 
-from .bots import LEVELS
-from .bots.arena import run_arena
-from .match import Match
-from .review import Reviewer, positions, review, summarise
-from .rules import Rules
+from engine.bots import LEVELS
+from engine.bots.arena import run_arena
+from engine.match import Match
+from engine.review import Reviewer, positions, review, summarise
+from engine.rules import Rules
 
 __all__ = ["arena_matches", "level_accuracy", "calibration", "review_seconds", "main"]
 
@@ -86,7 +86,7 @@ def review_seconds(rules: Rules, seed: int, min_decisions: int = 300,
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.review_bench",
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.review",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("what", choices=("speed", "levels", "calibration"))
     parser.add_argument("--matches", type=int, default=6)

@@ -1,6 +1,6 @@
 """Optional baseline: RLCard's UNO game step rate with uniformly random actions.
 
-Used by ``python -m engine.bench`` to report our actions/s relative to RLCard's.
+Used by ``python -m tests.bench.engine`` to report our actions/s relative to RLCard's.
 Only the standard library is imported at module import time; ``rlcard`` (and
 ``numpy``, which it depends on) are imported lazily inside the functions, so
 this module is safe to import when rlcard is not installed.

@@ -1,4 +1,4 @@
-"""Figures for the SSH game server (#16, #22): ``python -m unoduo_tui.ssh.bench
+"""Figures for the SSH game server (#16, #22): ``python -m tests.bench.ssh
 [--connections 30,60] [--workers 0,2] [--seconds 60] [--pace 0.5]``.
 
 Starts ``unoduo serve`` (a process of its own, on 127.0.0.1 and a free port, in a
@@ -238,7 +238,7 @@ async def _settled_pss(pid: int, at_most: float = 20.0) -> int:
 
 def _played(players: Path) -> dict[str, int]:
     """What the scripts played, from the players' save files."""
-    from ..store import Store
+    from unoduo_tui.store import Store
 
     tally = dict(matches=0, actions=0, rounds=0, finished=0)
     for folder in players.iterdir() if players.is_dir() else ():
@@ -394,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
         print("the SSH benchmark reads screens with pyte: pip install -e '.[bench]'",
               file=sys.stderr)
         return 2
-    parser = argparse.ArgumentParser(prog="python -m unoduo_tui.ssh.bench",
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.ssh",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--connections", type=_list(int), default=[100], metavar="N[,N…]",
                         help="players (several: one run each, e.g. 30,60)")

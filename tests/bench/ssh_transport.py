@@ -1,4 +1,4 @@
-"""What an SSH player costs the server: ``python -m unoduo_tui.ssh.bench_transport``.
+"""What an SSH player costs the server: ``python -m tests.bench.ssh_transport``.
 
 Starts ``unoduo serve`` in this process (127.0.0.1, a free port, a temp serve dir),
 connects ``--connections`` asyncssh clients at once, each with a key and a loopback
@@ -24,9 +24,9 @@ from pathlib import Path
 
 import asyncssh
 
-from .bench import source_address
-from .limits import Limits
-from .server import GameServer
+from tests.bench.ssh import source_address
+from unoduo_tui.ssh.limits import Limits
+from unoduo_tui.ssh.server import GameServer
 
 #: a stand-in game for the transport alone: says hello, then echoes every byte raw
 _CAT = [sys.executable, "-c",
@@ -116,7 +116,7 @@ async def _bench(connections: int, child: str, echoes: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m unoduo_tui.ssh.bench_transport")
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.ssh_transport")
     parser.add_argument("--connections", type=int, default=10)
     parser.add_argument("--child", choices=("lobby", "cat"), default="lobby",
                         help="the real lobby, or a raw echo (the transport alone)")

@@ -221,7 +221,7 @@ def test_clone_is_independent():
 
 def test_engine_never_imports_the_app_or_its_libraries():
     """engine is pure: importing all of it loads no UI, terminal, network or app module."""
-    code = ("import engine, engine.bots, engine.bench, sys; "
+    code = ("import engine, engine.bots, engine.review, engine.replay, sys; "
             "print(sorted({m.split('.')[0] for m in sys.modules} "
             "& {'textual', 'rich', 'unoduo_tui', 'asyncssh', 'platformdirs'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -229,8 +229,8 @@ def test_engine_never_imports_the_app_or_its_libraries():
 
 
 def test_bench_prints_both_presets_and_the_rlcard_comparison_or_why_not(capsys):
-    """``python -m engine.bench`` runs end to end (a smoke test: no figure is checked)."""
-    from engine import bench, bench_rlcard
+    """``python -m tests.bench.engine`` runs end to end (a smoke test: no figure is checked)."""
+    from tests.bench import engine as bench, rlcard_uno as bench_rlcard
 
     assert bench.main(["--runs", "1", "--seconds", "0.01"]) == 0
     out = capsys.readouterr().out

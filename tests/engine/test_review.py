@@ -8,7 +8,7 @@ from engine import Match, Rules, bots
 from engine.actions import Action
 from engine.review import (FLAGGED, THRESHOLDS, Position, game_accuracy, label_of,
                            move_accuracy, positions, review, summarise)
-from engine.review_bench import level_accuracy
+from tests.bench.review import level_accuracy
 from engine.view import PlayerView
 
 

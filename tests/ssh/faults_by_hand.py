@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from unoduo_tui.net.lobby import pid_alive
-from unoduo_tui.ssh.bench import _tree
+from tests.bench.ssh import _tree
 from unoduo_tui.ssh.hosted import WORKER_LOST
 
 from .term import WAIT, new_key

@@ -18,7 +18,7 @@ from unoduo_tui.ssh.limits import Limits
 from unoduo_tui.ssh.reaper import our_tables
 
 from .term import WAIT, Served, new_key
-from unoduo_tui.ssh.bench import _tree
+from tests.bench.ssh import _tree
 
 from .test_game import _DRAFT, my_draft_turn, new_match_vs_a_bot
 

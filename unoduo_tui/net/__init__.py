@@ -2,4 +2,4 @@
 live (:mod:`.codes`), the table's authority (:mod:`.authority`, run by :mod:`.serve`),
 the client's :class:`~.remote.RemoteTable`, the ``host`` / ``join`` / ``watch``
 commands (:mod:`.commands`), the chat line (:mod:`.chat`) and the figures
-(``python -m unoduo_tui.net.bench``)."""
+(``python -m tests.bench.net``)."""

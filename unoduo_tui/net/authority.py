@@ -401,7 +401,7 @@ class Authority:
                 client.writer.write(frame)
                 if client.writer.transport.get_write_buffer_size():
                     # only a client behind on reading is waited for: a wait_for per
-                    # frame was ~8% of a loaded authority's time (net.bench, cProfile)
+                    # frame was ~8% of a loaded authority's time (tests.bench.net, cProfile)
                     await asyncio.wait_for(client.writer.drain(), SEND_SECONDS)
         except (OSError, asyncio.TimeoutError, ConnectionError):
             pass
