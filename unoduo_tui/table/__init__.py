@@ -153,6 +153,9 @@ class Table(Protocol):
     kinds: tuple[str, ...]
     #: what opening the match found (a recovered save file…), for the player to read
     notes: tuple[str, ...]
+    #: a line for the top of the screen, told in every update's ``banner`` (the join
+    #: code, on a host's screen; ``None``: no line); whoever opens the screen sets it
+    banner: str | None
 
     @property
     def seats(self) -> int: ...

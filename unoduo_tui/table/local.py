@@ -60,6 +60,7 @@ class LocalTable:
         self.kinds = tuple(kinds)
         self.handle = handle
         self.notes = tuple(notes)
+        self.banner: str | None = None  # a line for the top of the screen (Table.banner)
         self.undos = undos  # practice undos so far (the file records each one)
         self.think_ms = think_ms
         self.bot_pause = bot_pause
@@ -473,7 +474,7 @@ class LocalTable:
             to_act=m.to_act, over=m.over, thinking=self._thinking,
             save_error=self.save_error, refused=refused,
             can_undo=point is not None, can_redo=bool(self.redo_stack), undos=self.undos,
-            stand_ins=dict(self.stand_ins))
+            stand_ins=dict(self.stand_ins), banner=self.banner)
 
     def _emit(self, cause: Cause) -> None:
         """Tell every client (under the lock: they see the updates in order)."""
