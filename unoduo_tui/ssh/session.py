@@ -42,7 +42,7 @@ from .timers import IdleClose, InputGate, Throttle
 if TYPE_CHECKING:  # pragma: no cover
     from .server import Client
 
-__all__ = ["GameSession", "terminal_type", "child_env", "DEFAULT_TERM", "COLORTERMS",
+__all__ = ["PtyBridge", "terminal_type", "child_env", "DEFAULT_TERM", "COLORTERMS",
            "exit_status"]
 
 DEFAULT_TERM = "xterm-256color"
@@ -85,8 +85,9 @@ def _take_terminal() -> None:  # pragma: no cover - runs in the child, before ex
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
-class GameSession(asyncssh.SSHServerSession):
-    """The session channel of one connection (see the module doc)."""
+class PtyBridge(asyncssh.SSHServerSession):
+    """The session channel of one connection, bridged to its game process's pseudo-terminal
+    (see the module doc)."""
 
     def __init__(self, client: "Client") -> None:
         self.client = client
