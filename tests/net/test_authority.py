@@ -127,7 +127,7 @@ def test_a_wrong_code_is_refused_and_repeated_wrong_codes_lock_that_user_out(ser
     c = served.client()
     assert c.table.seat == 0
     me = Guesser(f"uid:{os.getuid()}")
-    assert served.authority.guesses.refusal(me) is None  # the right code cleared it
+    assert served.authority.door.guesses.refusal(me) is None  # the right code cleared it
 
 
 def test_a_full_table_refuses_a_third_player_who_may_watch(served_factory):
@@ -316,10 +316,10 @@ def test_the_bots_wait_while_any_connected_player_holds_them(served_factory):
 
     for who, on, want in ((ann, True, {0}), (bob, True, {0, 1}), (ann, False, {1})):
         who.table.hold(on)
-        _wait_for(lambda: served.call(lambda: auth.holding == want))
+        _wait_for(lambda: served.call(lambda: auth.seating.holding == want))
         assert table._held is True  # someone still holds
     bob.table.close()  # Bob drops while holding: the bots go on
-    _wait_for(lambda: served.call(lambda: auth.holding == set()))
+    _wait_for(lambda: served.call(lambda: auth.seating.holding == set()))
     assert table._held is False
 
 

@@ -206,7 +206,7 @@ def test_wrong_codes_over_tcp_do_not_lock_out_a_tcp_joiner_with_the_right_code(
 
 def test_a_table_under_attack_compares_only_per_hour_wrong_codes_then_no_more(keyed):
     keys, served, now = keyed(64)
-    served.authority.guesses = Guesses(lambda: now[0], per_hour=8, reserved=3)
+    served.authority.door.guesses = Guesses(lambda: now[0], per_hour=8, reserved=3)
     for n in range(5):  # the part open to anyone
         keys.be(f"SHA256:a{n}")
         with pytest.raises(Refused, match="wrong code"):

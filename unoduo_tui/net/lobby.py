@@ -227,12 +227,12 @@ class Listing:
 
     def update(self, authority: Any) -> None:
         names = authority.seat_names()
-        seated = [names[s] for s in sorted(authority.tokens) if s in authority.humans]
-        host = names[authority.humans[0]] if authority.humans else names[0]
+        seated = [names[s] for s in sorted(authority.seating.tokens) if s in authority.seating.humans]
+        host = names[authority.seating.humans[0]] if authority.seating.humans else names[0]
         data = {"v": LISTING_VERSION, "code": self.code, "match": self.match,
                 "host": host, "preset": self.preset,
                 "seats": authority.table.seats, "names": seated,
-                "open": len(authority.open_seats), "quick": self.quick,
+                "open": len(authority.seating.open_seats), "quick": self.quick,
                 "over": authority.over, "pid": os.getpid(),
                 "connected": len({c.seat for c in authority.clients if c.seat is not None})}
         self.put(data)
