@@ -105,7 +105,8 @@ def test_a_guessers_records_stay_bounded_however_many_guess():
         now[0] += 40  # 90 an hour: under the cap, each a new key
         assert g.refusal(key(n)) is None
         g.wrong(key(n))
-    assert len(g._records) <= 2 * PER_HOUR and len(g._wrong) <= PER_HOUR
+    records, wrong = g.kept
+    assert records <= 2 * PER_HOUR and wrong <= PER_HOUR
 
 
 def test_the_servers_word_for_a_key_is_checked_and_cannot_be_made_up():

@@ -218,9 +218,11 @@ class Authority:
             return
         if self._idle_timer is not None:
             self._idle_timer.cancel()
-        self._idle_timer = self._loop.call_later(self.idle, self._idle_out)
+        self._idle_timer = self._loop.call_later(self.idle, self.idle_out)
 
-    def _idle_out(self) -> None:
+    def idle_out(self) -> None:
+        """The idle time is up (its timer calls this): the table ends unless a client
+        is connected."""
         self._idle_timer = None
         if not self.clients:
             self.idled_out = True
@@ -239,7 +241,7 @@ class Authority:
         if self.away is None or self._loop is None:
             return
         if self.seating.went_away(seat, self.clock()):
-            self._loop.call_later(self.away, self._resend)
+            self._loop.call_later(self.away, self.resend)
 
     def may_stand_in(self) -> tuple[int, ...]:
         """The seats a player may hand to a bot now: away ``away`` seconds or more, no
@@ -249,7 +251,7 @@ class Authority:
         return tuple(s for s in self.seating.away_for(self.clock(), self.away)
                      if s not in self.table.stand_ins and not self._live(s))
 
-    def _resend(self) -> None:
+    def resend(self) -> None:
         """The last update again to every player (what they may do has changed)."""
         for client in list(self.clients):
             if client.seat is not None:
@@ -338,6 +340,16 @@ class Authority:
             sum(1 for c in self.clients if c.seat is None), tuple(self._names()))
         for client in list(self.clients):
             self._put(client, message)
+
+    @property
+    def last(self) -> TableUpdate | None:
+        """The last update the table told (``None`` before :meth:`start`)."""
+        return self._last
+
+    def public_history(self) -> list[tuple[int, Any]]:
+        """The public views a delayed watcher may be shown: (update seq, view), oldest
+        first, at most :data:`MAX_DELAY` + 1."""
+        return list(self._public)
 
     @property
     def over(self) -> bool:
@@ -504,7 +516,7 @@ class Authority:
                              if held else "every seat is taken (you can watch)")
                 return False
             for other in [c for c in self.clients if c.seat == seat]:
-                self._bye(other, "your seat was taken over by another connection")
+                self.bye(other, "your seat was taken over by another connection")
             client.seat = seat
             self._arriving.add(client)  # its seat is live for the next hello
         self.seating.came_back(seat)
@@ -542,7 +554,7 @@ class Authority:
                 return seat
         return None
 
-    def _bye(self, client: _Client, reason: str) -> None:
+    def bye(self, client: _Client, reason: str) -> None:
         """End ``client``'s connection, telling it why."""
         self._put(client, msg.Bye(reason))
         self._drop(client)

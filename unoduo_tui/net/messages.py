@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Literal, Union
 from . import frames
 from .codes import MAX_DELAY
 
-__all__ = ["Message", "BadMessage", "encode", "decode", "TO_AUTHORITY", "TO_CLIENT",
+__all__ = ["Message", "BadMessage", "encode", "decode", "schema", "TO_AUTHORITY", "TO_CLIENT",
            "Hello", "Pong", "Act", "Hold", "Chat", "StandIn", "Welcome", "Update",
            "Presence", "ChatLine", "Refused", "Ping", "Bye", "MAX_TOKENS", "ACT_CHARS",
            "TEXT_CHARS", "MAX_SEATS"]
@@ -233,8 +233,9 @@ def encode(message: Message) -> bytes:
 
 
 @cache
-def _schema(cls: type[Message]) -> tuple[tuple[str, str, Any, dict, bool, Any], ...]:
-    """Each field's (name, wire name, type, limits, required, default)."""
+def schema(cls: type[Message]) -> tuple[tuple[str, str, Any, dict, bool, Any], ...]:
+    """Each field of the message ``cls``: (name, wire name, type, limits, required,
+    default) — what :func:`decode` checks a frame against."""
     hints = typing.get_type_hints(cls)
     out = []
     for f in dataclasses.fields(cls):
@@ -254,7 +255,7 @@ def decode(data: dict[str, Any], receiver: dict[str, type[Message]]) -> Message:
     if cls is None:
         raise BadMessage(f"unknown message {str(tag)[:20]!r}")
     values = {}
-    for name, wire, kind, limit, required, default in _schema(cls):
+    for name, wire, kind, limit, required, default in schema(cls):
         if wire not in data:
             if required:
                 raise BadMessage(limit["problem"] or f"{tag} needs {wire}")

@@ -201,6 +201,17 @@ class LocalTable:
         return self._seq
 
     @property
+    def lock(self) -> threading.RLock:
+        """Held while a decision is applied, saved and told: whoever holds it reads the
+        match between two decisions (tools and tests)."""
+        return self._lock
+
+    @property
+    def held(self) -> bool:
+        """The bots wait: a client holds them (:meth:`hold`) or a round just ended."""
+        return self._held
+
+    @property
     def idle(self) -> bool:
         """Nothing for the table to do until a client acts: no bot is to move (or the
         bots are held), or the match is over or closed."""
