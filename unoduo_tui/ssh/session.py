@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .server import Client
 
 __all__ = ["PtyBridge", "terminal_type", "child_env", "DEFAULT_TERM", "COLORTERMS",
-           "exit_status"]
+           "exit_status", "set_size"]
 
 DEFAULT_TERM = "xterm-256color"
 #: the ``COLORTERM`` values passed on to the game (anything else is dropped)
@@ -71,7 +71,8 @@ def child_env(term: str, colorterm: str | None, extra: dict[str, str]) -> dict[s
     return env
 
 
-def _set_size(fd: int, columns: int, rows: int) -> None:
+def set_size(fd: int, columns: int, rows: int) -> None:
+    """The pty ``fd``'s window size (each clamped to 1…1000): the kernel tells its child."""
     columns, rows = max(1, min(columns, 1000)), max(1, min(rows, 1000))
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
 
@@ -111,6 +112,16 @@ class PtyBridge(asyncssh.SSHServerSession):
         self.exited = asyncio.Event()  # the child reaped (or never started)
 
     # -- requests ----------------------------------------------------------------------
+
+    @property
+    def reading_paused(self) -> bool:
+        """The channel is not read: the child is behind on its input."""
+        return self._reading_paused
+
+    @property
+    def pending_input(self) -> int:
+        """Bytes from the client waiting for the child to read them."""
+        return len(self._pending)
 
     def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
         self._chan = chan
@@ -169,7 +180,7 @@ class PtyBridge(asyncssh.SSHServerSession):
             self._reaped()
             return
         try:
-            _set_size(slave, *self._size)
+            set_size(slave, *self._size)
             env = child_env(self._term or DEFAULT_TERM, self._colorterm(),
                             self.client.child_env())
             self.proc = await asyncio.create_subprocess_exec(
@@ -311,7 +322,7 @@ class PtyBridge(asyncssh.SSHServerSession):
     def _resize(self) -> None:
         if self._master is not None:
             try:
-                _set_size(self._master, *self._size)
+                set_size(self._master, *self._size)
             except OSError:  # pragma: no cover - the pty is closing
                 pass
 
