@@ -125,7 +125,8 @@ class Store:
         self.matches_dir = self.data_dir / "matches"
         self.key = key
 
-    def _ensure(self) -> None:
+    def ensure(self) -> None:
+        """The data folder and its matches folder, made private if they are not there."""
         private_dir(self.data_dir)
         private_dir(self.matches_dir)
 
@@ -142,7 +143,7 @@ class Store:
         header = Header(match_id, match.rules, match.seed,
                         tuple((s.name, s.kind) for s in seats), now.isoformat(timespec="seconds"),
                         __version__, extra=dict(extra or {}))
-        self._ensure()
+        self.ensure()
         folder = Path(directory) if directory is not None else self.matches_dir
         private_dir(folder)
         handle = SaveHandle.create(folder / (match_id + SUFFIX), header, match, durable)
