@@ -98,6 +98,11 @@ class GameLog(SeatNames, RichLog):
         self._wd4_by: int | None = None  # who played the last Wild Draw 4 shown
 
     @property
+    def seat(self) -> int | None:
+        """The seat whose view the log tells (``None``: none shown yet)."""
+        return self._seat
+
+    @property
     def highlighted(self) -> int | None:
         """The first event shown highlighted (a replay's current action), or ``None``."""
         return self._current
