@@ -210,6 +210,8 @@ class Store:
             except OSError as exc:
                 raise SaveFileError(plain(exc)) from None
             decoded, match = load(data, str(path))
+            header = decoded.header
+            assert header is not None  # load raises for a file without one
             notes: list[str] = []
             if decoded.torn_bytes:
                 what = "was zero-filled" if decoded.zero_tail else "was incomplete"
@@ -220,7 +222,7 @@ class Store:
             if not decoded.entries:
                 notes.append("the match had not started; it starts now from its saved seed")
             if read_only:
-                return Loaded(match, decoded.header, path, None, notes, decoded.undos,
+                return Loaded(match, header, path, None, notes, decoded.undos,
                               tuple(decoded.seats))
             if decoded.torn_bytes:
                 os.ftruncate(fd, decoded.good_length)
@@ -228,7 +230,7 @@ class Store:
             os.close(fd)
             raise
         handle = SaveHandle(path, fd, lock, last_tag(data, decoded.good_length),
-                            decoded.good_length, len(decoded.entries), decoded.header,
+                            decoded.good_length, len(decoded.entries), header,
                             finished=decoded.footer is not None, undos=decoded.undos,
                             seats=decoded.seats)
         handle.on_finish = self._recorded
@@ -236,7 +238,7 @@ class Store:
             handle.sync(match)
         except SaveWriteError as exc:
             notes.append(f"not saved yet: {exc}")
-        return Loaded(match, decoded.header, path, handle, notes, decoded.undos,
+        return Loaded(match, header, path, handle, notes, decoded.undos,
                       tuple(decoded.seats))
 
     def delete(self, ref: "str | os.PathLike") -> Path:
@@ -333,6 +335,7 @@ class Store:
             if decoded.header is None:
                 raise SaveFileError(f"{path}: the match never started")
             decoded, match = load(data, str(path))
+            assert decoded.header is not None  # load raises for a file without one
             status = "finished" if match.over else "in progress"
             return _summary(path, decoded.header, match.round, match.scores, status,
                             len(decoded.entries), match.winner,

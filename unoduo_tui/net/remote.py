@@ -55,7 +55,7 @@ class RemoteTable:
     a seat of these tokens — a host's screen, a rejoin); ``reconnect``: opens a new
     socket to the same table, for :meth:`rejoin` (:meth:`connect` gives one)."""
 
-    def __init__(self, sock: socket.socket, code: str, *, name: str = "", want: str = "play",
+    def __init__(self, sock: socket.socket, code: str, *, name: str = "", want: msg.Want = "play",
                  token: str | None = None, tokens: Sequence[str] = (), delay: int = 0,
                  new_seat: bool = True,
                  reconnect: Callable[[], socket.socket] | None = None) -> None:
@@ -118,7 +118,7 @@ class RemoteTable:
         self._reader.start()
 
     @classmethod
-    def connect(cls, code: str, *, name: str = "", want: str = "play", token: str | None = None,
+    def connect(cls, code: str, *, name: str = "", want: msg.Want = "play", token: str | None = None,
                 tokens: Sequence[str] = (), delay: int = 0, new_seat: bool = True,
                 socket_dir: str | Path | None = None,
                 tcp: tuple[str, int] | None = None) -> "RemoteTable":
@@ -236,7 +236,8 @@ class RemoteTable:
         update = TableUpdate.from_dict({**data, "views": []})
         self.remote_seq = update.seq
         if view is not None:
-            update = replace(update, views={self.seat: view})
+            # a watcher's public view is filed under its seat, None
+            update = replace(update, views={self.seat: view})  # type: ignore[dict-item]
         with self._lock:
             if view is not None and self.seat is None:
                 self.public = view

@@ -181,12 +181,14 @@ class PtyBridge(asyncssh.SSHServerSession):
             return
         try:
             set_size(slave, *self._size)
+            identity = self.client.identity
+            assert identity is not None  # known since the gate admitted the client
             env = child_env(self._term or DEFAULT_TERM, self._colorterm(),
                             self.client.child_env())
             self.proc = await asyncio.create_subprocess_exec(
                 *self.client.child_argv(), stdin=slave, stdout=slave, stderr=slave,
                 env=env, start_new_session=True, preexec_fn=_take_terminal,
-                cwd=str(self.client.identity.folder))
+                cwd=str(identity.folder))
         except (OSError, ValueError) as exc:
             os.close(master)
             os.close(slave)

@@ -235,8 +235,9 @@ class HostedTable(Table, Protocol):
     durable.  The authority calls it before sending an update, so no client is ever
     shown a decision that is not on disk."""
 
-    #: seats a bot plays for their away player (seat → ``"bot:<level>"``)
-    stand_ins: Mapping[int, str]
+    @property
+    def stand_ins(self) -> Mapping[int, str]:
+        """Seats a bot plays for their away player (seat → ``"bot:<level>"``)."""
 
     @property
     def preset(self) -> str: ...
@@ -263,7 +264,7 @@ def shown_hand(view: PlayerView, since: int = 0) -> ShownHand | None:
     challenger, so every table answers :meth:`Table.challenged_hand` with this."""
     shown = None
     for e in view.events_from(since):
-        if e.kind == "reveal" and e.private == view.seat and e.cards:
+        if e.kind == "reveal" and e.private == view.seat and e.cards and e.seat is not None:
             shown = (e.seat, tuple(e.cards))
     return shown
 

@@ -356,7 +356,7 @@ class LocalTable:
             if self._closed:
                 raise Refused("the table is closed")
             if self.waiting:
-                raise Refused(save_wait(self.save_error))
+                raise Refused(save_wait(self.save_error or ""))
             if type(seat) is not int or not 0 <= seat < self.seats:
                 raise Refused(f"there is no seat {seat!r:.20}")
             if not isinstance(text, str):
@@ -583,7 +583,11 @@ class LocalTable:
                 return False
             cursor = self._cursor
             assert cursor is not None
-            undone = [cursor.decision(p) for p in range(point + 1, cursor.count + 1)]
+            undone: list[Action] = []
+            for p in range(point + 1, cursor.count + 1):
+                decision = cursor.decision(p)
+                assert decision is not None  # every position after 0 has its decision
+                undone.append(decision)
             self.match = cursor.cut(point)  # the match there, to play on from
             self.redo_stack[:0] = undone
             self.undos += 1
