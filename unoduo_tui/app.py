@@ -47,9 +47,13 @@ ANSI_CARD_COLOURS = {
 class CannotOpen(Exception):
     """A match or replay that could not be opened, in words for the player."""
 
-    def __init__(self, message: str, severity: str = "error") -> None:
+    def __init__(self, message: str, severity: SeverityLevel = "error") -> None:
         super().__init__(message)
         self.severity = severity
+
+
+def _first_theme(app: "UnoDuoApp") -> str:
+    return app.first_theme
 
 
 def _default_theme(terminal: Mapping[str, str]) -> str:
@@ -74,7 +78,7 @@ class UnoDuoApp(SafePalettes, App[int]):
 
     # The theme is known before Textual builds the stylesheet; set after
     # App.__init__, the change would re-parse all the CSS before the first frame.
-    theme: Reactive[str] = Reactive(Initialize(lambda app: app.first_theme))
+    theme: Reactive[str] = Reactive(Initialize(_first_theme))
 
     def __init__(self, store: Any = None, start: str = "menu", *, vs: str | None = None,
                  seed: int | None = None, target: int | None = None, name: str | None = None,
@@ -461,6 +465,7 @@ def run_to_exit(app: UnoDuoApp) -> int:
     finally:
         if app.signal_exit is not None:
             app.signal_exit.stopped()
-    if app.return_code not in (None, 0):
-        return app.return_code
+    code = app.return_code
+    if code:  # neither None nor 0
+        return code
     return result if isinstance(result, int) else 0

@@ -209,6 +209,11 @@ class SaveHandle:
         return self._fd < 0
 
     @property
+    def size(self) -> int:
+        """The bytes of the file that hold whole records, as this handle wrote them."""
+        return self._size
+
+    @property
     def pending(self) -> bool:
         """Whether the last write (or fdatasync) failed, so the file is behind the
         match until a :meth:`sync` succeeds (which then has written everything)."""
@@ -341,6 +346,14 @@ class SaveHandle:
             finally:
                 os.close(self._fd)
                 self._fd = -1
+        self._lock.release()
+
+    def abandon(self) -> None:
+        """What a killed process leaves: the file as written, closed without a last
+        write or sync, its lock gone with the process (tests of a dropped link)."""
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
         self._lock.release()
 
     def __enter__(self) -> "SaveHandle":

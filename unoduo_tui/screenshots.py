@@ -83,10 +83,12 @@ def _challenge(m: Match) -> bool:
 
 def _going_out(m: Match) -> bool:
     return (_mine(m, "turn") and len(m.hand(0)) == 1 and m.round >= 2
-            and any(a.kind == "play" and not a.card.is_wild for a in m.legal_actions()))
+            and any(a.kind == "play" and a.card is not None and not a.card.is_wild
+                    for a in m.legal_actions()))
 
 
-_SMALL = Rules(target=60)
+_SMALL_TARGET = 60
+_SMALL = Rules(target=_SMALL_TARGET)
 
 
 def _classic_table(m: Match) -> bool:
@@ -97,7 +99,7 @@ def _classic_table(m: Match) -> bool:
 
 
 def _match_point(m: Match) -> bool:
-    return _going_out(m) and m.scores[1] + sum(c.points for c in m.hand(1)) >= _SMALL.target \
+    return _going_out(m) and m.scores[1] + sum(c.points for c in m.hand(1)) >= _SMALL_TARGET \
         and m.scores[1] > m.scores[0]
 
 
@@ -150,6 +152,8 @@ def scene_replay(name: str):
     from .store import Loaded
 
     stop, _, rules = SCENES[name]
+    if stop is None:
+        raise ValueError(f"the scene {name!r} is not a match")
     m = _find(stop, rules)
     rng = random.Random(7)
     while not m.over:

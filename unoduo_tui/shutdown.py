@@ -58,7 +58,10 @@ def _terminal_state() -> tuple[int, Any] | None:
     try:
         import termios
 
-        fd = sys.__stdin__.fileno()
+        stdin = sys.__stdin__
+        if stdin is None:
+            return None
+        fd = stdin.fileno()
         if os.isatty(fd):
             return fd, termios.tcgetattr(fd)
     except Exception:  # no terminal (tests), or not a POSIX one
@@ -122,7 +125,9 @@ class SignalExit:
     def restore_terminal(self) -> None:
         """Put the terminal back as it was before the app started."""
         try:
-            os.write(sys.__stderr__.fileno(), RESTORE.encode())
+            stderr = sys.__stderr__
+            if stderr is not None:
+                os.write(stderr.fileno(), RESTORE.encode())
         except (OSError, AttributeError, ValueError):
             pass
         if self._terminal is not None:

@@ -125,7 +125,8 @@ class Store:
         self.matches_dir = self.data_dir / "matches"
         self.key = key
 
-    def _ensure(self) -> None:
+    def ensure(self) -> None:
+        """The data folder and its matches folder, made private if they are not there."""
         private_dir(self.data_dir)
         private_dir(self.matches_dir)
 
@@ -142,7 +143,7 @@ class Store:
         header = Header(match_id, match.rules, match.seed,
                         tuple((s.name, s.kind) for s in seats), now.isoformat(timespec="seconds"),
                         __version__, extra=dict(extra or {}))
-        self._ensure()
+        self.ensure()
         folder = Path(directory) if directory is not None else self.matches_dir
         private_dir(folder)
         handle = SaveHandle.create(folder / (match_id + SUFFIX), header, match, durable)
@@ -209,6 +210,8 @@ class Store:
             except OSError as exc:
                 raise SaveFileError(plain(exc)) from None
             decoded, match = load(data, str(path))
+            header = decoded.header
+            assert header is not None  # load raises for a file without one
             notes: list[str] = []
             if decoded.torn_bytes:
                 what = "was zero-filled" if decoded.zero_tail else "was incomplete"
@@ -219,7 +222,7 @@ class Store:
             if not decoded.entries:
                 notes.append("the match had not started; it starts now from its saved seed")
             if read_only:
-                return Loaded(match, decoded.header, path, None, notes, decoded.undos,
+                return Loaded(match, header, path, None, notes, decoded.undos,
                               tuple(decoded.seats))
             if decoded.torn_bytes:
                 os.ftruncate(fd, decoded.good_length)
@@ -227,7 +230,7 @@ class Store:
             os.close(fd)
             raise
         handle = SaveHandle(path, fd, lock, last_tag(data, decoded.good_length),
-                            decoded.good_length, len(decoded.entries), decoded.header,
+                            decoded.good_length, len(decoded.entries), header,
                             finished=decoded.footer is not None, undos=decoded.undos,
                             seats=decoded.seats)
         handle.on_finish = self._recorded
@@ -235,7 +238,7 @@ class Store:
             handle.sync(match)
         except SaveWriteError as exc:
             notes.append(f"not saved yet: {exc}")
-        return Loaded(match, decoded.header, path, handle, notes, decoded.undos,
+        return Loaded(match, header, path, handle, notes, decoded.undos,
                       tuple(decoded.seats))
 
     def delete(self, ref: "str | os.PathLike") -> Path:
@@ -332,6 +335,7 @@ class Store:
             if decoded.header is None:
                 raise SaveFileError(f"{path}: the match never started")
             decoded, match = load(data, str(path))
+            assert decoded.header is not None  # load raises for a file without one
             status = "finished" if match.over else "in progress"
             return _summary(path, decoded.header, match.round, match.scores, status,
                             len(decoded.entries), match.winner,

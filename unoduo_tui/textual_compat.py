@@ -8,12 +8,15 @@ look for a public replacement before touching anything else.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import command
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.screen import Screen
+
+if TYPE_CHECKING:
+    from textual.widgets import RichLog
 
 __all__ = ["AnswerOnce", "CommandPalette", "SafePalettes", "give_result_callback",
            "footer_bindings_ready", "is_pruning", "log_size_known", "use_terminal"]
@@ -42,7 +45,7 @@ def footer_bindings_ready(footer: Any) -> bool:
     return bool(footer._bindings_ready)
 
 
-def rich_log_class() -> type:
+def rich_log_class() -> "type[RichLog]":
     """Textual's ``RichLog``, imported without ``attrs`` when nothing has imported it yet.
 
     ``textual.widgets._rich_log`` imports ``rich.pretty``, which imports ``attrs`` if it
@@ -146,7 +149,8 @@ class AnswerOnce:
         if not self.on_top:
             return AwaitComplete.nothing()  # already answered, or not the screen on top
         self._answered = True
-        return super(AnswerOnce, self).dismiss(result)
+        screen = cast("Screen[Any]", super(AnswerOnce, self))  # the Screen it is mixed into
+        return screen.dismiss(result)
 
 
 class CommandPalette(AnswerOnce, command.CommandPalette):
@@ -194,5 +198,6 @@ class SafePalettes:
 
     def search_commands(self: Any, commands, placeholder: str = "Search for commands…"):
         return self.push_screen(
-            CommandPalette(providers=[command.SimpleProvider(self.screen, commands)],
+            # as App.search_commands does (Textual 6 types ``providers`` as classes only)
+            CommandPalette(providers=[command.SimpleProvider(self.screen, commands)],  # type: ignore[list-item]
                            placeholder=placeholder))

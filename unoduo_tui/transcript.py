@@ -119,7 +119,7 @@ def transcript_text(loaded, remote: Sequence[int] = ()) -> str:
 
         for e in (_as_seen(e, seen) for e in events):
             k = e.kind
-            if k == "reject":
+            if k == "reject" and e.seat is not None:
                 rejected.setdefault(e.seat, []).append(str(e.cards[0]))
             if k in ("round", "deal"):
                 flush()

@@ -196,7 +196,8 @@ def wait_for(driver: Any, what: str | Callable[[str], bool], timeout: float = TI
         return seen[0] if test(seen[0]) else False
 
     try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.1).until(shows)
+        shown = WebDriverWait(driver, timeout, poll_frequency=0.1).until(shows)
+        return str(shown)  # what shows returned: the text
     except TimeoutException:
         raise TimeoutException(f"the page never showed {what!r}; it shows:\n{seen[0]}") from None
 
@@ -269,7 +270,10 @@ def play_to_a_card(driver: Any, url: str, timeout: float = TIMEOUT) -> dict[str,
         if "Your turn" in status:
             break
         press(driver, "k")
-        wait_for(driver, lambda t, was=status: _status(t) != was, timeout)
+        def moved(t: str, was: str = status) -> bool:
+            return _status(t) != was
+
+        wait_for(driver, moved, timeout)
     seen["before"] = text
     size = _hand_size(text)
     from selenium.webdriver.common.keys import Keys

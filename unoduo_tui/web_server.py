@@ -92,8 +92,11 @@ class Tab(AppService):
 
     def __init__(self, argv: Sequence[str], limits: WebLimits, websocket: web.WebSocketResponse,
                  downloads: DownloadManager) -> None:
+        async def close() -> None:
+            await websocket.close()
+
         super().__init__(shlex.join(argv), write_bytes=websocket.send_bytes,
-                         write_str=websocket.send_str, close=websocket.close,
+                         write_str=websocket.send_str, close=close,
                          download_manager=downloads)
         self.argv, self.limits, self.websocket = list(argv), limits, websocket
         self.bucket = TokenBucket(limits.input_rate, limits.input_burst)

@@ -83,6 +83,7 @@ def resume_ms(runs: int) -> float:
             start = time.perf_counter()
             loaded = store.open(match_id)
             times.append(time.perf_counter() - start)
+            assert loaded.handle is not None  # opened for writing
             loaded.handle.close()
     return statistics.median(times) * 1000
 

@@ -85,6 +85,7 @@ def _player(code: str, path: str, seconds: float, times: list, stop: threading.E
     sock.connect(path)
     table = RemoteTable(sock, code)
     seat = table.seat
+    assert seat is not None  # a player's seat: a hello to play is given one or refused
     updates: queue.Queue = queue.Queue()
     last = table.subscribe(updates.put)
     rng = random.Random(seed)

@@ -42,6 +42,8 @@ def _one(args: tuple) -> None:
     from unoduo_tui.files import put_new, private_dir
 
     level = OPPONENTS[i % len(OPPONENTS)]
+    seats: tuple[tuple[str, str], ...]
+    kinds: tuple[str, ...]
     if i % 10 == 9:
         rules = Rules(preset="classic", seats=4)
         seats = (("Ann", "human"), (f"{level.capitalize()} bot", f"bot:{level}"),

@@ -73,6 +73,7 @@ async def _one(host: str, port: int, ready: bytes, echoes: int,
                                   local_addr=(source_address(number, 1), 0))
     chan, client = await conn.create_session(_Client, term_type="xterm-256color",
                                              term_size=(80, 24), encoding=None)
+    assert isinstance(client, _Client)
     await client.until(ready)
     first = time.perf_counter() - start
     trips = []

@@ -93,7 +93,7 @@ class Served:
 
     def state(self) -> tuple[int | None, int, bool]:
         """(seat to act, events so far, over), read under the table's lock."""
-        with self.table._lock:
+        with self.table.lock:
             m = self.table.match
             return m.to_act, m.event_count, m.over
 
@@ -245,5 +245,4 @@ def send_raw(table, message: dict) -> None:
     hostile client would."""
     from unoduo_tui.net.frames import encode as frame
 
-    with table._sending:
-        table._sock.sendall(frame(message))
+    table.send_frame(frame(message))

@@ -28,8 +28,8 @@ def test_a_whole_match_over_the_socket_leaks_no_card_of_another_hand(served_fact
 
     def note(update):
         hidden[update.seq] = {s: hidden_faces(served.table.match, s) for s in watched}
-    with served.table._lock:
-        note(served.authority._last)
+    with served.table.lock:
+        note(served.authority.last)
         served.table.subscribe(note)
     clients = {s: served.client(name=f"N{s}") for s in range(seats)}
     watcher = served.client(want="watch")
@@ -127,7 +127,7 @@ def test_a_wrong_code_is_refused_and_repeated_wrong_codes_lock_that_user_out(ser
     c = served.client()
     assert c.table.seat == 0
     me = Guesser(f"uid:{os.getuid()}")
-    assert served.authority.guesses.refusal(me) is None  # the right code cleared it
+    assert served.authority.door.guesses.refusal(me) is None  # the right code cleared it
 
 
 def test_a_full_table_refuses_a_third_player_who_may_watch(served_factory):
@@ -285,7 +285,7 @@ def test_a_watcher_with_a_delay_sees_the_table_that_many_decisions_late(served_f
     play_out(served, clients, 4, limit=8)
     count = served.state()[1]
     now.wait(lambda u: now.table.public.event_count == count, "the live watcher")
-    history = served.call(lambda: list(served.authority._public))
+    history = served.call(served.authority.public_history)
     seq, expected = history[-4]  # the public view three decisions ago
     late.wait(lambda u: late.table.remote_seq == seq, "the late watcher's view")
     assert late.table.public == expected and late.table.public.event_count < count
@@ -299,7 +299,7 @@ def test_a_table_ends_after_its_idle_time_with_nobody_connected_and_not_before(
     auth = served.authority
     auth.idle = 3600.0  # an hour: only a call below ends it
     ann = served.client(name="Ann")
-    served.call(auth._idle_out)  # the timer fires while Ann is here: the table stays
+    served.call(auth.idle_out)  # the timer fires while Ann is here: the table stays
     assert not auth.finished.is_set() and not auth.idled_out
     auth.idle = 0.05
     ann.table.close()  # the last one leaves: the idle time starts
@@ -316,11 +316,11 @@ def test_the_bots_wait_while_any_connected_player_holds_them(served_factory):
 
     for who, on, want in ((ann, True, {0}), (bob, True, {0, 1}), (ann, False, {1})):
         who.table.hold(on)
-        _wait_for(lambda: served.call(lambda: auth.holding == want))
-        assert table._held is True  # someone still holds
+        _wait_for(lambda: served.call(lambda: auth.seating.holding == want))
+        assert table.held is True  # someone still holds
     bob.table.close()  # Bob drops while holding: the bots go on
-    _wait_for(lambda: served.call(lambda: auth.holding == set()))
-    assert table._held is False
+    _wait_for(lambda: served.call(lambda: auth.seating.holding == set()))
+    assert table.held is False
 
 
 def _wait_for(test) -> None:

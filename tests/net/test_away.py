@@ -58,7 +58,7 @@ def test_7_an_away_seat_is_handed_to_a_bot_and_back_and_the_file_says_who_played
         u = ann.wait(lambda u: u.stand_ins == {1: "bot:random"}, "the bot at Bob's seat")
         assert u.may_stand_in == ()
         _bob_s_seat_moves_without_bob(served, ann, 4)
-        with served.table._lock:
+        with served.table.lock:
             bot_from = served.table.match.log_length
         # Bob is back: his seat is his again, the bot stops
         bob = served.client(token=token)
@@ -95,7 +95,7 @@ def test_7_before_the_away_time_nobody_may_hand_a_seat_to_a_bot():
         assert "not away long enough" in ann.wait(lambda u: u.cause == "refused").refused
         assert served.table.stand_ins == {}
         now[0] += 181  # three minutes on: the next update offers it
-        served.call(served.authority._resend)
+        served.call(served.authority.resend)
         ann.wait(lambda u: u.may_stand_in == (1,), "the offer")
         send_raw(ann.table, {"t": "stand_in", "seat": 1, "level": "genius"})
         assert "a bot level is one of" in ann.wait(

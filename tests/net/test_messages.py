@@ -46,7 +46,7 @@ def _strategy(kind, limit):
 
 def _messages(cls):
     fields = {name: _strategy(kind, limit)
-              for name, _, kind, limit, _, _ in msg._schema(cls)}
+              for name, _, kind, limit, _, _ in msg.schema(cls)}
     return st.fixed_dictionaries(fields).map(lambda values: cls(**values))
 
 
@@ -86,7 +86,7 @@ _values = st.recursive(
                                                                 max_size=5),
     max_leaves=20)
 _tags = st.sampled_from(sorted({*msg.TO_AUTHORITY, *msg.TO_CLIENT, "nope", ""}))
-_field_names = st.sampled_from(sorted({w for cls in ALL for _, w, *_ in msg._schema(cls)}))
+_field_names = st.sampled_from(sorted({w for cls in ALL for _, w, *_ in msg.schema(cls)}))
 _hostile_maps = st.builds(
     lambda tag, known, other: {**other, **known, "t": tag}, _tags,
     st.dictionaries(_field_names, _values, max_size=8),

@@ -83,7 +83,7 @@ async def test_4_a_connection_taken_over_says_so_on_screen_and_j_rejoins():
             await until(pilot, lambda: g.latest is not None, "the first update")
             assert _banner(app) is None and g.check_action("rejoin", ()) is False
             # the authority ends Ann's connection, as when another takes her seat over
-            served.call(lambda: [served.authority._bye(c, "your seat was taken over by "
+            served.call(lambda: [served.authority.bye(c, "your seat was taken over by "
                                                        "another connection")
                                  for c in list(served.authority.clients) if c.seat == 0])
             await until(pilot, lambda: _banner(app) is not None, "the banner")

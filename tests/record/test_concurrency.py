@@ -36,7 +36,7 @@ def _ender(data_dir: str, who: int, barrier, matches: list, key: str | None = No
 
 def test_two_matches_ending_at_the_same_instant_lose_no_update(tmp_path):
     data = tmp_path / "data"
-    Store(data)._ensure()
+    Store(data).ensure()
     ctx = multiprocessing.get_context("spawn")
     barrier = ctx.Barrier(2)
     procs = [ctx.Process(target=_ender, args=(str(data), n, barrier,
@@ -177,7 +177,7 @@ def test_leaderboard_top_20_of_the_non_provisional_and_one_players_rank(tmp_path
         rows += _synthetic(n, n * 12 // 24, 12, n * 100)
     for n in range(25, 28):
         rows += _synthetic(n, 9, 9, n * 100)
-    index._run(lambda conn: index._write(conn, rows, []))
+    index.put(rows)
     board = index.read(lambda conn: leaderboard(conn, "duo"), fresh=False)
     assert len(board) == 20
     names = [name for _, _, name, _ in board]

@@ -325,7 +325,7 @@ def test_joiners_of_a_hosted_match_are_the_names_its_save_keeps(store):
     """A hosted match's save (format 3) keeps the joiner's name in its seat records
     ([-5, 1, "Jo", kind], and the footer's names): Jo, not the header's "Player 2" —
     also across a bot standing in for Jo while away."""
-    store._ensure()
+    store.ensure()
     shutil.copy(DATA / "format3_sample.unoduo", store.matches_dir / "20261130-hosted.unoduo")
     (store.data_dir / "tables").mkdir()  # an older name in the table file: the save wins
     (store.data_dir / "tables" / "20261130-hosted.json").write_text(

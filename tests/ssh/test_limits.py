@@ -192,7 +192,7 @@ def test_the_new_key_ledger_stays_small_whatever_the_number_of_addresses(tmp_pat
     keys = NewKeys(path, per_hour=1)
     for n in range(5000):
         keys.add(f"10.0.{n // 250}.{n % 250}")
-    assert keys.count("10.0.0.0") == 0 and len(keys._seen) == 100
+    assert keys.count("10.0.0.0") == 0 and len(keys) == 100
     assert path.read_bytes().count(b"\n") <= 4 * 100 + 1000 + 1
 
 

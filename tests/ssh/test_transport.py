@@ -196,10 +196,10 @@ async def test_a_child_that_stops_reading_stops_the_channel_not_the_server(serve
     p.chan.write(b"x" * (1 << 20))
     loop = asyncio.get_running_loop()
     deadline = loop.time() + WAIT
-    while not session._reading_paused:  # the condition, not a guess at the time
+    while not session.reading_paused:  # the condition, not a guess at the time
         assert loop.time() < deadline, "the channel never paused"
         await asyncio.sleep(0.01)
-    assert len(session._pending) <= limits.pty_buffer + limits.max_packet
+    assert session.pending_input <= limits.pty_buffer + limits.max_packet
     other = await s.play(new_key(), "bob")
     await other.screen.wait("asleep")
 
@@ -263,12 +263,12 @@ async def test_a_flood_of_resizes_reaches_the_child_a_few_times_and_the_last_one
     from unoduo_tui.ssh import session as session_module
 
     sizes = []
-    real = session_module._set_size
+    real = session_module.set_size
 
     def counted(fd, columns, rows):
         sizes.append((columns, rows))
         real(fd, columns, rows)
-    monkeypatch.setattr(session_module, "_set_size", counted)
+    monkeypatch.setattr(session_module, "set_size", counted)
     s = await served(child_command=CHILD)
     p = await s.play(new_key())
     await p.screen.wait("start size=80x24.")

@@ -63,7 +63,7 @@ def _session(store, monkeypatch, seed: int, code: int = errno.ENOSPC) -> set[str
             # the file on disk is always a valid prefix: it loads, no torn tail
             data = handle.path.read_bytes()
             decoded = decode(data)
-            assert decoded.torn_bytes == 0 and len(data) == handle._size
+            assert decoded.torn_bytes == 0 and len(data) == handle.size
             assert handle.pending
         else:
             assert not failing

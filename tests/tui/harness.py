@@ -78,7 +78,7 @@ class GameScreen(Screen):
     def show(self, view: PlayerView) -> None:
         self.view = view
         seats = self.query_one(Seats)
-        seats.name_seats(self.names, self.labels, say_you=self.say_you)
+        seats.name_seats(self.names, self.say_you, labels=self.labels)
         for widget in (self.query_one(Discard), self.query_one(GameLog),
                        self.query_one(ScoreSheet), self.query_one(StatusLine)):
             widget.name_seats(self.names, say_you=self.say_you)

@@ -148,7 +148,7 @@ async def test_perspectives_never_show_the_other_seats_hand(store):
             for widget in (Hand, Discard, ScoreSheet, Seats):
                 view = screen.query_one(widget).view
                 assert view.seat == seat and not hasattr(view, "hands")
-            assert screen.query_one(GameLog)._seat == seat
+            assert screen.query_one(GameLog).seat == seat
             assert not screen.query_one("#others").display
             assert screen.query_one(Seats).display
             assert screen.query_one(Hand).view.hand == tuple(m.hand(seat))

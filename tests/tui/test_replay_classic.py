@@ -46,7 +46,7 @@ def check_seat_view(screen: ReplayScreen, seat: int) -> None:
     for widget in (Hand, Discard, ScoreSheet, Seats):
         view = screen.query_one(widget).view
         assert view.seat == seat and not hasattr(view, "hands")
-    assert screen.query_one(GameLog)._seat == seat
+    assert screen.query_one(GameLog).seat == seat
     assert screen.query_one(Hand).view.hand == tuple(m.hand(seat))
     assert screen.query_one(Seats).display and not screen.query_one(OtherHands).display
     assert screen.query_one(Seats).view.hand_sizes == tuple(len(m.hand(s))

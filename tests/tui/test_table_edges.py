@@ -371,7 +371,7 @@ async def test_a_long_opponent_name_leaves_the_strips_marks_in_sight(play, mark)
     async with seated(s) as (pilot, app):
         await press(pilot, "1", "enter")  # R5; the bot's R9 leaves it one card
         strip = app.screen.query_one(Seats)
-        strip.name_seats(("Ann", long), ("", "Normal bot"))
+        strip.name_seats(("Ann", long), labels=("", "Normal bot"))
         strip.view = s.match.view(0)
         strip.thinking = 1
         await pilot.pause()

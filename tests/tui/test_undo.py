@@ -4,7 +4,6 @@ a rewrite), and kill-and-resume lands on the same position."""
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -53,9 +52,7 @@ def kill(s: LocalTable) -> None:
     """What a dropped connection leaves: the file as written, the lock gone with the
     process (the fd is closed without any final write)."""
     handle = s.handle
-    os.close(handle._fd)
-    handle._fd = -1
-    handle._lock.release()
+    handle.abandon()
     s.handle = None
 
 

@@ -12,9 +12,12 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..text import clip, player_name
+
+if TYPE_CHECKING:
+    from ..net.messages import Want
 
 __all__ = ["UsageError", "clip", "err", "MAX_TARGET", "SEED_RANGE", "LIMITS", "EXIT_OK",
            "EXIT_FAIL", "EXIT_USAGE", "Parser", "whole", "seed", "up_to", "opponents",
@@ -92,7 +95,7 @@ class Parser(argparse.ArgumentParser):
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: {clip(message, 200)} (see '{self.prog} "
                               "--help')\n")
 
@@ -251,7 +254,7 @@ def add_table_address(parser: argparse.ArgumentParser) -> None:
                         help="reach the table over TCP (an ssh -L tunnel) instead of its socket")
 
 
-def sit_at(args: argparse.Namespace, want: str) -> int:
+def sit_at(args: argparse.Namespace, want: Want) -> int:
     """``unoduo join`` (``want="play"``) and ``watch``: the code, ``--delay`` and
     ``--connect`` checked, then the table's screen."""
     from ..net.client import parse_listen
@@ -275,7 +278,7 @@ def sit_at(args: argparse.Namespace, want: str) -> int:
                       delay=delay, tcp=tcp)
 
 
-def open_table(store: Any, code: str, *, want: str, name: str, tokens: list[str] | None = None,
+def open_table(store: Any, code: str, *, want: Want, name: str, tokens: list[str] | None = None,
                new_seat: bool = True, delay: int = 0, tcp: tuple[str, int] | None = None,
                banner: str | None = None) -> int:
     """The full-screen app at the table ``code`` (a seat, or watching); a table that

@@ -42,10 +42,10 @@ def run(args: argparse.Namespace) -> int:
     if not (sys.stdout.isatty() and sys.stdin.isatty()):  # plain text, no trailing blanks
         import io
 
-        console = Console(file=io.StringIO(), width=_width(), color_system=None)
+        text = io.StringIO()
+        console = Console(file=text, width=_width(), color_system=None)
         console.print(book)
-        sys.stdout.writelines(line.rstrip() + "\n"
-                              for line in console.file.getvalue().splitlines())
+        sys.stdout.writelines(line.rstrip() + "\n" for line in text.getvalue().splitlines())
         return EXIT_OK
     console = Console(width=_width())
     # pydoc's choice: $MANPAGER, $PAGER, else less; less shows colours given -R (or -r),

@@ -6,7 +6,7 @@ Escape only ever cancels something that changes nothing.
 
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Sequence, TypeVar
 
 from textual.binding import Binding
 from textual.screen import ModalScreen
@@ -23,8 +23,13 @@ __all__ = ["Dialog", "OwnKeys", "CanLeave", "GoesHome", "LEAVE", "HOME_NAMES", "
 
 T = TypeVar("T")
 
+if TYPE_CHECKING:  # what the mixins below are mixed into
+    _Screen = ModalScreen[Any]
+else:
+    _Screen = object
 
-class OwnKeys:
+
+class OwnKeys(_Screen):
     """A dialog with a footer of its own: its keys, not the keys of the screen it covers
     (a mixin for a ``ModalScreen``; Textual runs every class's ``on_mount``)."""
 
@@ -54,19 +59,19 @@ def home_bindings(group: str) -> list[Binding]:
             for name in HOME_NAMES]
 
 
-class GoesHome:
+class GoesHome(_Screen):
     """A dialog whose ``m`` answers "menu" (the app goes to the menu or the lobby)."""
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "home":
-            return parameters[0] == unoduo(self).home_name  # type: ignore[arg-type]
+            return parameters[0] == unoduo(self).home_name
         return True
 
     def action_home(self, name: str) -> None:
-        self.dismiss("menu")  # type: ignore[attr-defined]
+        self.dismiss("menu")
 
 
-class CanLeave:
+class CanLeave(_Screen):
     """q in a dialog that waits for a game decision: leave the table (it asks first)."""
 
     def action_leave(self) -> None:

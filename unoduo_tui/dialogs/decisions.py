@@ -88,7 +88,7 @@ class DumpDialog(CanLeave, Dialog[Action]):
         dumps = [a for a in view.legal_actions if a.kind == "dump"]
         self.lasts: list[Card] = []
         for a in dumps:
-            if a.card not in self.lasts:
+            if a.card is not None and a.card not in self.lasts:
                 self.lasts.append(a.card)
         self.can_uno = any(a.uno for a in dumps)
         self.armed = armed and self.can_uno

@@ -51,6 +51,7 @@ class RoundOver(Dialog[None]):
         elif self.winner == self.viewer:
             head = f"Round {self.number}: you went out!"
         else:
+            assert self.winner is not None  # a round that is not blocked has its winner
             head = f"Round {self.number}: {self.names[self.winner]} went out."
         body = Text()
         if len(points) == 2:
@@ -221,7 +222,7 @@ class MatchOver(GoesHome, Dialog[str]):
 
     def action_watch(self) -> None:
         """To the menu (the table closes its save file), then the replay over it."""
-        ref, app = self.replay_ref, self.app
+        ref, app = self.replay_ref, unoduo(self)
         if ref is None or not self.on_top:  # answered already: one replay, not two
             return
         self.dismiss("menu")

@@ -64,11 +64,8 @@ whose ``save_error`` says the table waits; it goes on by itself once a save succ
 from __future__ import annotations
 
 import asyncio
-import hmac
-import itertools
 import os
 import socket
-import struct
 import time
 from collections import deque
 from dataclasses import replace
@@ -76,11 +73,13 @@ from typing import Any, Callable
 
 from ..table import HostedTable, Refused, TableUpdate
 from ..text import player_name, printable
-from .codes import MAX_DELAY, new_token
+from .codes import MAX_DELAY
 from . import messages as msg
+from .door import Door, peer_key
 from .frames import BadFrame, FrameReader
-from .guesses import Guesser, Guesses
+from .guesses import Guesser
 from .messages import ACT_CHARS, MAX_TOKENS, BadMessage
+from .seating import Seating
 from .vouch import Vouches
 
 __all__ = ["Authority", "HELLO_SECONDS", "MAX_DELAY", "CHAT_CHARS", "QUEUE_FRAMES", "MAX_TOKENS",
@@ -116,30 +115,12 @@ class _Client:
         self.pong: asyncio.Event | None = None  # set when it answers the ping sent
 
 
-_tcp_connections = itertools.count(1)
-
-
-def _peer_key(writer: asyncio.StreamWriter) -> Guesser:
-    """Who is connecting, as far as the socket tells: the Unix user, or (TCP) this
-    connection."""
-    sock = writer.get_extra_info("socket")
-    if sock is not None and sock.family == socket.AF_UNIX:
-        uid = _peer_uid(sock)
-        return Guesser(f"uid:{uid}" if uid is not None else "unix")
-    return Guesser(f"tcp:{next(_tcp_connections)}", lasts=False)
-
-
-def _peer_uid(sock: socket.socket) -> int | None:
-    try:
-        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-        return struct.unpack("3i", creds)[1]
-    except OSError:
-        return None
-
-
 class Authority:
     """Serves one table (see the module doc): a :class:`~unoduo_tui.table.HostedTable`
     (a :class:`~unoduo_tui.table.local.LocalTable`), used through that interface only.
+    Who holds which seat is its :class:`~.seating.Seating`'s (``seating``), who may try
+    the code its :class:`~.door.Door`'s (``door``); the authority itself runs the
+    connections and tells each client what it may see.
 
     ``tokens`` / ``names``: seats already given out (a restarted table); ``on_seats``:
     called with (tokens, names) whenever a seat is given out (the table file);
@@ -161,19 +142,14 @@ class Authority:
                  away: float | None = AWAY_SECONDS) -> None:
         self.table = table
         self.code = code
-        self.tokens: dict[int, str] = dict(tokens or {})
-        self.names: dict[int, str] = dict(names or {})
+        self.seating = Seating((s for s in range(table.seats) if not table.is_bot(s)),
+                               tokens, names)
         self.on_seats = on_seats
         #: called (on the loop, before the clients are told) when who is seated changes
         self.on_presence = on_presence
         self.clock = clock
         self.clients: set[_Client] = set()
-        #: who may try the code now (per guesser, per table)
-        self.guesses = Guesses(clock)
-        self.vouches = vouches
-        self.humans = tuple(s for s in range(table.seats) if not table.is_bot(s))
-        self.joined: set[int] = set()  # human seats a player took since the start
-        self.holding: set[int] = set()  # seats whose player asked the bots to wait
+        self.door = Door(code, clock, vouches)
         self.finished = asyncio.Event()
         self.idle = idle
         self.idled_out = False
@@ -186,7 +162,6 @@ class Authority:
         self._seating = asyncio.Lock()  # one player seated at a time (pings take a while)
         self._arriving: set[_Client] = set()  # seated, not yet welcomed: told nothing yet
         self.away = away
-        self._away_since: dict[int, float] = {}  # taken seats nobody is connected to
 
     # -- running -----------------------------------------------------------------------
 
@@ -198,7 +173,7 @@ class Authority:
         self._last = self.table.subscribe(self._on_update)  # held: nothing moves yet
         self._public.append((self._last.seq, self._public_view()))
         self._arm_idle()  # nobody has come yet
-        for seat in self.tokens:  # a restarted table: its players are away until back
+        for seat in self.seating.tokens:  # a restarted table: its players are away until back
             self._went_away(seat)
         if unix_path is not None:
             server = await asyncio.start_unix_server(self._serve, path=unix_path,
@@ -235,7 +210,7 @@ class Authority:
     def _hold_or_release(self) -> None:
         """The bots wait while a connected player holds them."""
         seated = {c.seat for c in self.clients if c.seat is not None}
-        self.table.hold(bool(self.holding & seated))
+        self.table.hold(bool(self.seating.holding & seated))
 
     def _arm_idle(self) -> None:
         """Nobody connected: the table ends after ``idle`` seconds unless one comes."""
@@ -243,9 +218,11 @@ class Authority:
             return
         if self._idle_timer is not None:
             self._idle_timer.cancel()
-        self._idle_timer = self._loop.call_later(self.idle, self._idle_out)
+        self._idle_timer = self._loop.call_later(self.idle, self.idle_out)
 
-    def _idle_out(self) -> None:
+    def idle_out(self) -> None:
+        """The idle time is up (its timer calls this): the table ends unless a client
+        is connected."""
         self._idle_timer = None
         if not self.clients:
             self.idled_out = True
@@ -254,29 +231,27 @@ class Authority:
     def _all_seated(self) -> bool:
         """Every human seat's player has come (since this authority started), or a bot
         plays for them."""
-        return all(s in self.joined or s in self.table.stand_ins for s in self.humans)
+        return self.seating.all_seated(self.table.stand_ins)
 
     # -- away seats ----------------------------------------------------------------------
 
     def _went_away(self, seat: int) -> None:
         """Nobody is connected to ``seat`` now: once it has been so for ``away``
         seconds, every player is told it may be handed to a bot."""
-        if self.away is None or seat in self._away_since or self._loop is None:
+        if self.away is None or self._loop is None:
             return
-        self._away_since[seat] = self.clock()
-        self._loop.call_later(self.away, self._resend)
+        if self.seating.went_away(seat, self.clock()):
+            self._loop.call_later(self.away, self.resend)
 
     def may_stand_in(self) -> tuple[int, ...]:
         """The seats a player may hand to a bot now: away ``away`` seconds or more, no
         bot playing for them yet, the match not over."""
         if self.away is None or self.over:
             return ()
-        now = self.clock()
-        return tuple(s for s, since in sorted(self._away_since.items())
-                     if now - since >= self.away and s not in self.table.stand_ins
-                     and not self._live(s))
+        return tuple(s for s in self.seating.away_for(self.clock(), self.away)
+                     if s not in self.table.stand_ins and not self._live(s))
 
-    def _resend(self) -> None:
+    def resend(self) -> None:
         """The last update again to every player (what they may do has changed)."""
         for client in list(self.clients):
             if client.seat is not None:
@@ -367,9 +342,14 @@ class Authority:
             self._put(client, message)
 
     @property
-    def open_seats(self) -> tuple[int, ...]:
-        """Human seats no player has taken yet (a newcomer gets the first)."""
-        return tuple(s for s in self.humans if s not in self.tokens)
+    def last(self) -> TableUpdate | None:
+        """The last update the table told (``None`` before :meth:`start`)."""
+        return self._last
+
+    def public_history(self) -> list[tuple[int, Any]]:
+        """The public views a delayed watcher may be shown: (update seq, view), oldest
+        first, at most :data:`MAX_DELAY` + 1."""
+        return list(self._public)
 
     @property
     def over(self) -> bool:
@@ -380,7 +360,7 @@ class Authority:
         return self._names()
 
     def _names(self) -> list[str]:
-        return [self.names.get(s, self.table.names[s]) for s in range(self.table.seats)]
+        return self.seating.names_now(self.table.names)
 
     # -- sending -----------------------------------------------------------------------
 
@@ -427,9 +407,9 @@ class Authority:
                 self._went_away(client.seat)
             self._presence()
             self._arm_idle()
-            if client.seat in self.holding and not any(
+            if client.seat in self.seating.holding and not any(
                     c.seat == client.seat for c in self.clients):
-                self.holding.discard(client.seat)  # a dropped player holds nobody up
+                self.seating.holding.discard(client.seat)  # a dropped player holds nobody up
                 self._hold_or_release()
             if self._last is not None and self._last.over and not any(
                     c.seat is not None for c in self.clients):
@@ -441,7 +421,7 @@ class Authority:
                      ) -> None:
         task = asyncio.current_task()
         assert task is not None
-        client = _Client(writer, _peer_key(writer))
+        client = _Client(writer, peer_key(writer))
         self._tasks[task] = client
         task.add_done_callback(lambda t: self._tasks.pop(t, None))
         sender = asyncio.ensure_future(self._writer(client))
@@ -492,16 +472,10 @@ class Authority:
 
     async def _welcome(self, client: _Client, hello: msg.Hello) -> bool:
         """Check the code and give a seat; False: refused (the connection ends)."""
-        who = self._guesser(client, hello)
-        why = self.guesses.refusal(who)
-        if why is not None:  # not compared: a locked guesser learns nothing
+        why = self.door.refusal(client.key, hello)
+        if why is not None:
             self._refuse(client, why)
             return False
-        if not hmac.compare_digest(hello.code.encode("utf-8", "replace"), self.code.encode()):
-            self.guesses.wrong(who)
-            self._refuse(client, "wrong code")
-            return False
-        self.guesses.right(who)
         if hello.want == "watch":
             client.delay = hello.delay
             self._put(client, self._welcome_of(None, None))
@@ -521,15 +495,6 @@ class Authority:
             self.table.hold(False)
         return True
 
-    def _guesser(self, client: _Client, hello: msg.Hello) -> Guesser:
-        """The hello's key if the SSH server vouched for it and the peer is a process
-        of our own Unix user (a game the server started), else who the socket says."""
-        if self.vouches is not None and client.key.id == f"uid:{os.getuid()}":
-            key = self.vouches.check(hello.key, hello.proof)
-            if key is not None:
-                return Guesser(f"key:{key}")
-        return client.key
-
     def _welcome_of(self, seat: int | None, token: str | None) -> msg.Welcome:
         t = self.table
         return msg.Welcome(seat, token, tuple(self._names()), tuple(t.kinds), t.seats)
@@ -539,45 +504,33 @@ class Authority:
         refused, told why."""
         offered, new = list(hello.offered), hello.new
         async with self._seating:
-            held = self._held(offered)
+            held = self.seating.held(offered)
             seat = next((s for s in held if not self._live(s)), None)
             if seat is None and held:
                 seat = await self._unanswered(held)
             if seat is None and new:
-                seat = next((s for s in self.humans if s not in self.tokens), None)
-                if seat is not None:
-                    self.tokens[seat] = new_token()
+                seat = self.seating.give_new()
             if seat is None or client.closed:
                 self._refuse(client, "your seat is in use by another connection (in another "
                              "terminal?)" + ("; every other seat is taken" if new else "")
                              if held else "every seat is taken (you can watch)")
                 return False
             for other in [c for c in self.clients if c.seat == seat]:
-                self._bye(other, "your seat was taken over by another connection")
+                self.bye(other, "your seat was taken over by another connection")
             client.seat = seat
             self._arriving.add(client)  # its seat is live for the next hello
-        self.joined.add(seat)
-        self._away_since.pop(seat, None)
+        self.seating.came_back(seat)
         if seat in self.table.stand_ins:  # back: the bot that played for them stops
             await asyncio.to_thread(self.table.stand_in, seat, None)
+        seating = self.seating
         if hello.name.strip():
-            self.names[seat] = player_name(hello.name)
+            seating.names[seat] = player_name(hello.name)
             # kept with the match (its save file), not only with this table
-            await asyncio.to_thread(self.table.name_seat, seat, self.names[seat])
+            await asyncio.to_thread(self.table.name_seat, seat, seating.names[seat])
         if self.on_seats is not None:
-            self.on_seats(dict(self.tokens), dict(self.names))
-        self._put(client, self._welcome_of(seat, self.tokens[seat]))
+            self.on_seats(dict(seating.tokens), dict(seating.names))
+        self._put(client, self._welcome_of(seat, seating.tokens[seat]))
         return True
-
-    def _held(self, offered: list[str]) -> list[int]:
-        """The seats ``offered`` tokens hold, in their order."""
-        seats: list[int] = []
-        for token in offered:
-            for seat, mine in self.tokens.items():
-                if seat not in seats and hmac.compare_digest(
-                        mine.encode(), token.encode("utf-8", "replace")):
-                    seats.append(seat)
-        return seats
 
     def _live(self, seat: int) -> bool:
         return any(c.seat == seat for c in (*self.clients, *self._arriving))
@@ -601,7 +554,7 @@ class Authority:
                 return seat
         return None
 
-    def _bye(self, client: _Client, reason: str) -> None:
+    def bye(self, client: _Client, reason: str) -> None:
         """End ``client``'s connection, telling it why."""
         self._put(client, msg.Bye(reason))
         self._drop(client)
@@ -619,7 +572,8 @@ class Authority:
             if client.seat is None:
                 self._refuse(client, "only a player can hold the bots")
             elif self._all_seated():
-                (self.holding.add if message.on else self.holding.discard)(client.seat)
+                holding = self.seating.holding
+                (holding.add if message.on else holding.discard)(client.seat)
                 self._hold_or_release()
         elif isinstance(message, msg.Chat):
             self._chat(client, message.text)

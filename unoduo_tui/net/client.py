@@ -18,10 +18,14 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..text import clip, player_name
 from .codes import load_tokens, save_token
+
+if TYPE_CHECKING:
+    from .messages import Want
+    from .remote import RemoteTable
 
 # light at import (``unoduo --help`` imports the commands, which import this): the
 # engine, the table and the remote table are imported when used
@@ -151,9 +155,9 @@ def host_banner(code: str, place: str = "terminal") -> str:
     return f"Join code: {code}  ·  {how}"
 
 
-def connect(store: Any, code: str, *, want: str, name: str = "",
+def connect(store: Any, code: str, *, want: Want, name: str = "",
             tokens: list[str] | None = None, new_seat: bool = True, delay: int = 0,
-            tcp: tuple[str, int] | None = None) -> Any:
+            tcp: tuple[str, int] | None = None) -> RemoteTable:
     """A :class:`RemoteTable` at ``code`` (the CLI's, the menu's and the lobby's one way
     in).  A player offers ``tokens`` (None: the ones the data dir keeps for ``code``,
     to take a seat of theirs back; one whose connection answers is left to it) and,

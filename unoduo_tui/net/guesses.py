@@ -83,6 +83,12 @@ class Guesses:
         self._records: dict[str, _Record] = {}  # guessers with a wrong code this hour
         self._ever: OrderedDict[str, None] = OrderedDict()  # ... or ever
 
+    @property
+    def kept(self) -> tuple[int, int]:
+        """What is in memory now: (guessers with a record, wrong codes of the last
+        hour) — bounded by twice and once :data:`PER_HOUR` (see the module doc)."""
+        return len(self._records), len(self._wrong)
+
     def _now(self) -> float:
         now = self.clock()
         while self._wrong and self._wrong[0] <= now - HOUR:

@@ -101,6 +101,13 @@ def pid_alive(pid: int) -> bool:
         return True
 
 
+def _number(n: object, low: int, high: int) -> int:
+    """``n`` if it is a whole number from ``low`` to ``high``; else ``ValueError``."""
+    if type(n) is not int or not low <= n <= high:
+        raise ValueError("a number out of range")
+    return n
+
+
 @dataclass(frozen=True)
 class Listed:
     """One open table as the listing describes it (cleaned and range-checked)."""
@@ -132,15 +139,11 @@ class Listed:
         code = parse_code(raw.get("code"))
         if code.split("-", 1)[0] != word:
             raise ValueError("a listing under another table's name")
-        preset, seats, free, pid = raw.get("preset"), raw.get("seats"), raw.get("open"), \
-            raw.get("pid")
+        preset = raw.get("preset")
         if preset not in PRESETS:
             raise ValueError("an unknown preset")
-        connected = raw.get("connected", 0)
-        for n, low, high in ((seats, 2, 10), (free, 0, 10), (pid, 1, 1 << 31),
-                             (connected, 0, 10)):
-            if type(n) is not int or not low <= n <= high:
-                raise ValueError("a number out of range")
+        seats, free = _number(raw.get("seats"), 2, 10), _number(raw.get("open"), 0, 10)
+        pid, connected = _number(raw.get("pid"), 1, 1 << 31), _number(raw.get("connected", 0), 0, 10)
         names = raw.get("names")
         if not isinstance(names, list) or len(names) > seats or free > seats:
             raise ValueError("seats that do not add up")
@@ -227,12 +230,12 @@ class Listing:
 
     def update(self, authority: Any) -> None:
         names = authority.seat_names()
-        seated = [names[s] for s in sorted(authority.tokens) if s in authority.humans]
-        host = names[authority.humans[0]] if authority.humans else names[0]
+        seated = [names[s] for s in sorted(authority.seating.tokens) if s in authority.seating.humans]
+        host = names[authority.seating.humans[0]] if authority.seating.humans else names[0]
         data = {"v": LISTING_VERSION, "code": self.code, "match": self.match,
                 "host": host, "preset": self.preset,
                 "seats": authority.table.seats, "names": seated,
-                "open": len(authority.open_seats), "quick": self.quick,
+                "open": len(authority.seating.open_seats), "quick": self.quick,
                 "over": authority.over, "pid": os.getpid(),
                 "connected": len({c.seat for c in authority.clients if c.seat is not None})}
         self.put(data)

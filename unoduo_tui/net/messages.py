@@ -23,13 +23,12 @@ import dataclasses
 import types
 import typing
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any, ClassVar, Literal, Union
 
 from . import frames
 from .codes import MAX_DELAY
 
-__all__ = ["Message", "BadMessage", "encode", "decode", "TO_AUTHORITY", "TO_CLIENT",
+__all__ = ["Message", "BadMessage", "encode", "decode", "schema", "Want", "TO_AUTHORITY", "TO_CLIENT",
            "Hello", "Pong", "Act", "Hold", "Chat", "StandIn", "Welcome", "Update",
            "Presence", "ChatLine", "Refused", "Ping", "Bye", "MAX_TOKENS", "ACT_CHARS",
            "TEXT_CHARS", "MAX_SEATS"]
@@ -78,6 +77,10 @@ class Message:
 _TOKENS = f"tokens are at most {MAX_TOKENS} texts; new is true or false"
 
 
+#: what a hello asks for: a seat, or to watch
+Want = Literal["play", "watch"]
+
+
 @dataclass(frozen=True)
 class Hello(Message):
     """The first message: which table (``code``), who (``name``), to ``play`` or
@@ -87,7 +90,7 @@ class Hello(Message):
 
     TAG: ClassVar[str] = "hello"
     code: str = bounded(chars=TEXT_CHARS, problem="wrong code")
-    want: Literal["play", "watch"] = bounded(problem="want is play or watch")
+    want: Want = bounded(problem="want is play or watch")
     name: str = bounded("", chars=TEXT_CHARS)
     tokens: tuple[str, ...] = bounded((), items=MAX_TOKENS, chars=100, problem=_TOKENS)
     new: bool = bounded(True, problem=_TOKENS)
@@ -232,9 +235,19 @@ def encode(message: Message) -> bytes:
     return frames.encode(data)
 
 
-@cache
-def _schema(cls: type[Message]) -> tuple[tuple[str, str, Any, dict, bool, Any], ...]:
-    """Each field's (name, wire name, type, limits, required, default)."""
+_SCHEMAS: dict[type[Message], tuple[tuple[str, str, Any, dict, bool, Any], ...]] = {}
+
+
+def schema(cls: type[Message]) -> tuple[tuple[str, str, Any, dict, bool, Any], ...]:
+    """Each field of the message ``cls``: (name, wire name, type, limits, required,
+    default) — what :func:`decode` checks a frame against (worked out once a class)."""
+    known = _SCHEMAS.get(cls)
+    if known is None:
+        known = _SCHEMAS[cls] = _schema_of(cls)
+    return known
+
+
+def _schema_of(cls: type[Message]) -> tuple[tuple[str, str, Any, dict, bool, Any], ...]:
     hints = typing.get_type_hints(cls)
     out = []
     for f in dataclasses.fields(cls):
@@ -254,7 +267,7 @@ def decode(data: dict[str, Any], receiver: dict[str, type[Message]]) -> Message:
     if cls is None:
         raise BadMessage(f"unknown message {str(tag)[:20]!r}")
     values = {}
-    for name, wire, kind, limit, required, default in _schema(cls):
+    for name, wire, kind, limit, required, default in schema(cls):
         if wire not in data:
             if required:
                 raise BadMessage(limit["problem"] or f"{tag} needs {wire}")

@@ -55,7 +55,7 @@ class RemoteTable:
     a seat of these tokens — a host's screen, a rejoin); ``reconnect``: opens a new
     socket to the same table, for :meth:`rejoin` (:meth:`connect` gives one)."""
 
-    def __init__(self, sock: socket.socket, code: str, *, name: str = "", want: str = "play",
+    def __init__(self, sock: socket.socket, code: str, *, name: str = "", want: msg.Want = "play",
                  token: str | None = None, tokens: Sequence[str] = (), delay: int = 0,
                  new_seat: bool = True,
                  reconnect: Callable[[], socket.socket] | None = None) -> None:
@@ -118,7 +118,7 @@ class RemoteTable:
         self._reader.start()
 
     @classmethod
-    def connect(cls, code: str, *, name: str = "", want: str = "play", token: str | None = None,
+    def connect(cls, code: str, *, name: str = "", want: msg.Want = "play", token: str | None = None,
                 tokens: Sequence[str] = (), delay: int = 0, new_seat: bool = True,
                 socket_dir: str | Path | None = None,
                 tcp: tuple[str, int] | None = None) -> "RemoteTable":
@@ -174,10 +174,16 @@ class RemoteTable:
 
     def _send(self, message: msg.Message) -> None:
         try:
-            with self._sending:  # the reader thread answers pings: frames never interleave
-                self._sock.sendall(msg.encode(message))
+            self.send_frame(msg.encode(message))
         except OSError:
             raise Refused("the connection to the table is lost") from None
+
+    def send_frame(self, frame: bytes) -> None:
+        """``frame`` to the authority as it is, unchecked (:meth:`act` and the rest send
+        their messages this way; a test sends what a hostile client would).  Raises
+        ``OSError``."""
+        with self._sending:  # the reader thread answers pings: frames never interleave
+            self._sock.sendall(frame)
 
     def _read(self) -> None:
         try:
@@ -230,7 +236,8 @@ class RemoteTable:
         update = TableUpdate.from_dict({**data, "views": []})
         self.remote_seq = update.seq
         if view is not None:
-            update = replace(update, views={self.seat: view})
+            # a watcher's public view is filed under its seat, None
+            update = replace(update, views={self.seat: view})  # type: ignore[dict-item]
         with self._lock:
             if view is not None and self.seat is None:
                 self.public = view

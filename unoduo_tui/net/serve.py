@@ -109,11 +109,11 @@ async def _run(args: argparse.Namespace, out) -> int:
                           on_presence=listing.update if listing else None,
                           vouches=Vouches.from_environment(),
                           away=args.away * 60)
-    host_seat = next((s for s in authority.humans), None)
-    if host_seat is not None and host_seat not in authority.tokens:
-        authority.tokens[host_seat] = new_token()  # the host's own seat, named by --name
-    host_token = authority.tokens.get(host_seat) if host_seat is not None else None
-    record.save(code, authority.tokens, authority.names)
+    host_seat = next(iter(authority.seating.humans), None)
+    if host_seat is not None and host_seat not in authority.seating.tokens:
+        authority.seating.tokens[host_seat] = new_token()  # the host's own seat, named by --name
+    host_token = authority.seating.tokens.get(host_seat) if host_seat is not None else None
+    record.save(code, authority.seating.tokens, authority.seating.names)
     tcp = parse_listen(args.listen) if args.listen else None
     await authority.start(str(path), tcp)
     if listing is not None:

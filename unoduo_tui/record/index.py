@@ -377,6 +377,11 @@ class Index:
             if progress:
                 progress(done, total)
 
+    def put(self, derived: Sequence[Derived]) -> None:
+        """``derived`` into the index as if read from saves (the ratings folded again):
+        tests and tools that make up matches."""
+        self._run(lambda conn: self._write(conn, derived, []))
+
     def _write(self, conn: sqlite3.Connection, derived: Sequence[Derived],
                gone: Sequence[str]) -> None:
         """Put ``derived`` in, take ``gone`` out, fold the ratings again from the

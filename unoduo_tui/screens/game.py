@@ -233,8 +233,8 @@ class GameScreen(GameKeys, Screen[None]):
         if view is None:
             return
         seats = self.query_one(Seats)
-        seats.name_seats(self.names, [opponent_label(k) if k.startswith("bot:") else ""
-                                      for k in self.kinds], say_you=self.say_you)
+        seats.name_seats(self.names, self.say_you, labels=[
+            opponent_label(k) if k.startswith("bot:") else "" for k in self.kinds])
         hand = self.hand
         hand.owner = self.names[view.seat] if self.hot_seat and view.seat is not None else None
         # each redraws only if what it shows changed (a bot's "thinking" changes none)

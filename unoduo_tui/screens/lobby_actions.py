@@ -8,7 +8,7 @@ one toast, the lobby stays and its list is read again.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -17,6 +17,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from ..app_link import unoduo
+
+if TYPE_CHECKING:
+    from ..table import Table
 
 __all__ = ["resume", "sit", "quick", "open_table", "rename", "QuickWait", "RenameForm"]
 
@@ -46,7 +49,7 @@ def _say(lobby: Any, exc: BaseException, code: str | None = None) -> None:
     lobby.refresh_tables()
 
 
-def _show(lobby: Any, table: Any, banner: str | None = None) -> None:
+def _show(lobby: Any, table: Table, banner: str | None = None) -> None:
     app = unoduo(lobby)
     table.banner = banner
     app.open_game(table)

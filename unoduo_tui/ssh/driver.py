@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import re
 from codecs import getincrementaldecoder
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from textual import constants, events, messages
 from textual._xterm_parser import XTermParser
@@ -91,13 +91,13 @@ class ChannelDriver(Driver):
     def bound(cls, output: Callable[[bytes], None], overflow: Callable[[], None],
               max_buffer: int = 1 << 20,
               started: Callable[["ChannelDriver"], None] | None = None
-              ) -> Callable[..., "ChannelDriver"]:
+              ) -> type["ChannelDriver"]:
         """A driver class for ``App.driver_class`` with this client's ends bound in
         (``started``: told the driver once it takes input)."""
         def make(app: "App[Any]", **kw: Any) -> ChannelDriver:
             return cls(app, output=output, overflow=overflow, max_buffer=max_buffer,
                        started=started, **kw)
-        return make
+        return cast("type[ChannelDriver]", make)  # App calls its driver_class: so is make
 
     @property
     def running(self) -> bool:

@@ -2,7 +2,7 @@
 
 The server process keeps doing what only it can — SSH, keys, who is connected and
 every limit of :mod:`.limits` (connections, per key, input rate and junk, resizes,
-idle) — in :class:`RelaySession`, which is a :class:`~.session.GameSession` whose
+idle) — in :class:`RelaySession`, which is a :class:`~.session.PtyBridge` whose
 game is not a child on a pty but a session on one of N worker processes
 (:mod:`.worker`; about one per core), each running many apps in one event loop.
 One Unix socket pair per worker carries :mod:`.relay` messages for all its sessions.
@@ -36,7 +36,7 @@ from ..shutdown import RESTORE
 from . import relay
 from .hosted import NOT_READING, WORKER_LOST
 from .limits import Limits
-from .session import DEFAULT_TERM, GameSession, exit_status
+from .session import DEFAULT_TERM, PtyBridge, exit_status
 
 if TYPE_CHECKING:  # pragma: no cover
     from .server import Client, GameServer
@@ -278,8 +278,8 @@ class WorkerPool:
                 await link.proc.wait()
 
 
-class RelaySession(GameSession):
-    """A :class:`~.session.GameSession` whose game runs on a worker: the same SSH
+class RelaySession(PtyBridge):
+    """A :class:`~.session.PtyBridge` whose game runs on a worker: the same SSH
     requests, refusals and limits; the bytes go to and from the worker instead of a
     pty (see the module doc)."""
 

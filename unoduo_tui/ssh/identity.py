@@ -157,6 +157,10 @@ class NewKeys:
             self._forget()
         return now
 
+    def __len__(self) -> int:
+        """The new keys remembered now, of every address (at most :attr:`MAX_KEPT`)."""
+        return len(self._seen)
+
     def count(self, address: str) -> int:
         self._expire()
         return self._counts[address]

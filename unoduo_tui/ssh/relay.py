@@ -160,7 +160,7 @@ def decode(raw: dict[str, Any]) -> Message:
     """The message one frame holds (``BadFrame`` if it is not exactly one)."""
     name = raw.get("t")
     entry = _BY_NAME.get(name) if isinstance(name, str) else None
-    if entry is None:
+    if entry is None or not isinstance(name, str):
         raise BadFrame(f"not a relay message: {str(name)[:40]!r}")
     cls, fields = entry
     if raw.keys() != _KEYS[name]:

@@ -41,7 +41,7 @@ from ..net.vouch import Voucher
 from ..text import printable
 from .identity import NEW_KEYS_FILE, Identity, NewKeys, identify, known
 from .limits import Gate, Limits, Place, Refusal, address_of
-from .session import GameSession
+from .session import PtyBridge
 
 __all__ = ["GameServer", "Client", "child_argv", "load_host_key", "HostKeyError",
            "no_key_banner", "serve_dir_of"]
@@ -130,7 +130,7 @@ class GameServer:
         #: signs each game's key for the tables it hosts (in memory only)
         self.voucher = Voucher()
         #: every session whose child has not been reaped yet
-        self.running: set[GameSession] = set()
+        self.running: set[PtyBridge] = set()
         self.host_key: asyncssh.SSHKey | None = None
         self._acceptor: asyncssh.SSHAcceptor | None = None
         #: ``workers`` > 0: the games run in that many worker processes (:mod:`.front`)
@@ -173,12 +173,12 @@ class GameServer:
         self.pool = WorkerPool(self.workers, self.limits, env, self.log)
         await self.pool.start()
 
-    def new_session(self, client: "Client") -> GameSession:
+    def new_session(self, client: "Client") -> PtyBridge:
         """A session's game: a child process on a pty, or one of the workers' apps."""
         if self.pool is not None:
             from .front import RelaySession
             return RelaySession(client)
-        return GameSession(client)
+        return PtyBridge(client)
 
     @property
     def fingerprint(self) -> str:
@@ -246,7 +246,7 @@ class Client(asyncssh.SSHServer):
         self._offered: asyncssh.SSHKey | None = None
         self.fingerprint: str | None = None
         self.identity: Identity | None = None
-        self.session: GameSession | None = None
+        self.session: PtyBridge | None = None
         self._told = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -330,7 +330,7 @@ class Client(asyncssh.SSHServer):
 
     # -- the session's questions -------------------------------------------------------
 
-    def admit(self, session: GameSession) -> str | None:
+    def admit(self, session: PtyBridge) -> str | None:
         """``None`` and the session counted as a player, or why it may not start."""
         assert self.conn is not None and self.fingerprint is not None
         server, place, fingerprint = self.server, self.place, self.fingerprint
@@ -356,7 +356,7 @@ class Client(asyncssh.SSHServer):
                    "connected")
         return None
 
-    def session_closed(self, session: GameSession) -> None:
+    def session_closed(self, session: PtyBridge) -> None:
         if self.place is not None:
             self.server.gate.leave(self.place)
         if self.identity is not None:

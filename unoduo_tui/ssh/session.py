@@ -42,8 +42,8 @@ from .timers import IdleClose, InputGate, Throttle
 if TYPE_CHECKING:  # pragma: no cover
     from .server import Client
 
-__all__ = ["GameSession", "terminal_type", "child_env", "DEFAULT_TERM", "COLORTERMS",
-           "exit_status"]
+__all__ = ["PtyBridge", "terminal_type", "child_env", "DEFAULT_TERM", "COLORTERMS",
+           "exit_status", "set_size"]
 
 DEFAULT_TERM = "xterm-256color"
 #: the ``COLORTERM`` values passed on to the game (anything else is dropped)
@@ -71,7 +71,8 @@ def child_env(term: str, colorterm: str | None, extra: dict[str, str]) -> dict[s
     return env
 
 
-def _set_size(fd: int, columns: int, rows: int) -> None:
+def set_size(fd: int, columns: int, rows: int) -> None:
+    """The pty ``fd``'s window size (each clamped to 1…1000): the kernel tells its child."""
     columns, rows = max(1, min(columns, 1000)), max(1, min(rows, 1000))
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
 
@@ -85,8 +86,9 @@ def _take_terminal() -> None:  # pragma: no cover - runs in the child, before ex
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
-class GameSession(asyncssh.SSHServerSession):
-    """The session channel of one connection (see the module doc)."""
+class PtyBridge(asyncssh.SSHServerSession):
+    """The session channel of one connection, bridged to its game process's pseudo-terminal
+    (see the module doc)."""
 
     def __init__(self, client: "Client") -> None:
         self.client = client
@@ -110,6 +112,16 @@ class GameSession(asyncssh.SSHServerSession):
         self.exited = asyncio.Event()  # the child reaped (or never started)
 
     # -- requests ----------------------------------------------------------------------
+
+    @property
+    def reading_paused(self) -> bool:
+        """The channel is not read: the child is behind on its input."""
+        return self._reading_paused
+
+    @property
+    def pending_input(self) -> int:
+        """Bytes from the client waiting for the child to read them."""
+        return len(self._pending)
 
     def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
         self._chan = chan
@@ -168,13 +180,15 @@ class GameSession(asyncssh.SSHServerSession):
             self._reaped()
             return
         try:
-            _set_size(slave, *self._size)
+            set_size(slave, *self._size)
+            identity = self.client.identity
+            assert identity is not None  # known since the gate admitted the client
             env = child_env(self._term or DEFAULT_TERM, self._colorterm(),
                             self.client.child_env())
             self.proc = await asyncio.create_subprocess_exec(
                 *self.client.child_argv(), stdin=slave, stdout=slave, stderr=slave,
                 env=env, start_new_session=True, preexec_fn=_take_terminal,
-                cwd=str(self.client.identity.folder))
+                cwd=str(identity.folder))
         except (OSError, ValueError) as exc:
             os.close(master)
             os.close(slave)
@@ -310,7 +324,7 @@ class GameSession(asyncssh.SSHServerSession):
     def _resize(self) -> None:
         if self._master is not None:
             try:
-                _set_size(self._master, *self._size)
+                set_size(self._master, *self._size)
             except OSError:  # pragma: no cover - the pty is closing
                 pass
 

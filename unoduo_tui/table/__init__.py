@@ -153,6 +153,9 @@ class Table(Protocol):
     kinds: tuple[str, ...]
     #: what opening the match found (a recovered save file…), for the player to read
     notes: tuple[str, ...]
+    #: a line for the top of the screen, told in every update's ``banner`` (the join
+    #: code, on a host's screen; ``None``: no line); whoever opens the screen sets it
+    banner: str | None
 
     @property
     def seats(self) -> int: ...
@@ -232,8 +235,9 @@ class HostedTable(Table, Protocol):
     durable.  The authority calls it before sending an update, so no client is ever
     shown a decision that is not on disk."""
 
-    #: seats a bot plays for their away player (seat → ``"bot:<level>"``)
-    stand_ins: Mapping[int, str]
+    @property
+    def stand_ins(self) -> Mapping[int, str]:
+        """Seats a bot plays for their away player (seat → ``"bot:<level>"``)."""
 
     @property
     def preset(self) -> str: ...
@@ -260,7 +264,7 @@ def shown_hand(view: PlayerView, since: int = 0) -> ShownHand | None:
     challenger, so every table answers :meth:`Table.challenged_hand` with this."""
     shown = None
     for e in view.events_from(since):
-        if e.kind == "reveal" and e.private == view.seat and e.cards:
+        if e.kind == "reveal" and e.private == view.seat and e.cards and e.seat is not None:
             shown = (e.seat, tuple(e.cards))
     return shown
 

@@ -60,6 +60,7 @@ class LocalTable:
         self.kinds = tuple(kinds)
         self.handle = handle
         self.notes = tuple(notes)
+        self.banner: str | None = None  # a line for the top of the screen (Table.banner)
         self.undos = undos  # practice undos so far (the file records each one)
         self.think_ms = think_ms
         self.bot_pause = bot_pause
@@ -198,6 +199,17 @@ class LocalTable:
     def seq(self) -> int:
         """The number of the last update sent."""
         return self._seq
+
+    @property
+    def lock(self) -> threading.RLock:
+        """Held while a decision is applied, saved and told: whoever holds it reads the
+        match between two decisions (tools and tests)."""
+        return self._lock
+
+    @property
+    def held(self) -> bool:
+        """The bots wait: a client holds them (:meth:`hold`) or a round just ended."""
+        return self._held
 
     @property
     def idle(self) -> bool:
@@ -344,7 +356,7 @@ class LocalTable:
             if self._closed:
                 raise Refused("the table is closed")
             if self.waiting:
-                raise Refused(save_wait(self.save_error))
+                raise Refused(save_wait(self.save_error or ""))
             if type(seat) is not int or not 0 <= seat < self.seats:
                 raise Refused(f"there is no seat {seat!r:.20}")
             if not isinstance(text, str):
@@ -473,7 +485,7 @@ class LocalTable:
             to_act=m.to_act, over=m.over, thinking=self._thinking,
             save_error=self.save_error, refused=refused,
             can_undo=point is not None, can_redo=bool(self.redo_stack), undos=self.undos,
-            stand_ins=dict(self.stand_ins))
+            stand_ins=dict(self.stand_ins), banner=self.banner)
 
     def _emit(self, cause: Cause) -> None:
         """Tell every client (under the lock: they see the updates in order)."""
@@ -571,7 +583,11 @@ class LocalTable:
                 return False
             cursor = self._cursor
             assert cursor is not None
-            undone = [cursor.decision(p) for p in range(point + 1, cursor.count + 1)]
+            undone: list[Action] = []
+            for p in range(point + 1, cursor.count + 1):
+                decision = cursor.decision(p)
+                assert decision is not None  # every position after 0 has its decision
+                undone.append(decision)
             self.match = cursor.cut(point)  # the match there, to play on from
             self.redo_stack[:0] = undone
             self.undos += 1

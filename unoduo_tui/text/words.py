@@ -68,17 +68,18 @@ def hint_text(action: Action, view: PlayerView) -> str:
     """A suggested action in words, with the key that makes it."""
     kind = action.kind
     uno = ", saying UNO (u)" if action.uno else ""
-    if kind == "play":
-        named = f" and name {COLOUR_NAMES[action.colour]}" if action.card.is_wild else ""
+    if kind == "play" and action.card is not None:
+        named = (f" and name {COLOUR_NAMES[action.colour]}"
+                 if action.card.is_wild and action.colour is not None else "")
         return f"play {action.card}{named}{uno}"
-    if kind == "dump":
+    if kind == "dump" and view.dump_colour is not None:
         return (f"dump every {COLOUR_NAMES[view.dump_colour]} card, {action.card} last{uno}")
     if kind == "draw":
         owed = view.pending_draw
         return f"draw {owed} (d)" if owed else "draw (d)"
     if kind == "pass":
         return "keep the card you drew (p)" if view.phase == "drawn" else "pass (p)"
-    if kind == "colour":
+    if kind == "colour" and action.colour is not None:
         return f"name {COLOUR_NAMES[action.colour]}"
     return {"keep": "keep it (k)", "reject": "reject it (r)", "nodump": "keep your cards",
             "challenge": "challenge (c)", "catch": "catch them (x)"}[kind]

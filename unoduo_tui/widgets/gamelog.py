@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from rich.text import Text
 from textual import events
 from textual.message import Message
 
 from engine import PlayerView, describe
-from engine.events import Event
+from engine.events import Draw, Event, Play
 
 from ..textual_compat import log_size_known, rich_log_class
 from .names import SeatNames
@@ -49,9 +49,11 @@ def effect_note(event: Event, after: Event | None, names: Sequence[str],
     if event.kind == "challenge" and wd4_by is not None:
         whose = "your" if wd4_by == viewer else f"{names[wd4_by]}'s"
         return f"(It was {whose} Wild Draw 4.)"
-    if event.kind == "draw" and event.why in ("draw2", "wd4", "volley"):
+    if event.seat is None:
+        return ""  # a seat's move only, below
+    if isinstance(event, Draw) and event.why in ("draw2", "wd4", "volley"):
         return _skipped(event.seat, names, viewer)
-    if event.kind != "play" or not event.cards or event.next_seat is None:
+    if not isinstance(event, Play) or not event.cards or event.next_seat is None:
         return ""
     if after is not None and after.kind == "round_end":
         return ""  # the card went out: the round is over
@@ -68,7 +70,10 @@ def effect_note(event: Event, after: Event | None, names: Sequence[str],
     return ""
 
 
-RichLog = rich_log_class()
+if TYPE_CHECKING:
+    from textual.widgets import RichLog
+else:
+    RichLog = rich_log_class()
 
 
 class GameLog(SeatNames, RichLog):
@@ -96,6 +101,11 @@ class GameLog(SeatNames, RichLog):
         self._view: PlayerView | None = None  # the view last shown
         self._width = 0  # the width its lines were wrapped to
         self._wd4_by: int | None = None  # who played the last Wild Draw 4 shown
+
+    @property
+    def seat(self) -> int | None:
+        """The seat whose view the log tells (``None``: none shown yet)."""
+        return self._seat
 
     @property
     def highlighted(self) -> int | None:
@@ -160,7 +170,7 @@ class GameLog(SeatNames, RichLog):
                 self._line_event.extend([i] * (len(self.lines) - before))
         self._shown = len(events)
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         """Lines are wrapped as they are written: a new width writes them again, the
         newest in sight."""
         if self._view is not None and self.scrollable_content_region.width != self._width:

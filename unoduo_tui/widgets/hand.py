@@ -83,7 +83,7 @@ class Hand(ShowsView, CardCanvas):
         view = self.view
         if view is None:
             return set()
-        return {a.card for a in view.legal_actions if a.kind == "play"}
+        return {a.card for a in view.legal_actions if a.kind == "play" and a.card is not None}
 
     def select(self, index: int) -> None:
         n = len(self.cards)
@@ -164,14 +164,14 @@ class Hand(ShowsView, CardCanvas):
                 else:
                     rows[0].append(PLAYABLE_MARK.center(5), "bold")
                     rows[0].append(" ")
-            for r in range(4):
-                if r == 0 and not raised and card in playable:
+            for n in range(4):
+                if n == 0 and not raised and card in playable:
                     continue  # the mark is there
-                if top <= r < top + 3:
-                    rows[r].append_text(face[r - top])
+                if top <= n < top + 3:
+                    rows[n].append_text(face[n - top])
                 else:
-                    rows[r].append(" " * 5)
-                rows[r].append(" ")
+                    rows[n].append(" " * 5)
+                rows[n].append(" ")
             label = str(i + 1) if i < 9 else ""
             marker = "▲" if i == self.selected and not mine and not self.read_only else ""
             rows[4].append((label or marker).center(_STEP), "dim" if not raised else "bold")

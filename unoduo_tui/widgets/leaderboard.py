@@ -59,7 +59,7 @@ class Leaderboard(VerticalScroll):
         if self._root is None:  # where the index is: read once (an identity.json)
             self._root = index_root(self.data_dir, self.key)[0]
         root = self._root
-        out = []
+        out: list[tuple[int, int, int] | None] = []
         for tail in ("", "-wal"):
             try:
                 st = os.stat(root / (INDEX_NAME + tail))

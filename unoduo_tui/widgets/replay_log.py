@@ -158,7 +158,7 @@ class ReplayLog(GameLog, inherit_bindings=False):
         steady = (log_size_known(self) and mapping is not None and view.seat == self._seat
                   and len(mapping) == len(self.lines) and width == self._width
                   and count - self._shown <= REWRITE and len(self.lines) <= MAX_ROWS)
-        if steady and count < self._shown:  # back: drop the lines of what is undone
+        if steady and mapping is not None and count < self._shown:  # back: drop the lines of what is undone
             keep = bisect_left(mapping, count)
             if keep >= MIN_ROWS or self._first == 0:
                 del self.lines[keep:], mapping[keep:]

@@ -66,8 +66,11 @@ def _better(rules: Rules, a: int, b: int) -> bool:
 
 def ranking(rules: Rules, scores: tuple[int, ...]) -> list[list[int]]:
     """The seats best first, tied seats together: ``[[2], [0, 3], [1]]``."""
-    key = cmp_to_key(lambda s, t: -1 if _better(rules, scores[s], scores[t])
-                     else 1 if _better(rules, scores[t], scores[s]) else 0)
+    def order(s: int, t: int) -> int:
+        return (-1 if _better(rules, scores[s], scores[t])
+                else 1 if _better(rules, scores[t], scores[s]) else 0)
+
+    key = cmp_to_key(order)
     ranks: list[list[int]] = []
     for seat in sorted(range(len(scores)), key=key):
         if ranks and key(ranks[-1][0]) == key(seat):
@@ -125,6 +128,7 @@ def _two(view: PlayerView, names: tuple[str, ...], say_you: bool, width: int,
     rows.append(Text(f"{'Σ':>2} {totals[me]:>{_NAME_W - 1}}  {totals[opp]:>{_NAME_W - 1}}",
                      "bold"))
     target = view.rules.target
+    assert target is not None  # both presets end at a target (E4)
     rows.append(Text(f"* out · {target_rule(view.rules, 2)}", "dim"))
     bar_w = max(4, width - 9)
     for s, label in ((me, short[0]), (opp, short[1])):

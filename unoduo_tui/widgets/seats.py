@@ -22,6 +22,7 @@ from rich.text import Text
 from textual.reactive import reactive
 
 from engine import Card, PlayerView
+from engine.events import Draw, Dump, Pass, Play
 
 from ..text.columns import distinct_names, short_name
 from ..text import printable
@@ -78,17 +79,19 @@ def since_your_turn(view: PlayerView) -> dict[int, tuple[str, Card | None]]:
     did: dict[int, tuple[str, Card | None]] = {}
     for e in events[start:]:
         seat = e.seat
-        if e.kind == "play" and e.cards:
+        if seat is None:
+            continue  # every kind below is a seat's
+        if isinstance(e, Play) and e.cards:
             did[seat] = (e.cards[0].text, e.cards[0])
             if e.cards[0].rank == "S" and e.next_seat is not None and e.next_seat != view.seat:
                 did[e.next_seat] = ("skip", None)  # until it moves itself
-        elif e.kind == "dump" and e.cards:
+        elif isinstance(e, Dump) and e.cards:
             did[seat] = (e.cards[-1].text, e.cards[-1])
-        elif e.kind == "draw" and seat is not None:
+        elif isinstance(e, Draw):
             did[seat] = (f"+{e.count}", None) if e.why not in ("turn", None) else ("drew", None)
-        elif e.kind == "pass" and seat is not None:
+        elif isinstance(e, Pass):
             did[seat] = ("kept", None) if e.why == "keep" else ("pass", None)
-        elif e.kind in _SAID and seat is not None:
+        elif e.kind in _SAID:
             did[seat] = (_SAID[e.kind], None)
     did.pop(view.seat, None)  # type: ignore[arg-type]
     return did
@@ -128,8 +131,8 @@ class Seats(ShowsView, SeatNames, CardCanvas):
         self.labels: tuple[str, ...] = ()
         self._tick = 0
 
-    def name_seats(self, names: Sequence[str], labels: Sequence[str] = (),
-                   say_you: bool = True) -> None:
+    def name_seats(self, names: Sequence[str], say_you: bool = True, *,
+                   labels: Sequence[str] = ()) -> None:
         """``names`` by seat (untrusted: cleaned here), ``labels`` by seat ("Normal bot";
         "" for a human) and ``say_you`` (False: the viewer by name, as in a replay)."""
         names = tuple(printable(n) for n in names)

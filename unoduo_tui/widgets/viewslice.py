@@ -10,7 +10,7 @@ differs from the one shown, or when something else set ``view`` since.
 
 from __future__ import annotations
 
-from typing import Any, Hashable
+from typing import TYPE_CHECKING, Any, Hashable
 
 from engine import PlayerView
 
@@ -22,6 +22,9 @@ _NOTHING = object()
 class ShowsView:
     """Mix into a widget with a ``view`` reactive (see the module doc)."""
 
+    if TYPE_CHECKING:  # the widget's own reactive, declared where it mixes this in
+        view: PlayerView | None
+
     _taken: tuple[Any, Any] = (None, _NOTHING)  # (the view set here, its slice)
 
     def view_slice(self, view: PlayerView) -> Hashable:
@@ -32,8 +35,8 @@ class ShowsView:
         """Show ``view`` if it shows differently; True when ``view`` was set."""
         part = None if view is None else self.view_slice(view)
         last, shown = self._taken
-        if last is not None and last is self.view and shown == part:  # type: ignore[attr-defined]
+        if last is not None and last is self.view and shown == part:
             return False
         self._taken = (view, part)
-        self.view = view  # type: ignore[attr-defined]
+        self.view = view
         return True
