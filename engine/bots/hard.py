@@ -18,9 +18,12 @@ deals the unseen cards by hand counts as the N-seat belief allows
 (:mod:`.classic_belief`) and rolls out a
 :class:`~engine.classic.ClassicMatch` (:mod:`.hard_classic`); it keeps the normal
 move unless the search's mean beats it over at least 8 worlds (an arena of hard vs
-three normal bots at 4 seats found no gain in asking for 2 standard errors).  The budget is ``think_ms`` per
-decision (default 500; it stops before starting a rollout it has no time for) or a
-fixed count of worlds (``simulations``), which makes it deterministic.  Drafting
+three normal bots at 4 seats found no gain in asking for 2 standard errors).  The budget is ``think_ms`` of
+CPU time per decision (this thread's: a busy machine does not starve the search; at
+most :data:`WALL_FACTOR` times it of wall-clock time; default 500; it stops before
+starting a rollout it has no time for) or a fixed count of worlds (``simulations``),
+which makes it deterministic.  UNO Duo's rollouts, like classic's, challenge a Wild
+Draw 4 from counting as the normal bot would.  Drafting
 (S3) and answering a Wild Draw 4 (A6, with the belief's bluff-adjusted odds) use
 the normal bot's rules; it always says UNO and always catches (U1, U2).
 """
