@@ -162,6 +162,13 @@ for _card in ALL_CARDS:
         DUMPS_UNO.append((_a(f"dump {_card}"), _a(f"dump {_card} uno")))
 
 
+#: each action's (kind, card, colour, says UNO): one dict lookup where reading the
+#: attributes costs one each (an Action's live in its instance dict: a ``str``
+#: subclass has no slots) — for the engine's and the bots' hot paths
+PARTS: dict[Action, tuple[str, Card | None, str | None, bool]] = {
+    a: (a.kind, a.card, a.colour, a.uno) for a in Action.by_code}
+
+
 class Chance(str):
     """A chance outcome in the log: ``cut R5 G7`` (one card per seat, seat order),
     ``first 1`` (the first drafter, when given rather than cut) or

@@ -8,8 +8,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .actions import Chance, IllegalAction
-from .cards import Card
+from .cards import ALL_CARDS, Card
+from .events import EVENT_TYPES
 from .events import new_event as ev
+from .rules import PRESETS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .match import Match
@@ -75,7 +77,7 @@ class Draft:
         card = self._draw.pop()
         self._hands[seat].append(card)
         self._masks[seat] |= card.bit
-        self._emit(ev("draft", seat, (card,), 1, private=seat))
+        self._events.append(_DRAFTED[seat][card.code])
         self._to_act = seat
         self._phase = "draft"
 
@@ -83,7 +85,7 @@ class Draft:
         seat = self._to_act
         turned = self._draw.pop()
         self._discard.append(turned)
-        self._emit(ev("keep", seat, (turned,)))
+        self._events.append(_KEPT[seat][turned.code])
         self._end_draft_step()
 
     def _on_reject(self: "Match", action) -> None:
@@ -91,11 +93,11 @@ class Draft:
         hand = self._hands[seat]
         rejected = hand.pop()
         self._discard.append(rejected)
-        self._emit(ev("reject", seat, (rejected,)))
+        self._events.append(_REJECTED[seat][rejected.code])
         card = self._draw.pop()
         hand.append(card)
         self._masks[seat] = self._hand_mask(seat)
-        self._emit(ev("forced_keep", seat, (card,), 1, private=seat))
+        self._events.append(_FORCED[seat][card.code])
         self._end_draft_step()
 
     def _end_draft_step(self: "Match") -> None:
@@ -143,3 +145,21 @@ class Draft:
             self._await_draw(p2, "wd4", 4, by=seat, forced=True)
         else:
             self._begin_turn(p2)
+
+
+# A draft step's events, made once per (seat, card) and shared, as turn.py shares a
+# turn's draw: events are immutable values (a round's draft is 14 steps of two each)
+_SEATS = max(r[-1] for r in PRESETS.values())
+
+
+def _table(kind: str, amount: int, private: bool) -> list:
+    cls = EVENT_TYPES[kind]
+    return [[tuple.__new__(cls, (kind, seat, card.alone, amount, None, False,
+                                 seat if private else None, None))
+             for card in ALL_CARDS] for seat in range(_SEATS)]
+
+
+_DRAFTED = _table("draft", 1, True)
+_KEPT = _table("keep", 0, False)
+_REJECTED = _table("reject", 0, False)
+_FORCED = _table("forced_keep", 1, True)

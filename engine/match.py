@@ -219,7 +219,7 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         mark = len(events)
         self._legal = None
         self._log.append(action)
-        self._handlers[action.kind](self, action)
+        self._handlers[action](self, action)
         return events[mark:]
 
     def push(self, action: Action) -> None:
@@ -230,7 +230,7 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         sent."""
         self._legal = None
         self._log.append(action)
-        self._handlers[action.kind](self, action)
+        self._handlers[action](self, action)
 
     def play_out(self, choose: "Callable[..., Action]", limit: int) -> None:
         """:meth:`push` what ``choose`` picks until the match is over (a search copy:
@@ -257,7 +257,7 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
                                 self._dump_colour if phase == "dump" else None)
             self._legal = None
             log.append(action)
-            handlers[action.kind](self, action)
+            handlers[action](self, action)
 
     def search_copy(self) -> "Match":
         """A copy for search: it keeps no log and no events (they are thrown away as
@@ -379,12 +379,15 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
 _SINK: "deque[object]" = deque(maxlen=0)
 
 
-def handlers(cls: "type[Match]") -> dict:
-    """Each action kind's handler in ``cls`` (a variant overrides some)."""
-    return {"keep": cls._on_keep, "reject": cls._on_reject, "colour": cls._on_colour,
-            "play": cls._on_play, "draw": cls._on_draw, "pass": cls._on_pass,
-            "dump": cls._on_dump, "nodump": cls._on_nodump, "challenge": cls._on_challenge,
-            "catch": cls._on_catch}
+def handlers(cls: "type[Match]") -> "dict[Action, Callable[..., None]]":
+    """Each action's handler in ``cls`` (its kind's; a variant overrides some), keyed by
+    the action itself: an action's attributes are read through its instance dict (a
+    ``str`` subclass has no slots), a dict lookup by the action is half that."""
+    by_kind = {"keep": cls._on_keep, "reject": cls._on_reject, "colour": cls._on_colour,
+               "play": cls._on_play, "draw": cls._on_draw, "pass": cls._on_pass,
+               "dump": cls._on_dump, "nodump": cls._on_nodump, "challenge": cls._on_challenge,
+               "catch": cls._on_catch}
+    return {action: by_kind[action.kind] for action in Action.by_code}
 
 
 def legal_by_phase(cls: "type[Match]") -> dict:

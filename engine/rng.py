@@ -88,10 +88,21 @@ class Rng:
         """Fisher–Yates shuffle in place: ``below(i + 1)`` for i from the last index
         down, its draws taken as one :meth:`block` (shuffles run every round and refill)."""
         size = len(items)
+        if size < 2:
+            return
         limits = _LIMITS if size <= len(_LIMITS) else _limits(size)
-        draws = chain(self.block(size - 1), iter(self.next64, None))  # then one at a time
+        safe = _SAFE[1] if limits is _SAFE[0] else min(limits[1:size])
+        block = self.block(size - 1)
+        if len(block) == size - 1 and max(block) < safe:
+            # no draw is in any below()'s rejection zone (odds under 2**-57 each): the
+            # same swaps without the per-draw check
+            for i, m, z in zip(range(size - 1, 0, -1), range(size, 1, -1), block):
+                j = z % m
+                items[i], items[j] = items[j], items[i]
+            return
+        draws = chain(block, iter(self.next64, None))  # then one at a time
         for i, z in zip(range(size - 1, 0, -1), draws):
-            while z >= limits[i]:  # below()'s rejection (odds under 2**-57): the next draw
+            while z >= limits[i]:  # below()'s rejection: the next draw
                 z = next(draws)
             j = z % (i + 1)
             items[i], items[j] = items[j], items[i]
@@ -108,6 +119,9 @@ def _limits(size: int) -> list[int]:
 
 
 _LIMITS = _limits(112)  # UNO Duo's deck, the largest shuffled
+#: (the bounds, a number below every one of them): a shuffle of up to 112 items whose
+#: draws are all below it rejects none
+_SAFE = (_LIMITS, min(_LIMITS))
 
 #: the most outputs :meth:`Rng.block` computes at once (a deck of 112 shuffles with 111)
 LANES = 111

@@ -73,7 +73,7 @@ class MatchState:
     _search: bool                    #: a search copy: no log or events, ends with its round
     # -- the variant's tables (its class's _HANDLERS and _LEGAL_BY_PHASE, read through a
     #    slot: on the hot path a class attribute costs a lookup through the classes)
-    _handlers: "dict[str, Callable]"  #: each action kind's handler
+    _handlers: "dict[Action, Callable]"  #: each action's handler (its kind's)
     _legal_by_phase: "dict[str, Callable]"  #: each phase's legal-action builder
 
     __slots__ = tuple(__annotations__)

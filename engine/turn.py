@@ -12,7 +12,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from .actions import (A_CATCH, A_CHALLENGE, A_DRAW, A_NODUMP, A_PASS, DUMPS, DUMPS_UNO,
-                      PLAYS, PLAYS_UNO, Action, Chance)
+                      PARTS, PLAYS, PLAYS_UNO, Action, Chance)
 from .cards import ALL_CARDS, COLOURS
 from .events import Draw, Pass, Play
 from .events import new_event as ev
@@ -50,16 +50,17 @@ class Turn:
             legal = self._legal = self._legal_by_phase[phase](self)
             return legal
         seat = self._to_act  # the turn's (built here: the engine's hottest path)
-        hand = self._hands[seat]
-        mask = self._masks[seat] & _PLAYABLE[self._color][self._discard[-1].rank]  # T1
-        can_draw = self._draw or len(self._discard) > 1  # T2 / T4
-        # one cache per (says UNO, can draw): the key stays the small mask itself
-        cache = _TURN_CACHES[(2 if len(hand) == 2 else 0) + (1 if can_draw else 0)]
+        uno = len(self._hands[seat]) == 2
+        table = _TURN[self._color][self._discard[-1].rank]
+        mask = self._masks[seat] & table.playable  # T1
+        # one cache per (says UNO, can draw: T2 / T4): the key stays the small mask itself
+        k = (2 if uno else 0) + (1 if self._draw or len(self._discard) > 1 else 0)
+        cache = _TURN_CACHES[k]
         legal = cache.get(mask)
         if legal is None:
-            legal = _actions_for(mask, len(hand) == 2, A_DRAW if can_draw else A_PASS)
-            if len(cache) < 20_000:  # bounded; once full, it keeps what it has (clearing
-                cache[mask] = legal  # it missed more, and a kept miss is GC work)
+            legal = table.build(mask, uno, k)
+            if len(cache) < 1024:  # bounded (a small table stays in the CPU's cache);
+                cache[mask] = legal  # once full it keeps what it has: a miss is built
         exposed = self._exposed
         if exposed is not None and exposed != seat and len(self._hands[exposed]) == 1:
             legal += (A_CATCH,)  # U2
@@ -116,7 +117,7 @@ class Turn:
     def _on_play(self: "Match", action) -> None:
         seat = self._to_act
         hand = self._hands[seat]
-        card = action.card
+        _, card, colour, uno = PARTS[action]
         phase = self._phase
         if phase == "drawn":
             hand.pop()  # T2: the drawn copy is the one played
@@ -131,23 +132,24 @@ class Turn:
             self._exposed = None  # U2: any other move ends the opponent's exposure
         self._blocked = 0
         self._discard.append(card)
-        colour = action.colour
         self._color = colour or card.colour
         left = len(hand)
         if left == 1:
-            self._exposed = None if action.uno else seat  # U1
+            self._exposed = None if uno else seat  # U1
         # Match._next inlined here, in _on_draw and in _on_pass's keep: these run once a
         # decision in every rollout of the hard bot, where a method call per play counts
         nxt = (seat + self._direction) % self._seats
-        if phase == "volley":  # a stacked Draw 2 (A1): the volley's total varies
-            total = self._pending + 2
-            event = _event(Play, ("play", seat, card.alone, total, colour, action.uno, None, nxt))
+        total = self._pending + 2 if phase == "volley" else 2  # a Draw 2's (A1, C6)
+        if self._search:
+            pass  # a search copy keeps no events (search_copy): none is looked up
+        elif phase == "volley":  # a stacked Draw 2 (A1): the volley's total varies
+            self._events.append(
+                _event(Play, ("play", seat, card.alone, total, colour, uno, None, nxt)))
         else:  # one shared event per (action, seat, next seat): see _PLAYED
-            total = 2  # a Draw 2's (A1, C6); no other card's
             event = _PLAYED[seat][nxt].get(action)
             if event is None:
                 event = _played(action, seat, nxt)
-        self._events.append(event)
+            self._events.append(event)
         if left == 0:
             self._go_out(seat, card, total)
         elif rank in _PASSES:  # numbers and A3 Wild: the turn passes
@@ -300,12 +302,52 @@ def _mask(cards) -> int:
     return mask
 
 
-_PLAYABLE = {
-    colour: {rank: _mask(c for c in ALL_CARDS
-                         if c.colour is None or c.colour == colour or c.rank == rank)
-             for rank in {c.rank for c in ALL_CARDS}}
-    for colour in COLOURS
-}
+_BLOCK = 13  # the card codes of one colour (cards.py: a colour's 13 ranks in a row)
+_BLOCK_BITS = (1 << _BLOCK) - 1
+
+
+class _TurnTable:
+    """What a turn may play while ``colour`` is active on a card of ``rank`` (T1), and
+    its legal actions from a hand's playable mask: in code order, the few playable
+    cards of the colours before the active one (one rank each) and the wilds after
+    it are a small set (a dict each), the active colour's 13 bits a list of 8192 —
+    filled as they are met, so each is bounded, and a miss of the whole-mask cache
+    costs two concatenations instead of a loop over its bits."""
+
+    __slots__ = ("playable", "shift", "rest", "rests", "blocks")
+
+    def __init__(self, colour: str, rank: str) -> None:
+        self.playable = _mask(c for c in ALL_CARDS
+                              if c.colour is None or c.colour == colour or c.rank == rank)
+        self.shift = COLOURS.index(colour) * _BLOCK
+        self.rest = self.playable & ~(_BLOCK_BITS << self.shift)
+        #: per (says UNO, can draw): rest mask -> (the actions before the block, after it)
+        self.rests: list[dict[int, tuple[tuple[Action, ...], tuple[Action, ...]]]] = [
+            {}, {}, {}, {}]
+        #: per says UNO: the active colour's block mask -> its play actions
+        self.blocks = _COLOUR_BLOCKS[COLOURS.index(colour)]
+
+    def build(self, mask: int, uno: bool, k: int) -> "tuple[Action, ...]":
+        shift = self.shift
+        rest = mask & self.rest
+        rests = self.rests[k]
+        parts = rests.get(rest)
+        if parts is None:
+            low = (1 << shift) - 1
+            parts = rests[rest] = (
+                _actions_for(rest & low, uno, None),
+                _actions_for(rest & ~low, uno, A_DRAW if k & 1 else A_PASS))
+        bits = (mask >> shift) & _BLOCK_BITS
+        blocks = self.blocks[uno]
+        block = blocks[bits]
+        if block is None:
+            block = blocks[bits] = _actions_for(bits << shift, uno, None)
+        return parts[0] + block + parts[1]
+
+
+#: per colour, per says UNO: a block mask's play actions (filled as met)
+_COLOUR_BLOCKS: "list[tuple[list[tuple[Action, ...] | None], list[tuple[Action, ...] | None]]]" = [
+    ([None] * (1 << _BLOCK), [None] * (1 << _BLOCK)) for _ in COLOURS]
 _DRAW2 = _mask(c for c in ALL_CARDS if c.rank == "+2")
 #: the legal turn actions per playable mask, one dict per (says UNO, can draw)
 _TURN_CACHES: list[dict[int, tuple]] = [{}, {}, {}, {}]
@@ -314,13 +356,19 @@ _DRAWN = [(*plays, A_PASS) for plays in PLAYS]
 _DRAWN_UNO = [(*plays, A_PASS) for plays in PLAYS_UNO]
 
 
-def _actions_for(mask: int, uno: bool, last) -> tuple:
-    """The play actions of the cards in ``mask`` (code order), then ``last``."""
+def _actions_for(mask: int, uno: bool, last: "Action | None") -> "tuple[Action, ...]":
+    """The play actions of the cards in ``mask`` (code order), then ``last`` (if any)."""
     table = PLAYS_UNO if uno else PLAYS
-    out = []
+    out: list[Action] = []
     while mask:
         low = mask & -mask
         out.extend(table[low.bit_length() - 1])
         mask ^= low
-    out.append(last)
+    if last is not None:
+        out.append(last)
     return tuple(out)
+
+
+#: per active colour and top card's rank: its :class:`_TurnTable`
+_TURN = {colour: {rank: _TurnTable(colour, rank) for rank in {c.rank for c in ALL_CARDS}}
+         for colour in COLOURS}

@@ -58,7 +58,8 @@ def make(level: str, seed: int = 0, think_ms: int | None = None,
          simulations: int | None = None) -> Bot:
     """A bot of ``level`` (one of :data:`LEVELS`).
 
-    ``think_ms`` bounds the hard bot's time per decision (default 500 ms);
+    ``think_ms`` bounds the hard bot's CPU time per decision (default 500 ms; and
+    twice it of wall-clock time);
     ``simulations`` fixes its budget as a count of sampled deals instead, which
     makes it deterministic (with both, whichever runs out first).  The other
     levels decide at once and ignore both.

@@ -66,6 +66,9 @@ class Belief:
         self.p1: int | None = None
         self.verdicts: list[tuple[float, bool]] = []  # (counted chance, guilty) per challenge
         self._challenged_p: float | None = None
+        #: sample()'s card lists ("known": the opponent's known cards; a pool's index:
+        #: its cards), listed once until the next event (a decision samples thousands)
+        self._cards: dict[object, list[Card]] = {}
         self._new_round()
 
     # -- state -----------------------------------------------------------------------
@@ -118,6 +121,8 @@ class Belief:
         return self
 
     def _read(self, e: "Event") -> None:
+        if self._cards:
+            self._cards = {}  # what sample() listed may change with any event
         kind, seat = e.kind, e.seat
         if self._reverse is not None and not (kind == "catch"
                                               or (kind == "draw" and e.why == "catch")):
@@ -128,6 +133,8 @@ class Belief:
         handler = _READERS.get(kind)
         if handler is not None:
             handler(self, e)
+            if self._cards:  # a handler that sampled before it changed the pools
+                self._cards = {}
 
     def _on_round(self, e) -> None:
         self._new_round()
@@ -343,15 +350,26 @@ class Belief:
         top first).  ``only``: deal just these slots (the hand is then only theirs);
         ``pile=False`` leaves the pile unshuffled and empty (faster)."""
         slots = self.slots if only is None else only
-        hand = [] if only is not None else [ALL_CARDS[c] for c, n in enumerate(self.opp_known)
-                                            for _ in range(n)]
+        listed = self._cards
+        if only is not None:
+            hand = []
+        else:
+            known = listed.get("known")
+            if known is None:
+                known = listed["known"] = [ALL_CARDS[c] for c, n in enumerate(self.opp_known)
+                                           for _ in range(n)]
+            hand = list(known)
         pile_unknown: list[Card] = []
         for index, pool in enumerate(self.pools):
             mine = [s for s in slots if s.pool == index]
             in_pile = pile and index == self.pile_pool and self.pile_unknown
             if not mine and not in_pile:
                 continue
-            cards = [ALL_CARDS[c] for c, n in enumerate(pool) for _ in range(n)]
+            cards = listed.get(index)
+            if cards is None:
+                cards = listed[index] = [ALL_CARDS[c] for c, n in enumerate(pool)
+                                         for _ in range(n)]
+            cards = list(cards)  # dealt in place
             for level in (2, 1, 0):
                 if _assign(cards, mine, level, rng):
                     break

@@ -18,9 +18,12 @@ deals the unseen cards by hand counts as the N-seat belief allows
 (:mod:`.classic_belief`) and rolls out a
 :class:`~engine.classic.ClassicMatch` (:mod:`.hard_classic`); it keeps the normal
 move unless the search's mean beats it over at least 8 worlds (an arena of hard vs
-three normal bots at 4 seats found no gain in asking for 2 standard errors).  The budget is ``think_ms`` per
-decision (default 500; it stops before starting a rollout it has no time for) or a
-fixed count of worlds (``simulations``), which makes it deterministic.  Drafting
+three normal bots at 4 seats found no gain in asking for 2 standard errors).  The budget is ``think_ms`` of
+CPU time per decision (this thread's: a busy machine does not starve the search; at
+most :data:`WALL_FACTOR` times it of wall-clock time; default 500; it stops before
+starting a rollout it has no time for) or a fixed count of worlds (``simulations``),
+which makes it deterministic.  UNO Duo's rollouts, like classic's, challenge a Wild
+Draw 4 from counting as the normal bot would.  Drafting
 (S3) and answering a Wild Draw 4 (A6, with the belief's bluff-adjusted odds) use
 the normal bot's rules; it always says UNO and always catches (U1, U2).
 """
@@ -37,7 +40,7 @@ from ..match import Match
 from ..rng import Rng
 from .belief import Belief
 from .classic_belief import ClassicBelief
-from .hard_classic import classic_candidates, classic_rollout, classic_world
+from .hard_classic import _challenges, classic_candidates, classic_rollout, classic_world
 from .rollout import play_round
 from .normal import NormalBot, best_colour
 
@@ -109,6 +112,13 @@ def candidates(view: "PlayerView") -> list[Action]:
     return out
 
 
+#: the search's clock: this thread's CPU time (a worker thread of the app counts only
+#: its own)
+_cpu = time.thread_time
+#: a search stops at this many times ``think_ms`` of wall-clock time even when its CPU
+#: budget is not used up (a machine so busy that the search got a third of a core)
+WALL_FACTOR = 2.0
+
 #: worlds between two pruning checks, and the margin (standard errors of the paired
 #: difference to the leader) below which an option stops being searched
 _BATCH = 32
@@ -156,7 +166,7 @@ class HardBot(NormalBot):
         self._cbelief: ClassicBelief | None = None
 
     def choose(self, view: "PlayerView") -> Action:
-        started = time.perf_counter()
+        started = (time.perf_counter(), _cpu())
         legal = view.legal_actions
         if not legal:
             raise ValueError(f"seat {view.seat} has no decision to make now")
@@ -198,7 +208,8 @@ class HardBot(NormalBot):
         var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
         return mean > _OVERRIDE_Z * math.sqrt(var / k)
 
-    def _search(self, view: "PlayerView", options: list[Action], started: float):
+    def _search(self, view: "PlayerView", options: list[Action],
+                started: "tuple[float, float]"):
         """Mean equity of each option over sampled worlds (``None``: no time for one).
 
         Every :data:`_BATCH` worlds, an option whose paired difference to the leader
@@ -209,34 +220,45 @@ class HardBot(NormalBot):
         sample = self.sampler(view)
         if view.rules.preset == "duo":
             def evaluate(world, option) -> float:
-                end = play_round(world, option)
+                # the rollout's seats challenge a Wild Draw 4 from counting, as the
+                # normal bot does (without, a guilty one was free in the search)
+                end = play_round(world, option, _challenges)
                 return rollout_value(end, scores, seat, target)
         else:  # classic, any seat count (hard_classic)
             def evaluate(world, option) -> float:
                 return classic_rollout(world, option, seat)
-        # a margin for sampling a world, picking the answer, a rollout longer than the
-        # last ones and a busy machine (the arena saw 512 ms at a 2 ms margin)
-        deadline = (None if self.think_ms is None
-                    else started + self.think_ms * 0.97 / 1000.0 - 0.002)
+        # the budget is this thread's CPU time (what other processes of a busy machine
+        # take does not starve the search), with a margin for sampling a world, picking
+        # the answer and a rollout longer than the last ones; and at most WALL_FACTOR
+        # times it of wall-clock time (a starved machine still gets its answer)
+        if self.think_ms is None:
+            deadline = wall_deadline = math.inf
+        else:
+            budget = self.think_ms / 1000.0
+            deadline = started[1] + budget * 0.97 - 0.002
+            wall_deadline = started[0] + budget * WALL_FACTOR
         limit = self.simulations if self.simulations is not None else 1 << 30
         n = len(options)
         values: list[list[float]] = [[] for _ in options]  # per option, per world
         active = list(range(n))
         worlds = 0
         per_rollout = 0.0
+        clock = _cpu
         while worlds < limit and len(active) > 1:
+            if time.perf_counter() > wall_deadline:
+                break
             world = sample()
             if world is None:
                 break
             sums = []
+            now = clock()
             for i in active:
-                if deadline is not None:
-                    now = time.perf_counter()
-                    if now + 2 * per_rollout > deadline:
-                        break
-                tick = time.perf_counter()
+                if now + 2 * per_rollout > deadline:
+                    break
                 sums.append(evaluate(world, options[i]))
-                per_rollout = max(per_rollout * 0.9, time.perf_counter() - tick)
+                after = clock()
+                per_rollout = max(per_rollout * 0.9, after - now)
+                now = after
             if len(sums) < len(active):
                 break
             for i, v in zip(active, sums):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from ..actions import Action
+from ..actions import A_CATCH, A_DRAW, A_PASS, PARTS, Action
 from ..cards import Card
 from ..classic import CARD_POINTS
 from ..phases import Phase
@@ -83,8 +83,8 @@ def policy(hand: Sequence[Card], legal: Sequence[Action], phase: Phase, top: Car
     if len(legal) == 1:
         return legal[0]
     last = legal[-1]
-    if last.kind == "catch":  # U2: always catch; it does not use up the decision
-        return last
+    if last is A_CATCH:  # U2: always catch; it does not use up the decision (actions
+        return last      # are interned: the one catch action)
     if phase == "turn":
         return _turn(hand, legal, colour, opp_count, points)
     if phase == "draft":
@@ -126,14 +126,14 @@ def _turn(hand, legal, colour, opp_count, points=_DUO_POINTS) -> Action:
     best, best_score = None, -1e9
     wild_colour = None
     for action in legal:
-        if action.kind != "play" or action.uno != uno:
+        kind, card, named, says_uno = PARTS[action]  # not four instance-dict reads
+        if kind != "play" or says_uno != uno:
             continue
-        card = action.card
         rank = card.rank
         if card.is_wild:
             if wild_colour is None:
                 wild_colour = best_colour(hand, card, points)
-            if action.colour != wild_colour:
+            if named != wild_colour:
                 continue
             if rank == "W+4":
                 score = 20.0 + (15.0 if danger else 0.0)
@@ -154,14 +154,14 @@ def _turn(hand, legal, colour, opp_count, points=_DUO_POINTS) -> Action:
             score += 1.5 * (counts[card.colour] - 1)
         if score > best_score:
             best, best_score = action, score
-    if best is None or (best_score < 0 and legal[-1].kind == "draw"):
+    if best is None or (best_score < 0 and legal[-1] is A_DRAW):
         return _draw_or_pass(legal)
     return best
 
 
 def _draw_or_pass(legal) -> Action:
     for action in reversed(legal):
-        if action.kind in ("draw", "pass"):
+        if action is A_DRAW or action is A_PASS:
             return action
     return legal[0]  # pragma: no cover - a turn always offers draw or pass
 

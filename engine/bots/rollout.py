@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from ..actions import Action
 from ..classic import CARD_POINTS
 from .normal import policy
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..actions import Action
     from ..cards import Card
     from ..match import Match
     from ..phases import Phase
@@ -28,6 +28,9 @@ __all__ = ["ROLLOUT_LIMIT", "play_round"]
 
 #: decisions: far beyond a real round; a rollout this long is scored as it stands
 ROLLOUT_LIMIT = 600
+#: every play of a Wild Draw 4 (one set lookup; an Action's attributes cost more)
+_WD4_PLAYS = frozenset(a for a in Action.by_code if a.kind == "play" and a.card is not None
+                       and a.card.rank == "W+4")
 
 #: a Wild Draw 4's answer in a rollout: (the match, the seat answering, the seat that
 #: played it, the colour before it) -> challenge?  ``None``: never challenge
@@ -56,11 +59,11 @@ def play_round(world: "Match", first: "Action", challenger: Challenger | None = 
                top: "Card | None", colour: "str | None", next_size: int,
                dump_colour: "str | None") -> "Action":
         nonlocal by, before
-        challenge = (challenger is not None and phase == "wd4" and len(legal) > 1
-                     and challenger(m, seat, by, before))
-        action = policy(hand, legal, phase, top, colour, next_size, dump_colour,
-                        challenge=challenge, points=points)
-        if action.kind == "play":
+        if phase == "wd4":  # the answer to the Wild Draw 4 ``by`` played on ``before``
+            return policy(hand, legal, phase, top, colour, next_size, dump_colour,
+                          len(legal) > 1 and challenger(m, seat, by, before), points)
+        action = policy(hand, legal, phase, top, colour, next_size, dump_colour, False, points)
+        if action in _WD4_PLAYS:  # only a Wild Draw 4 leads to a wd4 decision
             by, before = seat, colour
         return action
 
