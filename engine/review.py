@@ -55,19 +55,18 @@ sliding window, clamped to 0.5–12) and their harmonic mean, as lila's
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Iterator, Sequence
 
 from .actions import Action, parse_entry
 from .bots.hard import HardBot, rollout_value
 from .bots.hard_classic import classic_round
 from .bots.rollout import play_round
-from .cards import COLOUR_NAMES
 from .match import Match
 from .review_calibration import calibrated
 from .review_draft import draft_sampler
+from .review_words import reason
 from .rng import Rng
 from .rules import Rules
 from .view import PlayerView
@@ -260,7 +259,7 @@ class Reviewer:
                      tuple((str(a), self._chance(v, worlds)) for a, v in zip(legal, raw)),
                      match_after=match)
         if d.flagged:
-            d = _with_reason(d, view)
+            d = replace(d, reason=reason(d, view))
         return d
 
 
@@ -294,62 +293,6 @@ def review(items: Iterable[Position], rules: Rules, seed: int = 0, budget: int |
     reviewer = Reviewer(rules, seed, budget, hindsight)
     for p in items:
         yield reviewer.decision(p)
-
-
-# -- words ------------------------------------------------------------------------------
-
-def _cards(n: int) -> str:
-    return f"{n} card{'s' * (n != 1)}"
-
-
-def _reason(played: Action, best: Action, view: PlayerView) -> str:
-    hand = view.hand
-    if view.phase == "draft":  # S3: the drafted card is the newest in hand
-        card = hand[-1]
-        if played.kind == "keep":
-            return f"You kept {card} in the draft; rejecting it was better"
-        return f"You rejected {card} in the draft; keeping it was better"
-    if best.kind == "play" and played.kind in ("draw", "pass"):
-        card = best.card
-        left = len(hand) - 1
-        what = "kept the drawn card" if played.kind == "pass" else "drew"
-        if left == 0:
-            return f"You {what} with {card} playable, your last card: playing it went out"
-        return f"You {what} with {card} playable; playing it left you {_cards(left)}"
-    if played.kind == "play" and best.kind in ("draw", "pass"):
-        instead = "keeping the drawn card" if best.kind == "pass" else "drawing"
-        return f"You played {played.card}; {instead} was better"
-    if played.kind == best.kind == "play":
-        if played.card == best.card and played.colour != best.colour:
-            n = sum(1 for c in hand if c.colour == best.colour)
-            return (f"You named {COLOUR_NAMES[played.colour or 'R']} with {played.card}; "
-                    f"{COLOUR_NAMES[best.colour or 'R']} was better (you held {n})")
-        if played.card == best.card and best.uno and not played.uno:
-            return f"You did not say UNO playing {played.card}, down to one card"
-        return f"You played {played.card}; {best.card} was better"
-    if played.kind == best.kind == "colour":
-        n = sum(1 for c in hand if c.colour == best.colour)
-        return (f"You named {COLOUR_NAMES[played.colour or 'R']}; "
-                f"{COLOUR_NAMES[best.colour or 'R']} was better (you held {n})")
-    if "challenge" in (played.kind, best.kind):
-        if played.kind == "challenge":
-            return "You challenged the Wild Draw 4; taking the four was better"
-        return "You took the four; challenging the Wild Draw 4 was better"
-    if best.kind == "catch":
-        return "You did not catch a missing UNO"
-    if played.kind == "dump" and best.kind == "nodump":
-        return f"You dumped with {played.card} last; not dumping was better"
-    if played.kind == "nodump" and best.kind == "dump":
-        return f"You did not dump; dumping with {best.card} last was better"
-    if played.kind == best.kind == "dump":
-        return f"You dumped with {played.card} last; {best.card} last was better"
-    return f"You chose {played}; {best} was better"
-
-
-def _with_reason(d: Decision, view: PlayerView) -> Decision:
-    text = _reason(Action.parse(d.played), Action.parse(d.best), view)
-    why = f"{text} (win chance {d.win_after:.0f}% instead of {d.win_before:.0f}%)"
-    return dataclasses.replace(d, reason=why)
 
 
 # -- the summary -----------------------------------------------------------------------

@@ -28,7 +28,7 @@ from .review import Reviewer, positions, review, summarise
 from .review_calibration import platt
 from .rules import Rules
 
-__all__ = ["arena_matches", "level_accuracy", "review_seconds", "normal_match",
+__all__ = ["arena_matches", "level_accuracy", "review_seconds", "speed_match", "normal_match",
            "position_rows", "read_rows", "fit_platt", "reliability", "held_out", "calibrate",
            "main"]
 
@@ -57,20 +57,27 @@ def level_accuracy(level: str, matches: int, seed: int, rules: Rules,
     return sum(accs) / len(accs)
 
 
-def review_seconds(rules: Rules, seed: int, min_decisions: int = 300,
-                   budget: int | None = None) -> tuple[int, int, float]:
-    """(decisions in the match, decisions reviewed, seconds) for the first seeded
-    hard-vs-normal match from ``seed`` with at least ``min_decisions`` decisions."""
+def speed_match(rules: Rules, seed: int, min_decisions: int = 300) -> Match:
+    """The first seeded hard-vs-normal arena match from ``seed`` with at least
+    ``min_decisions`` decisions."""
     levels = ("hard",) + ("normal",) * (rules.seats - 1)
     for k in range(50):
         (m, _), = arena_matches(levels, 1, seed + k, rules)
-        count = sum(1 for e in m.actions if not e.is_chance)
-        if count >= min_decisions:
+        if sum(1 for e in m.actions if not e.is_chance) >= min_decisions:
             break
-    tick = time.perf_counter()
+    return m
+
+
+def review_seconds(rules: Rules, seed: int, min_decisions: int = 300,
+                   budget: int | None = None) -> tuple[int, int, float, float]:
+    """(decisions in the match, decisions reviewed, CPU seconds, wall seconds) to
+    review every decision of :func:`speed_match` in this one process."""
+    m = speed_match(rules, seed, min_decisions)
+    count = sum(1 for e in m.actions if not e.is_chance)
     kw = {} if budget is None else {"budget": budget}
+    cpu, wall = time.process_time(), time.perf_counter()
     done = sum(1 for _ in review(positions(rules, m.actions, m.seed), rules, **kw))
-    return count, done, time.perf_counter() - tick
+    return count, done, time.process_time() - cpu, time.perf_counter() - wall
 
 
 # -- calibration (engine/review_calibration.py is fitted from these) ------------------
@@ -253,9 +260,11 @@ def main(argv: list[str] | None = None) -> int:
     rules = Rules(preset=args.preset, seats=args.seats, target=args.target)
     if args.what == "speed":
         for r in (Rules(), Rules(preset="classic", seats=4)):
-            count, done, secs = review_seconds(r, args.seed, budget=args.budget)
-            print(f"{r.preset} {r.seats} seats: {count} decisions ({done} reviewed, the draft's "
-                  f"not) in {secs:.1f} s ({1000 * secs / max(1, done):.0f} ms each)", flush=True)
+            count, done, cpu, wall = review_seconds(r, args.seed, budget=args.budget)
+            print(f"{r.preset} {r.seats} seats: {count} decisions ({done} reviewed) in "
+                  f"{cpu:.1f} s CPU, {wall:.1f} s wall, one process "
+                  f"({1000 * cpu / max(1, done):.0f} ms CPU each; "
+                  f"{300 * cpu / max(1, done):.1f} s CPU per 300)", flush=True)
     elif args.what == "levels":
         for level in LEVELS:
             acc = level_accuracy(level, args.matches, args.seed, rules, args.budget or 240)
