@@ -18,9 +18,11 @@ moved a decision's value by so little (one decision of ~60 in a round, the equit
 table damping it again) that the sampling noise hid the players' differences — random
 96.5, easy 98.6, normal 98.7 accuracy — while at the round level the levels separate
 in order (random 88, easy 92, normal 93, hard 95); classic has no N-seat match-equity
-model, and a rollout to a 500-point match's end costs many rounds.  So the curve is
-the round's: each round starts again near an even share.  What it misses: points (a
-decision that loses points but not the round is not flagged).
+model, and a rollout to a 500-point match's end costs many rounds.  So the labels
+and ``win_before`` / ``win_after`` are the round's; UNO Duo's curve is the match's
+(below), classic's the round's (each round starts again near an even share).  What
+the labels miss: points (a decision that loses points but not the round is not
+flagged).
 
 ``win_before`` is the best alternative's value (the position's value, as a chess
 engine's evaluation before a move), ``win_after`` the played one's, ``loss`` their
@@ -29,9 +31,19 @@ the worlds (points of win chance, never below 0: noise in the sampled worlds is 
 the player's fault; the best of several noisy means is itself biased upwards).  Labels, by ``loss``
 (:data:`THRESHOLDS`): ``best`` below 1 point, ``good`` below 3, ``inaccuracy``
 below 6, ``mistake`` below 12, ``blunder`` from 12; ``forced`` when there was one
-legal action (never flagged).  Draft decisions (S3) are not reviewed: a position in
-the draft cannot be sampled (:meth:`~engine.match.Match.from_position` starts after
-it) and the hard bot drafts by the normal bot's rule.
+legal action (never flagged).  Draft decisions (S3, keep / reject) are reviewed
+from worlds of what the drafting seat saw (:mod:`engine.review_draft`: the deck's
+unseen cards shuffled again and the draft so far replayed), rolled out through the
+rest of the draft (the normal bot's rule) and the round.
+
+The raw rollout frequencies are mapped to win chances by a calibration fitted on
+simulated positions, per preset and seat count (:mod:`engine.review_calibration`),
+so that "40%" means the seat went on to win about 40% of the time.  In UNO Duo each
+decision also carries the seat's chance of winning the *match* (``match_after``,
+the curve's value, so it spans the match's rounds): the calibrated round chance
+times the mean match equity (:func:`~engine.bots.hard.match_equity`, E2/E4, from
+the totals and the rolled-out points) of the worlds the seat went out in, plus the
+rest times that of the worlds it did not.
 
 **Accuracy** (0–100) is lichess's, from win chances (https://lichess.org/page/accuracy):
 each decision's accuracy is ``103.1668 * exp(-0.04354 * (win_before - win_after))
@@ -44,15 +56,18 @@ sliding window, clamped to 0.5–12) and their harmonic mean, as lila's
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Iterator, Sequence
 
 from .actions import Action, parse_entry
-from .bots.hard import HardBot
+from .bots.hard import HardBot, rollout_value
 from .bots.hard_classic import classic_round
 from .bots.rollout import play_round
-from .cards import COLOUR_NAMES
 from .match import Match
+from .review_calibration import calibrated
+from .review_draft import draft_sampler
+from .review_words import reason
+from .rng import Rng
 from .rules import Rules
 from .view import PlayerView
 
@@ -111,6 +126,9 @@ class Decision:
     win_after: float
     values: tuple[tuple[str, float], ...] = ()
     reason: str = ""
+    #: UNO Duo: the seat's chance of winning the *match* after the move played (the
+    #: curve's value; ``None`` in classic, whose curve is the round's)
+    match_after: float | None = None
 
     @property
     def flagged(self) -> bool:
@@ -144,12 +162,14 @@ def positions(rules: Rules, log: Sequence, seed: int = 0, seats: Iterable[int] |
 
 class Reviewer:
     """Values decisions one at a time (a hard bot per seat keeps that seat's belief,
-    read from its views in order)."""
+    read from its views in order).  ``calibrate=False``: the raw rollout frequencies
+    (what :mod:`engine.review_calibration` is fitted from)."""
 
     def __init__(self, rules: Rules, seed: int = 0, budget: int | None = None,
-                 hindsight: bool = False) -> None:
+                 hindsight: bool = False, calibrate: bool = True) -> None:
         self.rules, self.seed, self.hindsight = rules, seed, hindsight
         self.budget = BUDGET if budget is None else budget
+        self.calibrate = calibrate
         self._bots: dict[int, HardBot] = {}
 
     def _bot(self, seat: int) -> HardBot:
@@ -158,6 +178,13 @@ class Reviewer:
             bot = self._bots[seat] = HardBot(self.seed * 16 + seat + 1, simulations=1)
         return bot
 
+    def _sampler(self, view: PlayerView) -> "Callable[[], Match | None]":
+        """Worlds from what ``view``'s seat knew: the draft's (S3) from its events,
+        else from the hard bot's belief."""
+        if view.phase == "draft":
+            return draft_sampler(view, Rng(self.seed * 16 + view.seat + 1, 1 + view.event_count))
+        return self._bot(view.seat).sampler(view)  # type: ignore[arg-type]
+
     def win_chance(self, end: Match, view: PlayerView) -> float:
         """``view``'s seat's chance (0 or 1) of winning the round at a rolled-out
         round's end (an even share when the rollout was cut short)."""
@@ -165,27 +192,47 @@ class Reviewer:
             return 1.0 / end.seats
         return 1.0 if end.rounds[-1][0] == view.seat else 0.0
 
-    def values(self, view: PlayerView, options: Sequence[Action],
-               world: "Callable[[], Match] | None" = None) -> list[list[float]]:
-        """Each option's win chance (0–1) in each sampled world (the same worlds for
-        every option: world ``k`` is ``[o][k]`` for every option ``o``)."""
+    def outcomes(self, view: PlayerView, options: Sequence[Action],
+                 world: "Callable[[], Match] | None" = None
+                 ) -> tuple[list[list[float]], list[list[float]]]:
+        """Each option's (round win 0–1, match equity 0–1) in each sampled world (the
+        same worlds for every option: world ``k`` is ``[o][k]`` for every option
+        ``o``); the match equities are UNO Duo's (E2, E4; classic: empty lists)."""
         rollout = (play_round if self.rules.preset == "duo" else classic_round)
+        duo = self.rules.preset == "duo"
         if world is not None:  # hindsight: the real position, once
             worlds = 1
             sample: "Callable[[], Match | None]" = world
         else:
             worlds = max(MIN_WORLDS, min(MAX_WORLDS, self.budget // len(options)))
-            sample = self._bot(view.seat).sampler(view)  # type: ignore[arg-type]
+            sample = self._sampler(view)
         per: list[list[float]] = [[] for _ in options]
+        equity: list[list[float]] = [[] for _ in options]
+        seat, scores, target = view.seat, view.scores, view.rules.target
         for _ in range(worlds):
             w = sample()
             if w is None:
                 break
             for i, option in enumerate(options):
-                per[i].append(self.win_chance(rollout(w, option), view))
+                end = rollout(w, option)
+                per[i].append(self.win_chance(end, view))
+                if duo:
+                    equity[i].append(rollout_value(end, scores, seat, target))
         if not per[0]:
             raise ValueError(f"no world can be sampled for seat {view.seat} here")
-        return per
+        return per, equity
+
+    def values(self, view: PlayerView, options: Sequence[Action],
+               world: "Callable[[], Match] | None" = None) -> list[list[float]]:
+        """Each option's round win (0 or 1) in each sampled world (see :meth:`outcomes`)."""
+        return self.outcomes(view, options, world)[0]
+
+    def _chance(self, raw: float, worlds: int) -> float:
+        """A raw rollout frequency (0–1) of ``worlds`` worlds as a win chance in points,
+        calibrated (hindsight's one real playout is an outcome, not a frequency: kept)."""
+        if self.calibrate and not self.hindsight:
+            raw = calibrated(raw, self.rules.preset, self.rules.seats, worlds)
+        return 100.0 * raw
 
     def decision(self, p: Position) -> Decision:
         view = p.view
@@ -196,19 +243,35 @@ class Reviewer:
             raise ValueError(f"decision {p.index}: {p.played!r} is not one of the seat's "
                              "legal actions")
         world = p.world if self.hindsight else None
-        per = self.values(view, legal, world)
-        vals = [sum(v) / len(v) for v in per]
-        b, i = max(range(len(legal)), key=vals.__getitem__), legal.index(p.played)
+        per, equity = self.outcomes(view, legal, world)
+        raw = [sum(v) / len(v) for v in per]
+        b, i = max(range(len(legal)), key=raw.__getitem__), legal.index(p.played)
         best = legal[b]
-        before = 100.0 * vals[b]
-        loss = 100.0 * max(0.0, _paired(per[b], per[i]) - _paired_se(per[b], per[i]))
-        after = before - loss
-        label = label_of(loss, forced=len(legal) == 1)
+        raw_loss = max(0.0, _paired(per[b], per[i]) - _paired_se(per[b], per[i]))
+        worlds = len(per[0])
+        before = self._chance(raw[b], worlds)
+        after = self._chance(raw[b] - raw_loss, worlds)
+        label = label_of(before - after, forced=len(legal) == 1)
+        match = (None if not equity[i] else
+                 100.0 * _match_chance(after / 100.0, per[i], equity[i]))
         d = Decision(p.index, p.step, p.seat, view.round, str(p.played), str(best), label,
-                     loss, before, after, tuple((str(a), 100.0 * v) for a, v in zip(legal, vals)))
+                     before - after, before, after,
+                     tuple((str(a), self._chance(v, worlds)) for a, v in zip(legal, raw)),
+                     match_after=match)
         if d.flagged:
-            d = _with_reason(d, view)
+            d = replace(d, reason=reason(d, view))
         return d
+
+
+def _match_chance(win: float, wins: Sequence[float], equity: Sequence[float]) -> float:
+    """UNO Duo's match win chance (0–1): the calibrated round chance ``win`` times the
+    mean match equity of the worlds the seat won the round in, plus the rest times
+    that of the worlds it lost (either mean alone when every world went one way)."""
+    won = [e for w, e in zip(wins, equity) if w >= 1.0]
+    lost = [e for w, e in zip(wins, equity) if w < 1.0]
+    if not won or not lost:
+        return sum(equity) / len(equity)
+    return win * sum(won) / len(won) + (1.0 - win) * sum(lost) / len(lost)
 
 
 def _paired(a: Sequence[float], b: Sequence[float]) -> float:
@@ -226,65 +289,10 @@ def _paired_se(a: Sequence[float], b: Sequence[float]) -> float:
 
 def review(items: Iterable[Position], rules: Rules, seed: int = 0, budget: int | None = None,
            hindsight: bool = False) -> Iterator[Decision]:
-    """Each position's :class:`Decision`, as it is computed (stop iterating to cancel).
-    Draft decisions are skipped (see the module docstring)."""
+    """Each position's :class:`Decision`, as it is computed (stop iterating to cancel)."""
     reviewer = Reviewer(rules, seed, budget, hindsight)
     for p in items:
-        if p.view.phase == "draft":
-            continue
         yield reviewer.decision(p)
-
-
-# -- words ------------------------------------------------------------------------------
-
-def _cards(n: int) -> str:
-    return f"{n} card{'s' * (n != 1)}"
-
-
-def _reason(played: Action, best: Action, view: PlayerView) -> str:
-    hand = view.hand
-    if best.kind == "play" and played.kind in ("draw", "pass"):
-        card = best.card
-        left = len(hand) - 1
-        what = "kept the drawn card" if played.kind == "pass" else "drew"
-        if left == 0:
-            return f"You {what} with {card} playable, your last card: playing it went out"
-        return f"You {what} with {card} playable; playing it left you {_cards(left)}"
-    if played.kind == "play" and best.kind in ("draw", "pass"):
-        instead = "keeping the drawn card" if best.kind == "pass" else "drawing"
-        return f"You played {played.card}; {instead} was better"
-    if played.kind == best.kind == "play":
-        if played.card == best.card and played.colour != best.colour:
-            n = sum(1 for c in hand if c.colour == best.colour)
-            return (f"You named {COLOUR_NAMES[played.colour or 'R']} with {played.card}; "
-                    f"{COLOUR_NAMES[best.colour or 'R']} was better (you held {n})")
-        if played.card == best.card and best.uno and not played.uno:
-            return f"You did not say UNO playing {played.card}, down to one card"
-        return f"You played {played.card}; {best.card} was better"
-    if played.kind == best.kind == "colour":
-        n = sum(1 for c in hand if c.colour == best.colour)
-        return (f"You named {COLOUR_NAMES[played.colour or 'R']}; "
-                f"{COLOUR_NAMES[best.colour or 'R']} was better (you held {n})")
-    if "challenge" in (played.kind, best.kind):
-        if played.kind == "challenge":
-            return "You challenged the Wild Draw 4; taking the four was better"
-        return "You took the four; challenging the Wild Draw 4 was better"
-    if best.kind == "catch":
-        return "You did not catch a missing UNO"
-    if played.kind == "dump" and best.kind == "nodump":
-        return f"You dumped with {played.card} last; not dumping was better"
-    if played.kind == "nodump" and best.kind == "dump":
-        return f"You did not dump; dumping with {best.card} last was better"
-    if played.kind == best.kind == "dump":
-        return f"You dumped with {played.card} last; {best.card} last was better"
-    return f"You chose {played}; {best} was better"
-
-
-def _with_reason(d: Decision, view: PlayerView) -> Decision:
-    text = _reason(Action.parse(d.played), Action.parse(d.best), view)
-    why = f"{text} (win chance {d.win_after:.0f}% instead of {d.win_before:.0f}%)"
-    return Decision(d.index, d.step, d.seat, d.round, d.played, d.best, d.label, d.loss,
-                    d.win_before, d.win_after, d.values, why)
 
 
 # -- the summary -----------------------------------------------------------------------
@@ -347,15 +355,17 @@ class Review:
 
 
 def curves(decisions: Sequence[Decision], seat_count: int) -> tuple[tuple[float, ...], ...]:
-    """Per seat, its win chance after each decision (the acting seat's estimate; with
-    two seats the other's is its complement; else the seat's last estimate, 100/seats
-    before its first)."""
+    """Per seat, its win chance after each decision — of the match in UNO Duo
+    (:attr:`Decision.match_after`: the curve spans the match's rounds), else of the
+    round (the acting seat's estimate; with two seats the other's is its complement;
+    else the seat's last estimate, 100/seats before its first)."""
     last = [100.0 / seat_count] * seat_count
     out: list[list[float]] = [[] for _ in range(seat_count)]
     for d in decisions:
-        last[d.seat] = d.win_after
+        value = d.win_after if d.match_after is None else d.match_after
+        last[d.seat] = value
         if seat_count == 2:
-            last[1 - d.seat] = 100.0 - d.win_after
+            last[1 - d.seat] = 100.0 - value
         for s in range(seat_count):
             out[s].append(last[s])
     return tuple(tuple(c) for c in out)

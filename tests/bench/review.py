@@ -1,27 +1,36 @@
-"""The game review's figures (#25): ``python -m tests.bench.review [speed|levels|calibration]``.
+"""The game review's figures (#25): ``python -m tests.bench.review WHAT``.
 
 - ``speed``: seconds to review every decision of one seeded match (hard vs normal):
   UNO Duo, and classic at 4 seats.
 - ``levels``: each bot level's mean accuracy over seeded arena matches (the matches
   ``unoduo simulate`` plays) against normal bots.
-- ``calibration``: a reliability table — over the decisions of seeded normal-bot
-  matches, the predicted win chance of the move played, per tenth, against how often
-  that seat then won the round.
+- ``positions``: the calibration's data — for every decision of seeded normal-bot
+  matches, the raw rollout frequency of the move played and whether that seat won
+  the round (tab-separated rows on stdout).
+- ``calibrate``: reads those rows on stdin; per preset and seat count, the
+  reliability tables (tenth, positions, mean predicted, realised, difference) of the
+  raw frequencies and of the Platt map fitted on the other folds, held out by match,
+  and the map fitted on all (:data:`engine.review_calibration.PLATT`).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import sys
 import time
-from typing import Sequence
+from typing import Iterable, Iterator, Sequence
 
-from engine.bots import LEVELS
+from engine.bots import LEVELS, make
 from engine.bots.arena import run_arena
 from engine.match import Match
 from engine.review import Reviewer, positions, review, summarise
+from engine.review_calibration import platt
 from engine.rules import Rules
 
-__all__ = ["arena_matches", "level_accuracy", "calibration", "review_seconds", "main"]
+__all__ = ["arena_matches", "level_accuracy", "review_seconds", "speed_match", "normal_match",
+           "position_rows", "read_rows", "fit_platt", "reliability", "held_out", "calibrate",
+           "main"]
 
 
 def arena_matches(levels: Sequence[str], matches: int, seed: int, rules: Rules,
@@ -48,72 +57,225 @@ def level_accuracy(level: str, matches: int, seed: int, rules: Rules,
     return sum(accs) / len(accs)
 
 
-def calibration(matches: int, seed: int, rules: Rules, worlds: int = 100, every: int = 1
-                ) -> list[tuple[int, int, float, float]]:
-    """Per tenth of predicted win chance: (tenth, positions, mean predicted, realised
-    frequency), both in points — the played move's value at every ``every``-th
-    non-draft decision of seeded normal-bot matches, against whether that seat won that
-    round (the positions of one round share its outcome: many short matches, sampled
-    sparsely, give more independent rounds for the same work)."""
-    bins: list[list[tuple[float, int]]] = [[] for _ in range(10)]
-    for k, (m, _) in enumerate(arena_matches(("normal",), matches, seed, rules)):
-        reviewer = Reviewer(rules, seed=k, budget=worlds)
-        for i, p in enumerate(positions(rules, m.actions, m.seed)):
-            if p.view.phase == "draft" or (i + k) % every:
-                continue
-            per = reviewer.values(p.view, [p.played])[0]
-            predicted = 100.0 * sum(per) / len(per)
-            won = int(m.rounds[p.view.round - 1][0] == p.seat)
-            bins[min(9, int(predicted // 10))].append((predicted, won))
-    return [(i, len(b), sum(x for x, _ in b) / len(b), 100.0 * sum(w for _, w in b) / len(b))
-            for i, b in enumerate(bins) if b]
-
-
-def review_seconds(rules: Rules, seed: int, min_decisions: int = 300,
-                   budget: int | None = None) -> tuple[int, int, float]:
-    """(decisions in the match, decisions reviewed, seconds) for the first seeded
-    hard-vs-normal match from ``seed`` with at least ``min_decisions`` decisions."""
+def speed_match(rules: Rules, seed: int, min_decisions: int = 300) -> Match:
+    """The first seeded hard-vs-normal arena match from ``seed`` with at least
+    ``min_decisions`` decisions."""
     levels = ("hard",) + ("normal",) * (rules.seats - 1)
     for k in range(50):
         (m, _), = arena_matches(levels, 1, seed + k, rules)
-        count = sum(1 for e in m.actions if not e.is_chance)
-        if count >= min_decisions:
+        if sum(1 for e in m.actions if not e.is_chance) >= min_decisions:
             break
-    tick = time.perf_counter()
+    return m
+
+
+def review_seconds(rules: Rules, seed: int, min_decisions: int = 300,
+                   budget: int | None = None) -> tuple[int, int, float, float]:
+    """(decisions in the match, decisions reviewed, CPU seconds, wall seconds) to
+    review every decision of :func:`speed_match` in this one process."""
+    m = speed_match(rules, seed, min_decisions)
+    count = sum(1 for e in m.actions if not e.is_chance)
     kw = {} if budget is None else {"budget": budget}
+    cpu, wall = time.process_time(), time.perf_counter()
     done = sum(1 for _ in review(positions(rules, m.actions, m.seed), rules, **kw))
-    return count, done, time.perf_counter() - tick
+    return count, done, time.process_time() - cpu, time.perf_counter() - wall
+
+
+# -- calibration (engine/review_calibration.py is fitted from these) ------------------
+
+#: a positions row (``positions`` prints them, ``calibrate`` reads them; tab-separated)
+ROW = ("preset", "seats", "seed", "round", "step", "seat", "phase", "hand", "fewest",
+       "draw", "worlds", "raw", "won")
+
+
+def normal_match(rules: Rules, seed: int) -> Match:
+    """A seeded match between normal bots (the positions calibration is fitted on)."""
+    m = Match.new(rules, seed=seed)
+    players = [make("normal", seed=seed * 8 + s) for s in range(rules.seats)]
+    while not m.over:
+        seat = m.to_act
+        m.apply(players[seat].choose(m.view(seat)))
+    return m
+
+
+def position_rows(rules: Rules, matches: int, seed: int, worlds: int = 100
+                  ) -> Iterator[tuple]:
+    """For every decision of ``matches`` seeded normal-bot matches (seeds ``seed``,
+    ``seed + 1``, …): the raw (uncalibrated) rollout frequency of the move played, from
+    ``worlds`` worlds of the seat's view, and whether that seat won that round (E1/C9)
+    — one :data:`ROW` each."""
+    for k in range(matches):
+        m = normal_match(rules, seed + k)
+        reviewer = Reviewer(rules, seed=seed + k, budget=worlds, calibrate=False)
+        for p in positions(rules, m.actions, m.seed):
+            v = p.view
+            per = reviewer.values(v, [p.played])[0]
+            won = int(m.rounds[v.round - 1][0] == p.seat)
+            fewest = min(n for s, n in enumerate(v.hand_sizes) if s != p.seat)
+            yield (rules.preset, rules.seats, seed + k, v.round, p.step, p.seat, v.phase,
+                   len(v.hand), fewest, v.draw_size, len(per), round(sum(per) / len(per), 4),
+                   won)
+
+
+def read_rows(lines: Iterable[str]) -> list[dict]:
+    """:data:`ROW`\\ s back from their text (a header line or blank lines are skipped)."""
+    out = []
+    for line in lines:
+        words = line.rstrip("\n").split("\t")
+        if len(words) != len(ROW) or words[0] == "preset":
+            continue
+        row = dict(zip(ROW, words))
+        for name in ("seats", "seed", "round", "step", "seat", "hand", "fewest", "draw",
+                     "worlds", "won"):
+            row[name] = int(row[name])
+        row["raw"] = float(row["raw"])
+        out.append(row)
+    return out
+
+
+def _logit(raw: float, worlds: int) -> float:
+    """The logit of a frequency of ``worlds`` draws, kept off 0 and 1 (add one half)."""
+    p = (raw * worlds + 0.5) / (worlds + 1)
+    return math.log(p / (1.0 - p))
+
+
+def fit_platt(xs: Sequence[float], ys: Sequence[int], steps: int = 50) -> tuple[float, float]:
+    """(a, b) of the logistic ``1 / (1 + exp(-(a·x + b)))`` that fits ``ys`` (0/1) best
+    (maximum likelihood, Newton's method)."""
+    a, b = 1.0, 0.0
+    for _ in range(steps):
+        ga = gb = haa = hab = hbb = 0.0
+        for x, y in zip(xs, ys):
+            p = 1.0 / (1.0 + math.exp(-(a * x + b)))
+            r = y - p
+            w = p * (1.0 - p)
+            ga += r * x
+            gb += r
+            haa += w * x * x
+            hab += w * x
+            hbb += w
+        det = haa * hbb - hab * hab
+        if det <= 0:
+            break
+        da, db = (hbb * ga - hab * gb) / det, (haa * gb - hab * ga) / det
+        a, b = a + da, b + db
+        if abs(da) + abs(db) < 1e-9:
+            break
+    return a, b
+
+
+def reliability(pairs: Sequence[tuple[float, int, object]]) -> list[tuple[int, int, float, float, float]]:
+    """Per tenth of predicted chance: (tenth, n, mean predicted, realised, the 95%
+    half-width of realised − predicted), in points — ``pairs`` are (predicted 0–1,
+    won, cluster): the positions of one round share its outcome, so the interval is
+    the cluster-robust one (residuals summed per round)."""
+    bins: list[list[tuple[float, int, object]]] = [[] for _ in range(10)]
+    for p, won, cluster in pairs:
+        bins[min(9, int(p * 10))].append((p, won, cluster))
+    out = []
+    for i, b in enumerate(bins):
+        if not b:
+            continue
+        n = len(b)
+        sums: dict[object, float] = {}
+        for p, won, cluster in b:
+            sums[cluster] = sums.get(cluster, 0.0) + (won - p)
+        half = 196.0 * math.sqrt(sum(v * v for v in sums.values())) / n
+        out.append((i, n, 100.0 * sum(p for p, _, _ in b) / n,
+                    100.0 * sum(w for _, w, _ in b) / n, half))
+    return out
+
+
+def held_out(rows: Sequence[dict], folds: int = 5) -> tuple[list, list]:
+    """(raw, calibrated) predictions of ``rows`` as (predicted, won, round) — each
+    calibrated one by the Platt map fitted on the other folds (folds by match)."""
+    raw, cal = [], []
+    for f in range(folds):
+        train = [r for r in rows if r["seed"] % folds != f]
+        test = [r for r in rows if r["seed"] % folds == f]
+        a, b = _fit(train)
+        for r in test:
+            cluster = (r["seed"], r["round"])
+            raw.append((r["raw"], r["won"], cluster))
+            cal.append((_mapped(r["raw"], a, b, r["worlds"]), r["won"], cluster))
+    return raw, cal
+
+
+def _table(title: str, table: list) -> list[str]:
+    out = [title, "tenth    positions  predicted  realised  difference"]
+    for i, n, pred, real, half in table:
+        out.append(f"{i * 10:3}-{i * 10 + 10:<4} {n:9} {pred:10.1f} {real:9.1f} "
+                   f"{real - pred:+7.1f} ±{half:.1f}")
+    worst = max(abs(real - pred) for _, _, pred, real, _ in table)
+    out.append(f"worst |difference| {worst:.1f} points")
+    return out
+
+
+def calibrate(rows: Sequence[dict], folds: int = 5) -> list[str]:
+    """The report of ``python -m tests.bench.review calibrate``: per preset and seat
+    count, the held-out reliability tables (raw, calibrated) and the fitted map."""
+    out = []
+    groups: dict[tuple[str, int], list[dict]] = {}
+    for r in rows:
+        groups.setdefault((r["preset"], r["seats"]), []).append(r)
+    fitted = {}
+    for (preset, seats), group in sorted(groups.items()):
+        rounds = len({(r["seed"], r["round"]) for r in group})
+        out.append(f"== {preset}, {seats} seats: {len(group)} positions of {rounds} rounds "
+                   f"({folds} folds by match) ==")
+        raw, cal = held_out(group, folds)
+        out += _table("raw rollout frequency", reliability(raw))
+        out += _table("calibrated, held out", reliability(cal))
+        fitted[(preset, seats)] = _fit(group)
+        out.append("")
+    out.append("PLATT = {" + ", ".join(f"({p!r}, {s}): ({a:.4f}, {b:.4f})"
+                                       for (p, s), (a, b) in fitted.items()) + "}")
+    return out
+
+
+def _fit(rows: Sequence[dict]) -> tuple[float, float]:
+    """The Platt map of ``rows`` whose worlds did not all agree (see
+    :mod:`engine.review_calibration`: a unanimous 0 or 1 is kept)."""
+    inner = [r for r in rows if 0.0 < r["raw"] < 1.0]
+    return fit_platt([_logit(r["raw"], r["worlds"]) for r in inner], [r["won"] for r in inner])
+
+
+def _mapped(raw: float, a: float, b: float, worlds: int) -> float:
+    return raw if raw <= 0.0 or raw >= 1.0 else platt(raw, a, b, worlds)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.bench.review",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=("speed", "levels", "calibration"))
+    parser.add_argument("what", choices=("speed", "levels", "positions", "calibrate"))
     parser.add_argument("--matches", type=int, default=6)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--preset", default="duo")
     parser.add_argument("--seats", type=int, default=None)
     parser.add_argument("--budget", type=int, default=None)
     parser.add_argument("--target", type=int, default=None,
-                        help="points that end a match (1: one round each)")
-    parser.add_argument("--worlds", type=int, default=100, help="calibration: per position")
-    parser.add_argument("--every", type=int, default=1, help="calibration: every n-th decision")
+                        help="points that end a match (1: one round each; positions: 1)")
+    parser.add_argument("--worlds", type=int, default=100, help="positions: per position")
+    parser.add_argument("--folds", type=int, default=5, help="calibrate: held-out folds")
     args = parser.parse_args(argv)
     rules = Rules(preset=args.preset, seats=args.seats, target=args.target)
     if args.what == "speed":
         for r in (Rules(), Rules(preset="classic", seats=4)):
-            count, done, secs = review_seconds(r, args.seed, budget=args.budget)
-            print(f"{r.preset} {r.seats} seats: {count} decisions ({done} reviewed, the draft's "
-                  f"not) in {secs:.1f} s ({1000 * secs / max(1, done):.0f} ms each)", flush=True)
+            count, done, cpu, wall = review_seconds(r, args.seed, budget=args.budget)
+            print(f"{r.preset} {r.seats} seats: {count} decisions ({done} reviewed) in "
+                  f"{cpu:.1f} s CPU, {wall:.1f} s wall, one process "
+                  f"({1000 * cpu / max(1, done):.0f} ms CPU each; "
+                  f"{300 * cpu / max(1, done):.1f} s CPU per 300)", flush=True)
     elif args.what == "levels":
         for level in LEVELS:
             acc = level_accuracy(level, args.matches, args.seed, rules, args.budget or 240)
             print(f"{level:7} accuracy {acc:5.1f} over {args.matches} matches", flush=True)
+    elif args.what == "positions":
+        rules = Rules(preset=args.preset, seats=args.seats, target=args.target or 1)
+        print("\t".join(ROW))
+        for row in position_rows(rules, args.matches, args.seed, args.worlds):
+            print("\t".join(map(str, row)), flush=True)
     else:
-        print("tenth  positions  predicted  realised  gap")
-        for i, n, pred, real in calibration(args.matches, args.seed, rules, args.worlds,
-                                            args.every):
-            print(f"{i * 10:3}-{i * 10 + 10:<3} {n:8} {pred:9.1f} {real:9.1f} {real - pred:+5.1f}")
+        print("\n".join(calibrate(read_rows(sys.stdin), args.folds)))
     return 0
 
 

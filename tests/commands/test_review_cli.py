@@ -143,3 +143,18 @@ def test_two_processes_review_as_one_does(tmp_path):
     one = run_review(loaded, (0, 1), jobs=1, use_cache=False)
     two = run_review(loaded, (0, 1), jobs=2, use_cache=False)
     assert one == two
+
+
+def test_a_cache_of_another_format_or_calibration_is_refused(tmp_path):
+    """The values changed (calibrated, the draft reviewed): an older cache is not used."""
+    store, ref, _ = _saved(tmp_path, limit=30)
+    loaded = store.open(ref, read_only=True)
+    result = run_review(loaded, (0,), jobs=1)
+    path = cache.cache_path(loaded.path, False)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    key = cache.Key(data["save_sha256"], (0,), False, data["budget"], data["calibration"])
+    assert cache.load(loaded.path, key, 2) == result
+    for field, old in (("format", 1), ("calibration", "an older fit")):
+        stale = dict(data, **{field: old})
+        path.write_text(json.dumps(stale), encoding="utf-8")
+        assert cache.load(loaded.path, key, 2) is None, field

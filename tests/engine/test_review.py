@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Match, Rules, bots
-from engine.actions import Action
+from engine.actions import Action, parse_entry
 from engine.review import (FLAGGED, THRESHOLDS, Position, game_accuracy, label_of,
                            move_accuracy, positions, review, summarise)
 from tests.bench.review import level_accuracy
@@ -154,3 +154,63 @@ def test_random_plays_far_less_accurately_than_hard_and_easy_normal_hard_in_orde
            for level in ("random", "easy", "normal", "hard")}
     assert acc["random"] < acc["hard"] - 5, acc
     assert acc["easy"] < acc["normal"] < acc["hard"], acc
+
+
+def test_s3_draft_slots_are_what_the_drafting_seat_saw_of_the_real_deck():
+    """S3: a seat sees its own draws and every card turned up, never the other's keeps."""
+    from engine.review_draft import draft_slots
+
+    rules = Rules(target=1)
+    m = _played(13, rules)
+    shuffle = next(e for e in map(parse_entry, m.actions) if e.is_chance
+                   and e.kind == "shuffle")  # round 1's, after the cuts
+    deck = list(shuffle.cards)
+    drafts = [p for p in positions(rules, m.actions, m.seed) if p.view.phase == "draft"]
+    assert len(drafts) == 14
+    for p in drafts:
+        slots, made = draft_slots(p.view)
+        assert len(made) == p.step and slots[-1] == p.view.hand[-1]
+        assert all(c is None or c == deck[i] for i, c in enumerate(slots))
+        mine = [c for c in slots if c is not None]
+        assert len(mine) >= len(p.view.hand)
+        other = sum(1 for c in slots if c is None)
+        assert other == p.view.hand_sizes[1 - p.seat]  # the other seat's cards: unseen
+
+
+def test_s3_draft_worlds_agree_with_the_view_and_keep_or_reject_is_reviewed():
+    from engine.review_draft import draft_sampler
+    from engine.rng import Rng
+
+    rules = Rules(target=1)
+    m = _played(13, rules)
+    drafts = [p for p in positions(rules, m.actions, m.seed) if p.view.phase == "draft"]
+    for p in drafts[::3]:
+        sample = draft_sampler(_sealed(p.view), Rng(1))
+        for _ in range(4):
+            w = sample()
+            wv = w.view(p.seat)
+            assert (wv.hand, wv.hand_sizes, wv.discard_size, wv.p1, wv.phase) == (
+                p.view.hand, p.view.hand_sizes, p.view.discard_size, p.view.p1, "draft")
+    ds = list(review(drafts, rules, budget=64))
+    assert [d.index for d in ds] == [p.index for p in drafts]
+    assert all(sorted(a for a, _ in d.values) == ["keep", "reject"] for d in ds)
+    for d in ds:
+        if d.flagged:
+            assert "in the draft" in d.reason
+
+
+def test_the_uno_duo_curve_is_the_match_win_chance_classic_the_rounds():
+    rules = Rules(target=60)
+    m = _played(17, rules)
+    assert len(m.rounds) > 1  # the curve spans rounds
+    ds = list(review(positions(rules, m.actions, m.seed, seats=[0]), rules, budget=32))
+    assert all(d.match_after is not None and 0 <= d.match_after <= 100 for d in ds)
+    r = summarise(ds, 2)
+    assert list(r.curves[0]) == [d.match_after for d in ds]
+    assert [round(a + b, 9) for a, b in zip(*r.curves)] == [100.0] * len(ds)
+    classic = Rules(preset="classic", seats=3, target=1)
+    m = _played(17, classic, ("normal",) * 3)
+    cs = list(review(list(positions(classic, m.actions, m.seed, seats=[1]))[:6], classic,
+                     budget=32))
+    assert all(d.match_after is None for d in cs)
+    assert list(summarise(cs, 3).curves[1]) == [d.win_after for d in cs]

@@ -77,8 +77,11 @@ async def test_spoiler_free_draws_the_curve_only_up_to_the_cursor(tmp_path):
         future = {step: d for step, d in screen.reviewed.items() if d.step + 1 > here}
         assert future
         # what lies ahead changes: the spoiler-free curve does not
-        screen.reviewed.update({step: replace(d, win_after=100.0 - d.win_after)
-                                for step, d in future.items()})
+        def flipped(d):
+            return replace(d, win_after=100.0 - d.win_after,
+                           match_after=None if d.match_after is None else 100.0 - d.match_after)
+
+        screen.reviewed.update({step: flipped(d) for step, d in future.items()})
         assert curve() == before
         await pilot.press("s")  # spoilers shown: the whole match's curve, the future too
         shown = curve()

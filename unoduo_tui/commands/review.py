@@ -82,8 +82,9 @@ def summary_lines(loaded, result: "Review", names: Sequence[str], seats: Sequenc
                                                     if result.hindsight else
                                                     "from each seat's own view") +
            ". Labels by points "
-           f"lost: {limits}, blunder beyond; forced: one legal action. The draft is not "
-           "reviewed.", ""]
+           f"lost: {limits}, blunder beyond; forced: one legal action. The curve: "
+           + ("of winning the match." if loaded.header.rules.preset == "duo"
+              else "of winning the round."), ""]
     for s in result.seats:
         if s.seat not in seats:
             continue
@@ -95,6 +96,5 @@ def summary_lines(loaded, result: "Review", names: Sequence[str], seats: Sequenc
             out.append(f"  #{d.index} round {d.round}: {d.label}, −{d.loss:.0f} — {d.reason}")
         if not s.worst:
             out.append("  no " + " / ".join(FLAGGED))
-        curve = [d.win_after for d in result.decisions if d.seat == s.seat]
-        out.append(f"  win chance: {_curve(curve)}")
+        out.append(f"  win chance: {_curve(result.curves[s.seat])}")
     return out

@@ -1,6 +1,7 @@
 """A review's cache: one JSON file beside the save (``<id>.review.json``; hindsight:
 ``<id>.hindsight.review.json``), keyed by the SHA-256 of the save file's bytes, the
-seats reviewed and the review's budget.  A cache made from other bytes is refused (the save changed: a match
+seats reviewed, the review's budget and its calibration, in a format (:data:`FORMAT`)
+bumped whenever the values change.  A cache made from other bytes is refused (the save changed: a match
 played on, a file replaced) and the review computed again; a review whose save changed
 while it ran is not written.  A cache that cannot be read or written costs only the
 time to compute the review again.  No Textual."""
@@ -19,7 +20,10 @@ from engine.review import Decision, Review, summarise
 
 __all__ = ["Key", "content_hash", "cache_path", "load", "save", "FORMAT"]
 
-FORMAT = 1
+#: the cache's format: 2 since the values are calibrated (engine.review_calibration),
+#: the draft is reviewed and UNO Duo's decisions carry the match's win chance — a
+#: cache of another format is refused and the review computed again
+FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,8 @@ class Key:
     seats: tuple[int, ...]
     hindsight: bool
     budget: int
+    #: the calibration the values were mapped by (:data:`engine.review_calibration.VERSION`)
+    calibration: str = ""
 
 
 def content_hash(path: Path) -> str:
@@ -51,7 +57,8 @@ def load(save: Path, key: Key, seat_count: int) -> Review | None:
         if (data.get("format") != FORMAT or data.get("save_sha256") != key.save_sha256
                 or tuple(data.get("seats", ())) != key.seats
                 or bool(data.get("hindsight")) != key.hindsight
-                or data.get("budget") != key.budget):
+                or data.get("budget") != key.budget
+                or data.get("calibration") != key.calibration):
             return None
         decisions = [_decision(d) for d in data["decisions"]]
     except (OSError, ValueError, TypeError, KeyError):
@@ -72,6 +79,7 @@ def save(save_path: Path, key: Key, result: Review) -> bool:
             return False
         data = {"format": FORMAT, "save_sha256": key.save_sha256, "seats": list(key.seats),
                 "hindsight": key.hindsight, "budget": key.budget,
+                "calibration": key.calibration,
                 "decisions": [asdict(d) for d in result.decisions]}
         target = cache_path(save_path, key.hindsight)
         fd, tmp = tempfile.mkstemp(prefix="." + target.name, suffix=".tmp", dir=target.parent)

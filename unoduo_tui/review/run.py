@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import engine.review as engine_review
 from engine.review import Decision, Position, Review, positions, review, summarise
+from engine.review_calibration import VERSION as CALIBRATION
 from engine.rules import Rules
 
 from . import cache
@@ -74,7 +75,8 @@ def run_review(loaded, seats: Sequence[int], hindsight: bool = False,
     budget = engine_review.BUDGET
     jobs = JOBS if jobs is None else jobs
     try:
-        key = cache.Key(cache.content_hash(loaded.path), tuple(seats), hindsight, budget)
+        key = cache.Key(cache.content_hash(loaded.path), tuple(seats), hindsight, budget,
+                        CALIBRATION)
     except OSError:  # no file to key a cache by (a match shown, not saved)
         use_cache = False
     if use_cache:
@@ -119,8 +121,7 @@ def as_json(loaded, result: Review, names: Sequence[str], seats: Sequence[int]
 
 def _reviewed(rules: Rules, log, seed: int, seats: Sequence[int], hindsight: bool
               ) -> Iterator[Position]:
-    return (p for p in positions(rules, log, seed, seats=seats, hindsight=hindsight)
-            if p.view.phase != "draft")
+    return positions(rules, log, seed, seats=seats, hindsight=hindsight)
 
 
 def _decisions(rules: Rules, log, seed: int, seats: Sequence[int], hindsight: bool,

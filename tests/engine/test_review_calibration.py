@@ -1,0 +1,79 @@
+"""The review's calibration (#25, engine/review_calibration.py and the fit in
+engine/review_bench.py): the map, its fit, the reliability table, and that the review
+applies it to every value."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from engine import Match, Rules, bots
+from engine.rng import Rng
+from engine.review import Reviewer, positions
+from engine.review_bench import calibrate, fit_platt, read_rows, reliability, ROW
+from engine.review_calibration import PLATT, calibrated, platt
+
+
+def test_the_map_is_increasing_keeps_unanimous_results_and_unfitted_presets():
+    assert ("duo", 2) in PLATT and ("classic", 4) in PLATT
+    for key in PLATT:
+        xs = [calibrated(k / 100, *key) for k in range(101)]
+        assert xs[0] == 0.0 and xs[-1] == 1.0  # every world agreed: kept
+        assert all(0.0 < x < 1.0 for x in xs[1:-1])
+        assert all(a < b for a, b in zip(xs, xs[1:]))
+    assert calibrated(0.37, "classic", 7) == 0.37  # no fit: the raw frequency
+
+
+def test_the_platt_fit_recovers_a_known_map():
+    rng = Rng(5)
+    xs, ys = [], []
+    for _ in range(20000):
+        x = (rng.below(2001) - 1000) / 250.0  # -4 … 4
+        p = 1.0 / (1.0 + math.exp(-(0.8 * x - 0.3)))
+        xs.append(x)
+        ys.append(int(rng.below(1 << 30) < p * (1 << 30)))
+    a, b = fit_platt(xs, ys)
+    assert a == pytest.approx(0.8, abs=0.05) and b == pytest.approx(-0.3, abs=0.05)
+
+
+def test_the_reliability_table_counts_each_tenth():
+    pairs = [(0.05, 0, "r1"), (0.15, 1, "r1"), (0.12, 0, "r2"), (0.95, 1, "r3")]
+    table = reliability(pairs)
+    assert [(i, n) for i, n, *_ in table] == [(0, 1), (1, 2), (9, 1)]
+    (_, _, pred, real, _) = table[1]
+    assert pred == pytest.approx(13.5) and real == pytest.approx(50.0)
+
+
+def test_calibrate_reads_the_positions_rows_and_reports_held_out_tables():
+    lines = ["\t".join(ROW)]
+    rng = Rng(2)
+    for seed in range(40):
+        for step in range(10):
+            raw = rng.below(101) / 100
+            lines.append("\t".join(map(str, ("duo", 2, seed, 1, step, 0, "turn", 3, 3, 50,
+                                             100, raw, int(rng.below(100) < raw * 100)))))
+    rows = read_rows(lines)
+    assert len(rows) == 400 and rows[0]["raw"] == float(lines[1].split("\t")[11])
+    out = calibrate(rows)
+    assert out[0].startswith("== duo, 2 seats: 400 positions of 40 rounds")
+    assert "calibrated, held out" in out and out[-1].startswith("PLATT = {('duo', 2): (")
+
+
+def test_the_review_maps_every_value_of_a_decision():
+    rules = Rules(target=1)
+    m = Match.new(rules, seed=21)
+    players = [bots.make("normal", seed=s) for s in range(2)]
+    while not m.over:
+        m.apply(players[m.to_act].choose(m.view(m.to_act)))
+    ps = [p for p in positions(rules, m.actions, m.seed) if len(p.view.legal_actions) > 1][:8]
+    for p in ps:
+        raw = Reviewer(rules, seed=3, budget=64, calibrate=False).decision(p)
+        cal = Reviewer(rules, seed=3, budget=64).decision(p)
+        worlds = max(16, 64 // len(p.view.legal_actions))
+        for (a, r), (b, c) in zip(raw.values, cal.values):
+            assert a == b
+            assert c == pytest.approx(100 * calibrated(r / 100, "duo", 2, worlds))
+        assert cal.win_before == pytest.approx(100 * calibrated(raw.win_before / 100, "duo", 2,
+                                                                worlds))
+    assert platt(0.5, 1.0, 0.0) == pytest.approx(0.5)
