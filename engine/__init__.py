@@ -15,12 +15,13 @@ from .events import Event, describe
 from .match import Match
 from .phases import PHASES, Phase
 from .classic import ClassicMatch
+from .house import HouseMatch
 from .rules import Rules
 from .view import PlayerView
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "ActionError", "Card", "Chance", "ClassicMatch", "Event", "IllegalAction", "MalformedAction", "Match",
+    "Action", "ActionError", "Card", "Chance", "ClassicMatch", "Event", "HouseMatch", "IllegalAction", "MalformedAction", "Match",
     "PHASES", "Phase", "PlayerView", "Rules", "describe", "__version__",
 ]

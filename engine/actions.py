@@ -19,10 +19,14 @@ from .cards import ALL_CARDS, COLOURS, Card
 __all__ = [
     "Action", "ActionError", "Chance", "IllegalAction", "MalformedAction", "parse_entry",
     "KEEP", "REJECT", "PLAY", "DRAW", "PASS", "DUMP", "NODUMP", "CHALLENGE", "CATCH", "COLOUR",
+    "JUMP",
 ]
 
 KEEP, REJECT, PLAY, DRAW, PASS = "keep", "reject", "play", "draw", "pass"
 DUMP, NODUMP, CHALLENGE, CATCH, COLOUR = "dump", "nodump", "challenge", "catch", "colour"
+JUMP, SWAP = "jump", "swap"
+#: H1: the seats a 7 may swap with (the most seats a preset has)
+_SWAP_SEATS = range(10)
 
 
 class ActionError(ValueError):
@@ -50,8 +54,9 @@ class Action(str):
     """A decision, e.g. ``Action.parse("play W+4 R uno")``.
 
     Attributes: ``kind`` (keep reject play draw pass dump nodump challenge catch
-    colour), ``card`` (for play/dump), ``colour`` (the colour a Wild names, or
-    the one chosen by ``colour``), ``uno`` (says UNO), ``code`` (small int).
+    colour jump), ``card`` (for play/dump/jump), ``colour`` (the colour a Wild names,
+    or the one chosen by ``colour``), ``uno`` (says UNO), ``swap`` (H1: the seat a 7
+    swaps hands with, else ``None``), ``code`` (small int).
     """
 
     kind: str
@@ -59,6 +64,7 @@ class Action(str):
     colour: str | None
     uno: bool
     code: int
+    swap: int | None = None
     is_chance = False
 
     _table: dict[str, "Action"] = {}
@@ -66,7 +72,7 @@ class Action(str):
 
     @classmethod
     def _make(cls, kind: str, card: Card | None = None, colour: str | None = None,
-              uno: bool = False) -> "Action":
+              uno: bool = False, swap: int | None = None) -> "Action":
         words = [kind]
         if card is not None:
             words.append(card.text)
@@ -74,8 +80,12 @@ class Action(str):
             words.append(colour)
         if uno:
             words.append("uno")
+        if swap is not None:
+            words += [SWAP, str(swap)]
         action = str.__new__(cls, " ".join(words))
         action.kind, action.card, action.colour, action.uno = kind, card, colour, uno
+        if swap is not None:
+            action.swap = swap
         action.code = len(cls.by_code)
         cls.by_code.append(action)
         cls._table[str(action)] = action
@@ -91,11 +101,13 @@ class Action(str):
         words = text.split()
         if words:
             words[0] = words[0].lower()
-            words[1:] = [w.lower() if w.lower() == "uno" else w.upper() for w in words[1:]]
+            words[1:] = [w.lower() if w.lower() in ("uno", SWAP) else w.upper()
+                         for w in words[1:]]
         action = cls._table.get(" ".join(words))
         if action is None:
             raise MalformedAction(
-                f"not an action: {text!r} (e.g. 'keep', 'play R5', 'play W+4 G uno', 'draw')"
+                f"not an action: {text!r} (e.g. 'keep', 'play R5', 'play W+4 G uno', 'draw', "
+                "'play R7 swap 2', 'jump R5')"
             )
         return action
 
@@ -128,6 +140,18 @@ def _build_actions() -> None:
         if not card.is_wild:
             for uno in (False, True):
                 Action._make(DUMP, card, None, uno)
+    # the house rules' (H1, H4), after every older action: save files keep their codes
+    sevens = [c for c in ALL_CARDS if c.rank == "7"]
+    for card in sevens:
+        for seat in _SWAP_SEATS:
+            Action._make(PLAY, card, swap=seat)
+    for card in ALL_CARDS:
+        if not card.is_wild:
+            for uno in (False, True):
+                Action._make(JUMP, card, None, uno)
+    for card in sevens:
+        for seat in _SWAP_SEATS:
+            Action._make(JUMP, card, swap=seat)
 
 
 _build_actions()
@@ -160,6 +184,14 @@ for _card in ALL_CARDS:
     else:
         DUMPS.append((_a(f"dump {_card}"),))
         DUMPS_UNO.append((_a(f"dump {_card}"), _a(f"dump {_card} uno")))
+
+#: H1: SWAPS[kind][code]: a 7's swap actions (``play``/``jump``), one per seat 0–9
+SWAPS: dict[str, dict[int, tuple[Action, ...]]] = {
+    kind: {c.code: tuple(_a(f"{kind} {c} swap {s}") for s in _SWAP_SEATS)
+           for c in ALL_CARDS if c.rank == "7"} for kind in (PLAY, JUMP)}
+#: H4: JUMPS[code] / JUMPS_UNO[code]: the jump-in actions for a card
+JUMPS = [(_a(f"jump {c}"),) if not c.is_wild else () for c in ALL_CARDS]
+JUMPS_UNO = [(_a(f"jump {c}"), _a(f"jump {c} uno")) if not c.is_wild else () for c in ALL_CARDS]
 
 
 #: each action's (kind, card, colour, says UNO): one dict lookup where reading the

@@ -194,16 +194,18 @@ class ClassicMatch(Match):
 
     # -- C10: scoring and the end ----------------------------------------------------
 
+    def _round_points(self, winner: int | None, own: "tuple[int, ...]") -> "tuple[int, ...]":
+        """C10: each seat's points for the round (``own``: the points of each hand)."""
+        if self._rules.scoring == "own_hand":
+            return own
+        if winner is None:  # a blocked round scores nothing under winner_takes
+            return (0,) * self._seats
+        return tuple(sum(own) if s == winner else 0 for s in range(self._seats))
+
     def _end_round(self, winner: int | None) -> None:
         hands = tuple(tuple(h) for h in self._hands)
-        own = tuple(classic_points(h) for h in hands)
         n = self._seats
-        if self._rules.scoring == "own_hand":
-            points = own
-        elif winner is None:  # a blocked round scores nothing under winner_takes
-            points = (0,) * n
-        else:
-            points = tuple(sum(own) if s == winner else 0 for s in range(n))
+        points = self._round_points(winner, tuple(classic_points(h) for h in hands))
         self._scores = tuple(a + b for a, b in zip(self._scores, points))
         self._history.append((winner, points))
         self._emit(ev("round_end", winner, amount=self._round,

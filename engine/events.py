@@ -24,7 +24,8 @@ __all__ = ["Event", "EventKind", "EVENT_TYPES", "describe", "new_event"]
 EventKind = Literal["cut", "first", "round", "draft", "keep", "reject", "forced_keep", "under",
                     "start", "colour", "play", "dump", "nodump", "draw", "pass", "refill",
                     "challenge", "reveal", "catch", "round_end", "match_end",
-                    "dealer_draw", "dealer", "deal", "dealt", "reshuffle"]
+                    "dealer_draw", "dealer", "deal", "dealt", "reshuffle",
+                    "jump", "swap", "rotate", "receive"]
 
 
 class Event(NamedTuple):
@@ -245,6 +246,33 @@ class Reshuffle(_Card):
     __slots__ = ()
 
 
+class Jump(_Card):
+    """H4: ``seat`` jumps in out of turn with ``card``, identical to the top card;
+    ``next_seat`` is the seat after it."""
+    __slots__ = ()
+    next_seat = property(lambda self: self.data)
+
+
+class Swap(Event):
+    """H1: ``seat``'s 7 swaps its hand with ``other``'s (public as counts only)."""
+    __slots__ = ()
+    other = property(lambda self: self.data)
+
+
+class Rotate(Event):
+    """H1: ``seat``'s 0 passes every hand one seat on, in ``direction`` (+1: to seat + 1)."""
+    __slots__ = ()
+    direction = property(lambda self: self.data)
+
+
+class Receive(Event):
+    """H1: after a swap or a 0, ``seat`` now holds ``giver``'s hand: ``count`` cards
+    (``cards``, private to ``seat``)."""
+    __slots__ = ()
+    count = property(lambda self: self.amount)
+    giver = property(lambda self: self.data)
+
+
 #: each kind's class
 EVENT_TYPES: dict[str, type[Event]] = {
     "cut": Cut, "first": First, "round": Round, "draft": Draft, "keep": Keep, "reject": Reject,
@@ -253,6 +281,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     "challenge": Challenge, "reveal": Reveal, "catch": Catch, "round_end": RoundEnd,
     "match_end": MatchEnd, "dealer_draw": DealerDraw, "dealer": Dealer, "deal": Deal,
     "dealt": Dealt, "reshuffle": Reshuffle,
+    "jump": Jump, "swap": Swap, "rotate": Rotate, "receive": Receive,
 }
 assert set(EVENT_TYPES) == set(get_args(EventKind))
 
@@ -328,15 +357,32 @@ def _dealt(e: Dealt, r: _Reader) -> str:
 
 def _play(e: Play, r: _Reader) -> str:
     card = e.cards[0]
-    stacked = card.rank == "+2" and e.total > 2
+    # H2: a Wild Draw 4's event carries its volley's total only when stacked on one
+    stacked = (card.rank == "+2" and e.total > 2) or (card.rank == "W+4" and e.total > 4)
     text = f"{r.who} {r.v('stack' if stacked else 'play')} {card}"
     if e.colour and card.is_wild:
         text += f" and {r.v('name')} {COLOUR_NAMES[e.colour]}"
-    if card.rank == "+2":
+    if card.rank == "+2" or stacked:
         nxt = e.next_seat
-        text += (f" — volley at {e.total}" if e.total > 2
+        text += (f" — volley at {e.total}" if stacked
                  else f" — {r.name(nxt)} {r.verb_of('face', nxt)} +2")
     return text + (" — UNO!" if e.uno else ".")
+
+
+def _jump(e: Jump, r: _Reader) -> str:
+    return f"{r.who} {r.v('jump')} in with {e.card}" + (" — UNO!" if e.uno else ".")
+
+
+def _rotate(e: Rotate, r: _Reader) -> str:
+    side = "left" if e.direction == 1 else "right"
+    return f"{r.who} {r.v('play')} a 0: every hand passes to the {side}."
+
+
+def _receive(e: Receive, r: _Reader) -> str:
+    giver = "your" if e.giver == r.viewer else f"{r.names[e.giver]}'s"
+    if r.you:
+        return f"You now hold {giver} hand: {_cards(e.cards)}."
+    return f"{r.who} now holds {giver} hand ({_n(e.count)})."
 
 
 def _dump(e: Dump, r: _Reader) -> str:
@@ -419,6 +465,10 @@ _DESCRIBE: dict[str, Callable[[Any, _Reader], str]] = {
     "catch": lambda e, r: f"{r.who} {r.v('catch')} {r.name(e.caught)} without UNO!",
     "round_end": _round_end,
     "match_end": _match_end,
+    "jump": _jump,
+    "swap": lambda e, r: f"{r.who} {r.v('swap')} hands with {r.name(e.other)}.",
+    "rotate": _rotate,
+    "receive": _receive,
 }
 assert set(_DESCRIBE) == set(EVENT_TYPES)
 

@@ -72,9 +72,9 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         """Use :meth:`new` or :meth:`replay`."""
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
-        if _VARIANTS[rules.preset] is not type(self):
+        if _variant_of(rules) is not type(self):
             raise ValueError(f"the {rules.preset!r} preset is played by "
-                             f"{_VARIANTS[rules.preset].__name__}; use Match.new or Match.replay")
+                             f"{_variant_of(rules).__name__}; use Match.new or Match.replay")
         self._init_state(rules, seed, queue, rules.seats, _deck(rules.deck), _new_id())
         self._handlers, self._legal_by_phase = self._HANDLERS, self._LEGAL_BY_PHASE
         self._start_match()
@@ -112,8 +112,10 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
     @classmethod
     def variant(cls, rules: Rules) -> "type[Match]":
         """The class that plays ``rules``' preset (python-chess's ``find_variant``):
-        :class:`Match` for UNO Duo, :class:`~engine.classic.ClassicMatch` for classic."""
-        return _VARIANTS[rules.preset] if cls is Match else cls
+        :class:`Match` for UNO Duo, :class:`~engine.classic.ClassicMatch` for classic,
+        :class:`~engine.house.HouseMatch` for classic with a house rule (H)."""
+        variant = _variant_of(rules)
+        return variant if cls is Match or issubclass(variant, cls) else cls
 
     @classmethod
     def from_position(cls, rules: Rules, *, hands: Sequence, draw_pile: Sequence,
@@ -421,3 +423,10 @@ from .classic import ClassicMatch  # noqa: E402  (a variant of Match: imported o
 
 
 _VARIANTS["classic"] = ClassicMatch
+
+from .house import HouseMatch  # noqa: E402  (a variant of ClassicMatch)
+
+
+def _variant_of(rules: Rules) -> "type[Match]":
+    """The class that plays ``rules`` (a house rule on: :class:`HouseMatch`)."""
+    return HouseMatch if rules.house else _VARIANTS[rules.preset]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Mapping, NamedTuple
 
-__all__ = ["Rules", "Option", "Choice", "OPTIONS", "PRESETS", "option"]
+__all__ = ["Rules", "Option", "Choice", "OPTIONS", "PRESETS", "PARTNER_SEATS", "option"]
 
 #: the presets, each with the seat counts it is for (OpenSpiel's min/max_num_players)
 PRESETS: Mapping[str, range] = {"duo": range(2, 3), "classic": range(2, 11)}
@@ -33,6 +33,9 @@ class Option(NamedTuple):
     rule: str
     choices: Mapping[str, "tuple[Choice, ...] | None"]
     default: Mapping[str, Any]
+    #: a house rule (H): stored only when it is not at its default, so the save files
+    #: and views of matches without it read exactly as they did before it existed
+    house: bool = False
 
     def values(self, preset: str) -> "tuple | None":
         """The allowed values in ``preset`` (``None``: any positive whole number)."""
@@ -44,6 +47,13 @@ _DECKS = (Choice("duo112", "duo112 — 112 cards, 8 Wilds (D1)"),
           Choice("classic108", "classic108 — the classic 108 cards (C1)"))
 _REFILLS = (Choice("turn_over", "turn_over — discards flipped, not shuffled (T3)"),
             Choice("shuffle", "shuffle — discards shuffled (C5)"))
+
+
+def _on_off(off: str, on: str) -> "tuple[Choice, ...]":
+    """An on/off option's two choices, each with what it means."""
+    return (Choice(False, f"off — {off}"), Choice(True, f"on — {on}"))
+
+
 _GUILT = (Choice("colour_match", "colour_match — held the active colour (A6)"),
           Choice("any_playable", "any_playable — held any playable card"))
 
@@ -68,7 +78,30 @@ OPTIONS: tuple[Option, ...] = (
            {preset: tuple(Choice(n, f"{n} players") for n in seats)
             for preset, seats in PRESETS.items()},
            {"duo": 2, "classic": 2}),
+    Option("seven_zero", "Seven-O", "H1",
+           {"classic": _on_off("7 and 0 are plain numbers",
+                              "a 7 swaps hands with a seat, a 0 passes every hand on")},
+           {"classic": False}, house=True),
+    Option("stack_draw4", "Stack Wild Draw 4s", "H2",
+           {"classic": (Choice("off", "off — a Wild Draw 4 is drawn or challenged"),
+                        Choice("same", "same — stack a Wild Draw 4 on a Wild Draw 4"),
+                        Choice("any", "any — also on a Draw 2 volley (needs Stack Draw 2s)"))},
+           {"classic": "off"}, house=True),
+    Option("draw_until", "Draw until playable", "H3",
+           {"classic": _on_off("a turn's draw is one card", "draw until a card can be played")},
+           {"classic": False}, house=True),
+    Option("jump_in", "Jump-in", "H4",
+           {"classic": _on_off("play only in turn",
+                              "play an identical card out of turn")},
+           {"classic": False}, house=True),
+    Option("teams", "Teams", "H5",
+           {"classic": (Choice("off", "off — every seat for itself"),
+                        Choice("partners", "partners — opposite seats play as a team"))},
+           {"classic": "off"}, house=True),
 )
+
+#: H5: the seat counts partners can be played at
+PARTNER_SEATS = (4, 6, 8, 10)
 
 _BY_NAME = {o.name: o for o in OPTIONS}
 
@@ -95,6 +128,11 @@ class Rules:
     stacking: bool | None = None
     scoring: str | None = None
     seats: int | None = None
+    seven_zero: bool | None = None
+    stack_draw4: str | None = None
+    draw_until: bool | None = None
+    jump_in: bool | None = None
+    teams: str | None = None
 
     def __post_init__(self) -> None:
         preset = self.preset
@@ -122,14 +160,41 @@ class Rules:
                 raise ValueError(f"option {opt.name}={value!r}: one of "
                                  + ", ".join(str(v).lower() if isinstance(v, bool) else str(v)
                                              for v in allowed))
+        if self.stack_draw4 == "any" and not self.stacking:
+            raise ValueError("option stack_draw4=any needs stacking=on "
+                             "(a Wild Draw 4 goes on a Draw 2 volley)")
+        if self.teams == "partners" and self.seats not in PARTNER_SEATS:
+            raise ValueError(f"option teams=partners: {', '.join(map(str, PARTNER_SEATS[:-1]))} "
+                             f"or {PARTNER_SEATS[-1]} players, not {self.seats}")
+
+    @property
+    def house(self) -> bool:
+        """Whether any house rule (H1–H5) is on."""
+        return any(getattr(self, o.name) not in (None, o.default.get(self.preset))
+                   for o in OPTIONS if o.house)
+
+    def partner(self, seat: int) -> int | None:
+        """H5: ``seat``'s partner (the seat opposite), or ``None`` without teams."""
+        if self.teams != "partners":
+            return None
+        return (seat + self.seats // 2) % self.seats
+
+    def team(self, seat: int) -> int:
+        """H5: ``seat``'s team, numbered by its lower seat (without teams: the seat)."""
+        return seat % (self.seats // 2) if self.teams == "partners" else seat
 
     @property
     def deck_size(self) -> int:
         return 112 if self.deck == "duo112" else 108
 
     def to_dict(self) -> dict[str, Any]:
-        """Every option by name (``None`` for ones the preset does not have)."""
-        return asdict(self)
+        """Every option by name (``None`` for ones the preset does not have); a house
+        rule (H) only when it is on, so older readers and files are unchanged."""
+        data = asdict(self)
+        for opt in OPTIONS:
+            if opt.house and data[opt.name] in (None, opt.default.get(self.preset)):
+                del data[opt.name]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Rules":

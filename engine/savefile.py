@@ -31,7 +31,8 @@ here on ``seat`` is named ``name`` and played by ``kind`` (a joiner sat down, a 
 stands in for an away player, the player is back); and the footer's ``names`` (the
 seats' names at the end, when a seat record renamed one).  Files of formats 1 and 2
 load as they always did; neither may hold a seat record.
-A decision costs 9 bytes (10 for codes ≥ 128) including framing.
+A decision costs 9 bytes (10 for codes ≥ 128, 11 for the house rules' from 256 on)
+including framing.
 
 Every limit (name and id lengths, the seed's range, the seat count, a record's size)
 is checked in one place used by the writer and the reader alike
@@ -296,6 +297,9 @@ def decode(data: bytes, name: str = "save file") -> Decoded:
         elif n == 3 and b0 == 0x91 and data[pos + 1] == 0xCC and data[pos + 2] < n_codes \
                 and record:
             append(by_code[data[pos + 2]])
+        elif n == 4 and b0 == 0x91 and data[pos + 1] == 0xCD \
+                and (data[pos + 2] << 8 | data[pos + 3]) < n_codes and record:
+            append(by_code[data[pos + 2] << 8 | data[pos + 3]])  # a house rule's (H1, H4)
         else:
             try:
                 obj = _unpack(mv[pos:pos + n])

@@ -20,7 +20,10 @@ def match_result(rules: "Rules", scores: "tuple[int, ...]") -> "tuple[bool, int 
     """E4 / C10: (is the match over, its winner) once a round has left ``scores``: over
     when a total reaches the target.  UNO Duo and classic ``own_hand``: the lowest total
     wins; classic ``winner_takes``: the highest (only the seat that went out scored, so
-    it is the one at the target).  A tie for the win is shared (None)."""
+    it is the one at the target).  A tie for the win is shared (None).  H5: with
+    partners, a team's total (shown on both its seats) and the team's lower seat."""
+    if rules.teams == "partners":
+        scores = scores[:len(scores) // 2]  # seat t < n/2 shows team t's total
     if not scores or max(scores) < rules.target:
         return False, None
     best = max(scores) if rules.scoring == "winner_takes" else min(scores)

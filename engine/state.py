@@ -70,6 +70,8 @@ class MatchState:
     _blocked: int                    #: blocked passes in a row (T4)
     _direction: int                  #: +1 clockwise, -1 counter-clockwise (C6)
     _dealer: int | None              #: the dealer (C2; None in UNO Duo)
+    _jump_from: int | None           #: H4: while the jump-in window is open, the seat
+                                     #: whose card is on top; else None
     _search: bool                    #: a search copy: no log or events, ends with its round
     # -- the variant's tables (its class's _HANDLERS and _LEGAL_BY_PHASE, read through a
     #    slot: on the hot path a class attribute costs a lookup through the classes)
@@ -127,6 +129,7 @@ class MatchState:
         self._blocked = 0
         self._step = 0
         self._direction = 1
+        self._jump_from = None
 
     def _set_position(self, hands: "list[list[Card]]", draw_pile: "list[Card]",
                       discard_pile: "list[Card]", to_act: int, phase: "Phase",

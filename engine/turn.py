@@ -40,9 +40,14 @@ class Turn:
             out.append(A_CATCH)
         return tuple(out)
 
-    def legal_actions(self: "Match") -> "tuple[Action, ...]":
-        """Every legal action for :attr:`to_act`, in a fixed order (empty when over)."""
+    def legal_actions(self: "Match", seat: int | None = None) -> "tuple[Action, ...]":
+        """Every legal action for :attr:`to_act`, in a fixed order (empty when over).
+        ``seat``: that seat's (none but the seat to act's; house rules' jump-ins, H4)."""
         legal = self._legal
+        if seat is not None and seat != self._to_act:
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._seats:
+                raise ValueError(f"no seat {seat!r}")
+            return ()
         if legal is not None:
             return legal
         phase = self._phase

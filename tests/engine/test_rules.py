@@ -11,7 +11,7 @@ from engine.rules import OPTIONS, PRESETS, Rules, option
 def test_o_every_rules_field_but_the_preset_is_one_row_of_the_table():
     assert [o.name for o in OPTIONS] == [f.name for f in fields(Rules) if f.name != "preset"]
     for o in OPTIONS:
-        assert o.label and o.rule[0] in "DSTAUECO" and o.rule[1:].isdigit()
+        assert o.label and o.rule[0] in "DSTAUECHO" and o.rule[1:].isdigit()
         assert set(o.default) <= set(PRESETS) and set(o.choices) == set(o.default)
 
 
