@@ -14,10 +14,10 @@ frequency.
 
 Fitted by (the figures :data:`PLATT` holds)::
 
-    python -m engine.review_bench positions --preset duo --matches 400 --seed 1000 > duo.tsv
-    python -m engine.review_bench positions --preset classic --seats 4 --matches 400 \\
+    python -m tests.bench.review positions --preset duo --matches 400 --seed 1000 > duo.tsv
+    python -m tests.bench.review positions --preset classic --seats 4 --matches 400 \\
         --seed 1000 > c4.tsv
-    cat duo.tsv c4.tsv | python -m engine.review_bench calibrate
+    cat duo.tsv c4.tsv | python -m tests.bench.review calibrate
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The review's calibration (#25, engine/review_calibration.py and the fit in
-engine/review_bench.py): the map, its fit, the reliability table, and that the review
+tests/bench/review.py): the map, its fit, the reliability table, and that the review
 applies it to every value."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from engine import Match, Rules, bots
 from engine.rng import Rng
 from engine.review import Reviewer, positions
-from engine.review_bench import calibrate, fit_platt, read_rows, reliability, ROW
+from tests.bench.review import calibrate, fit_platt, read_rows, reliability, ROW
 from engine.review_calibration import PLATT, calibrated, platt
 
 
