@@ -27,7 +27,7 @@ from .cards import ALL_CARDS
 from .classic import ClassicMatch
 from .events import new_event as ev
 from .explain import why_illegal
-from .match import handlers, legal_by_phase
+from .match import handlers, kind_handlers, legal_by_phase
 from .turn import Turn, _actions_for
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -157,7 +157,7 @@ class HouseMatch(ClassicMatch):
         mark = len(events)
         self._legal = None
         self._log.append(action)
-        self._handlers[action.kind](self, action)
+        self._handlers[action](self, action)
         return events[mark:]
 
     def _why(self, action: Action, seat: int | None) -> str:
@@ -363,7 +363,8 @@ def _closing(handler):
     return handle
 
 
-HouseMatch._HANDLERS = {kind: (h if kind == "catch" else _closing(h))
-                        for kind, h in handlers(HouseMatch).items()}
-HouseMatch._HANDLERS["jump"] = HouseMatch._on_jump
+_BY_KIND = {kind: (h if kind == "catch" else _closing(h))
+            for kind, h in kind_handlers(HouseMatch).items()}
+_BY_KIND["jump"] = HouseMatch._on_jump
+HouseMatch._HANDLERS = handlers(HouseMatch, _BY_KIND)
 HouseMatch._LEGAL_BY_PHASE = legal_by_phase(HouseMatch)

@@ -381,15 +381,25 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
 _SINK: "deque[object]" = deque(maxlen=0)
 
 
-def handlers(cls: "type[Match]") -> "dict[Action, Callable[..., None]]":
-    """Each action's handler in ``cls`` (its kind's; a variant overrides some), keyed by
-    the action itself: an action's attributes are read through its instance dict (a
-    ``str`` subclass has no slots), a dict lookup by the action is half that."""
-    by_kind = {"keep": cls._on_keep, "reject": cls._on_reject, "colour": cls._on_colour,
-               "play": cls._on_play, "draw": cls._on_draw, "pass": cls._on_pass,
-               "dump": cls._on_dump, "nodump": cls._on_nodump, "challenge": cls._on_challenge,
-               "catch": cls._on_catch}
-    return {action: by_kind[action.kind] for action in Action.by_code}
+def kind_handlers(cls: "type[Match]") -> "dict[str, Callable[..., None]]":
+    """Each action kind's handler in ``cls`` (a variant overrides some)."""
+    return {"keep": cls._on_keep, "reject": cls._on_reject, "colour": cls._on_colour,
+            "play": cls._on_play, "draw": cls._on_draw, "pass": cls._on_pass,
+            "dump": cls._on_dump, "nodump": cls._on_nodump, "challenge": cls._on_challenge,
+            "catch": cls._on_catch}
+
+
+def handlers(cls: "type[Match]", by_kind: "dict[str, Callable[..., None]] | None" = None
+             ) -> "dict[Action, Callable[..., None]]":
+    """Each action's handler in ``cls`` (its kind's, from ``by_kind`` or
+    :func:`kind_handlers`), keyed by the action itself: an action's attributes are read
+    through its instance dict (a ``str`` subclass has no slots), a dict lookup by the
+    action is half that.  A kind the variant does not play (H4's ``jump`` outside the
+    house rules) has no handler: its actions are never legal there."""
+    if by_kind is None:
+        by_kind = kind_handlers(cls)
+    return {action: by_kind[action.kind] for action in Action.by_code
+            if action.kind in by_kind}
 
 
 def legal_by_phase(cls: "type[Match]") -> dict:
