@@ -215,6 +215,8 @@ class LobbyScreen(Screen[None]):
     def palette_commands(self) -> Iterable[SystemCommand]:
         """A command for every key valid now (the footer's declarations)."""
         for binding in self.BINDINGS:
+            if not isinstance(binding, Binding):
+                continue  # every one is declared as a Binding
             what = binding.action[len("pick('"):-len("')")]
             if self.check_action("pick", (what,)):
                 yield SystemCommand(f"Lobby: {binding.description}", f"({binding.key})",

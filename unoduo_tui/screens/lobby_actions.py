@@ -19,6 +19,7 @@ from textual.widgets import Input, Static
 from ..app_link import unoduo
 
 if TYPE_CHECKING:
+    from ..net.messages import Want
     from ..table import Table
 
 __all__ = ["resume", "sit", "quick", "open_table", "rename", "QuickWait", "RenameForm"]
@@ -66,7 +67,7 @@ def resume(lobby: Any, entry: Any) -> None:
     lobby.refresh_tables()
 
 
-def sit(lobby: Any, code: str, want: str) -> None:
+def sit(lobby: Any, code: str, want: Want) -> None:
     """Join (``want="play"``, with this player's token if they sat there before) or
     watch the table ``code``."""
     from ..net.client import connect

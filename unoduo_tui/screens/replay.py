@@ -386,6 +386,8 @@ class ReplayScreen(ReviewPane, ReplayText, AnswerOnce, Screen[None]):
         rows: list[tuple[str, str]] = []
         last: tuple[str, tuple] | None = None
         for binding in self.BINDINGS:
+            if not isinstance(binding, Binding):
+                continue  # every one is declared as a Binding
             name, args = _parsed(binding.action)
             if name == "moment" and args[0] not in self.moments:
                 continue
@@ -422,6 +424,8 @@ class ReplayScreen(ReviewPane, ReplayText, AnswerOnce, Screen[None]):
 
     def palette_commands(self) -> Iterable[SystemCommand]:
         for binding in self.BINDINGS:
+            if not isinstance(binding, Binding):
+                continue  # every one is declared as a Binding
             name, args = _parsed(binding.action)
             if name in QUIET or binding.id in QUIET_IDS:
                 continue

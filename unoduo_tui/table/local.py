@@ -344,7 +344,7 @@ class LocalTable:
             self._held = bool(on)
             self._wake.notify_all()
 
-    def act(self, seat: int, text: str) -> None:
+    def act(self, seat: int | None, text: str) -> None:
         """A human seat's decision: applied, saved and told to every client at once;
         :class:`Refused` (match unchanged) when the seat may not make it now.
 
