@@ -8,7 +8,7 @@ one toast, the lobby stays and its list is read again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,8 +19,12 @@ from textual.widgets import Input, Static
 from ..app_link import unoduo
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..net.lobby import QuickSeat
     from ..net.messages import Want
     from ..table import Table
+    from .lobby import LobbyScreen, Resumable
 
 __all__ = ["resume", "sit", "quick", "open_table", "rename", "QuickWait", "RenameForm"]
 
@@ -34,7 +38,7 @@ def _problems() -> tuple[type[BaseException], ...]:
     return (Refused, RuntimeError, ConnectionError, OSError, ValueError)
 
 
-def _say(lobby: Any, exc: BaseException, code: str | None = None) -> None:
+def _say(lobby: LobbyScreen, exc: BaseException, code: str | None = None) -> None:
     from ..net.lobby import forget_if_gone
     from ..table import Refused
 
@@ -50,13 +54,13 @@ def _say(lobby: Any, exc: BaseException, code: str | None = None) -> None:
     lobby.refresh_tables()
 
 
-def _show(lobby: Any, table: Table, banner: str | None = None) -> None:
+def _show(lobby: LobbyScreen, table: Table, banner: str | None = None) -> None:
     app = unoduo(lobby)
     table.banner = banner
     app.open_game(table)
 
 
-def resume(lobby: Any, entry: Any) -> None:
+def resume(lobby: LobbyScreen, entry: Resumable) -> None:
     """Back to an unfinished match: a joined one with this player's token, a saved one
     as the app resumes it (a hosted one at its table, started again — and listed — if
     it ended)."""
@@ -67,7 +71,7 @@ def resume(lobby: Any, entry: Any) -> None:
     lobby.refresh_tables()
 
 
-def sit(lobby: Any, code: str, want: Want) -> None:
+def sit(lobby: LobbyScreen, code: str, want: Want) -> None:
     """Join (``want="play"``, with this player's token if they sat there before) or
     watch the table ``code``."""
     from ..net.client import connect
@@ -81,7 +85,7 @@ def sit(lobby: Any, code: str, want: Want) -> None:
     _show(lobby, table)
 
 
-def open_table(lobby: Any) -> None:
+def open_table(lobby: LobbyScreen) -> None:
     """The host form, then a table of one's own, listed in the lobby."""
     from ..dialogs.table_forms import HostForm
 
@@ -92,7 +96,7 @@ def open_table(lobby: Any) -> None:
     unoduo(lobby).push_screen(HostForm(), answered)
 
 
-def _host(lobby: Any, answer: dict) -> None:
+def _host(lobby: LobbyScreen, answer: dict) -> None:
     from ..dialogs.table_forms import start_hosted
 
     try:
@@ -104,7 +108,7 @@ def _host(lobby: Any, answer: dict) -> None:
     _show(lobby, table, table.banner)
 
 
-def quick(lobby: Any) -> None:
+def quick(lobby: LobbyScreen) -> None:
     """Quick match: at a waiting player's table at once, or at one's own, waiting."""
     from ..net.lobby import quick_match
 
@@ -138,7 +142,7 @@ class QuickWait(ModalScreen[bool]):
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="lobby.quick.cancel")]
 
-    def __init__(self, seat: Any, folder: Any) -> None:
+    def __init__(self, seat: QuickSeat, folder: Path) -> None:
         super().__init__()
         self.seat, self.folder = seat, folder
         self._answered = False
@@ -175,7 +179,7 @@ class QuickWait(ModalScreen[bool]):
         self._answer(not closed)
 
 
-def rename(lobby: Any) -> None:
+def rename(lobby: LobbyScreen) -> None:
     """Ask for a new name; kept in the player's ``identity.json`` for next time."""
     from dataclasses import replace
 
