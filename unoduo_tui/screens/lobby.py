@@ -108,7 +108,7 @@ class LobbyScreen(Screen[None]):
 
     @property
     def place(self) -> LobbyPlace:
-        return unoduo(self).lobby
+        return unoduo(self).lobby_place
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box"):

@@ -76,7 +76,7 @@ def sit(lobby: LobbyScreen, code: str, want: Want) -> None:
     watch the table ``code``."""
     from ..net.client import connect
 
-    store = unoduo(lobby).store
+    store = unoduo(lobby).saved_store
     try:
         table = connect(store, code, want=want, name=lobby.place.name)
     except _problems() as exc:
@@ -100,7 +100,7 @@ def _host(lobby: LobbyScreen, answer: dict) -> None:
     from ..dialogs.table_forms import start_hosted
 
     try:
-        table = start_hosted(unoduo(lobby).store, answer, lobby.place.name,
+        table = start_hosted(unoduo(lobby).saved_store, answer, lobby.place.name,
                              listing=str(lobby.place.folder), place="lobby")
     except _problems() as exc:
         _say(lobby, exc)
@@ -114,7 +114,7 @@ def quick(lobby: LobbyScreen) -> None:
 
     app = unoduo(lobby)
     try:
-        seat = quick_match(app.store, lobby.place.folder, lobby.place.name)
+        seat = quick_match(app.saved_store, lobby.place.folder, lobby.place.name)
     except _problems() as exc:
         _say(lobby, exc)
         return
@@ -172,7 +172,7 @@ class QuickWait(ModalScreen[bool]):
         if self._answered:
             return
         try:
-            closed = cancel_quick(unoduo(self).store, self.folder, self.seat)
+            closed = cancel_quick(unoduo(self).saved_store, self.folder, self.seat)
         except OSError as exc:
             self.notify(f"Could not close the table: {exc}"[:300], severity="error")
             return
@@ -193,10 +193,10 @@ def rename(lobby: LobbyScreen) -> None:
         if typed is None or not name:
             return
         try:
-            save_identity_name(app.store.data_dir, name)
+            save_identity_name(app.saved_store.data_dir, name)
         except OSError as exc:
             lobby.notify(f"Could not keep the name: {exc}"[:300], severity="error")
-        app.lobby = replace(app.lobby, name=name)
+        app.lobby = replace(app.lobby_place, name=name)
         lobby.show_who()
 
     app.push_screen(RenameForm(lobby.place.name), answered)

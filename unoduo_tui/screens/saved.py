@@ -77,7 +77,7 @@ class MatchTable(AnswerOnce, Screen[None]):
     def load(self) -> None:
         """(Re)read the saved matches and show them."""
         try:
-            self.summaries = self.listed(unoduo(self).store.list())
+            self.summaries = self.listed(unoduo(self).saved_store.list())
         except Exception as exc:  # show the problem, keep the screen
             self.notify(f"Could not list saved matches: {exc}", severity="error")
         self.fill()
@@ -147,7 +147,7 @@ class MatchTable(AnswerOnce, Screen[None]):
         from ..store import SaveFileError
 
         try:
-            unoduo(self).store.delete(summary.path)
+            unoduo(self).saved_store.delete(summary.path)
         except SaveFileError as exc:  # open in another unoduo (LockedError), or no access
             pid = getattr(exc, "pid", None)
             why = (f"it is open in another unoduo (process {pid})" if pid is not None
