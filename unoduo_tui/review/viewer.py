@@ -15,7 +15,7 @@ and spoiler-free flag.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.containers import Horizontal
@@ -32,6 +32,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from textual.screen import Screen
 
     from engine.replay import ReplayCursor
+
+    from ..store import Loaded
 
     _Screen = Screen[None]  # what ReviewPane is mixed into
 else:
@@ -60,7 +62,7 @@ class ReviewPane(_Screen):
     """The review's state and keys for the replay screen (see the module doc)."""
 
     if TYPE_CHECKING:  # the replay screen's, used here
-        loaded: Any
+        loaded: Loaded
         names: tuple[str, ...]
         cursor: ReplayCursor
         perspective: int | str

@@ -67,7 +67,8 @@ def resume(lobby: LobbyScreen, entry: Resumable) -> None:
     if entry.listed is not None:
         sit(lobby, entry.listed.code, "play")
         return
-    unoduo(lobby).resume_match(str(entry.summary.id))
+    if entry.summary is not None:
+        unoduo(lobby).resume_match(str(entry.summary.id))
     lobby.refresh_tables()
 
 

@@ -4,7 +4,7 @@ cursor, the names, the perspective and the marks these read)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
     from engine.replay import ReplayCursor
 
+    from ..store import Loaded
+
     _Screen = Screen[None]  # what ReplayText is mixed into
 else:
     _Screen = object
@@ -32,7 +34,7 @@ class ReplayText(_Screen):
     """What the replay says in words (see the module doc)."""
 
     if TYPE_CHECKING:  # the replay screen's, read here
-        loaded: Any
+        loaded: Loaded
         names: tuple[str, ...]
         cursor: ReplayCursor
         moments: tuple[str, ...]
