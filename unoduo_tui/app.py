@@ -131,7 +131,7 @@ class UnoDuoApp(SafePalettes, App[int]):
         #: the lobby is then the first screen and the one leaving a table goes back to
         self.lobby = lobby
         #: SIGHUP / SIGTERM / SIGINT end the app even when it is busy (``unoduo`` only)
-        self.signal_exit = SignalExit(self._exit_on_signal) if handle_signals else None
+        self.signal_exit = SignalExit(self.exit_on_signal) if handle_signals else None
         self.too_small = False
         self._theme_ready = False
         self._start_problem: CannotOpen | None = None
@@ -260,7 +260,7 @@ class UnoDuoApp(SafePalettes, App[int]):
                 raise CannotOpen(str(exc)) from None
         return plan
 
-    def _exit_on_signal(self, code: int) -> None:
+    def exit_on_signal(self, code: int) -> None:
         """A signal (a dropped SSH link, kill, Ctrl+C from outside): exit with ``code``
         (128 + its number).  The save is already complete."""
         self.exit(return_code=code)

@@ -82,6 +82,11 @@ class ReviewPane(_Screen):
     _review_worker: Worker | None = None
     _note: str | None  # the replay screen's note on its status line, set here too
 
+    @property
+    def review_running(self) -> bool:
+        """The review is working out decisions now (a worker runs)."""
+        return self._review_worker is not None
+
     def compose_review(self) -> "ComposeResult":
         with Horizontal(id="review-row"):
             yield Static(id="review-curve")
