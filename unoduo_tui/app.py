@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import gc
 import os
-from typing import Any, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -29,6 +30,11 @@ from .table.local import LocalTable
 from .text import printable
 from .textual_compat import SafePalettes, give_result_callback, use_terminal
 
+if TYPE_CHECKING:
+    from .screens.lobby import LobbyPlace
+    from .store import Loaded, Store
+    from .table.thinking import Thinker
+
 __all__ = ["UnoDuoApp", "run_app", "run_to_exit"]
 
 #: card colours; the ansi themes get the terminal's own palette (see get_css_variables)
@@ -42,6 +48,21 @@ ANSI_CARD_COLOURS = {
     "card-blue": "ansi_blue", "card-wild": "ansi_black", "card-ink": "ansi_bright_white",
     "card-ink-dark": "ansi_black", "card-back": "ansi_red",
 }
+
+
+@dataclass(frozen=True)
+class StartOptions:
+    """What the command line asked the app to start with (:class:`UnoDuoApp`'s
+    arguments of the same names)."""
+
+    vs: str | None = None
+    seed: int | None = None
+    target: int | None = None
+    name: str | None = None
+    plan: MatchPlan | None = None
+    resume: str | None = None
+    replay: str | Loaded | None = None
+    spoiler_free: bool = False
 
 
 class CannotOpen(Exception):
@@ -80,13 +101,15 @@ class UnoDuoApp(SafePalettes, App[int]):
     # App.__init__, the change would re-parse all the CSS before the first frame.
     theme: Reactive[str] = Reactive(Initialize(_first_theme))
 
-    def __init__(self, store: Any = None, start: str = "menu", *, vs: str | None = None,
-                 seed: int | None = None, target: int | None = None, name: str | None = None,
-                 resume: str | None = None, replay: Any = None, spoiler_free: bool = False,
+    def __init__(self, store: Store | None = None, start: str = "menu", *,
+                 vs: str | None = None, seed: int | None = None, target: int | None = None,
+                 name: str | None = None, resume: str | None = None,
+                 replay: str | Loaded | None = None, spoiler_free: bool = False,
                  bot_pause: float = 0.6, think_ms: int | None = None, theme: str | None = None,
                  table: Table | None = None, plan: MatchPlan | None = None,
-                 handle_signals: bool = False, lobby: Any = None,
-                 terminal: Mapping[str, str] | None = None, thinker: Any = None) -> None:
+                 handle_signals: bool = False, lobby: LobbyPlace | None = None,
+                 terminal: Mapping[str, str] | None = None, thinker: Thinker | None = None
+                 ) -> None:
         #: the remembered choices as the app starts (theme; `unoduo play`'s rules)
         self.start_settings = Settings.load(store)
         wanted = theme or self.start_settings.theme or _default_theme(terminal or os.environ)
@@ -96,10 +119,8 @@ class UnoDuoApp(SafePalettes, App[int]):
             use_terminal(self.console, terminal)
         self.store = store
         self.start = start
-        self.start_options = {"vs": vs, "seed": seed, "target": target, "name": name,
-                              "plan": plan,
-                              "resume": resume, "replay": replay,
-                              "spoiler_free": spoiler_free}
+        self.start_options = StartOptions(vs, seed, target, name, plan, resume, replay,
+                                          spoiler_free)
         self.bot_pause = bot_pause
         self.think_ms = think_ms
         #: where its tables' bots think (None: each table's thread; .table.thinking)
@@ -110,7 +131,7 @@ class UnoDuoApp(SafePalettes, App[int]):
         #: the lobby is then the first screen and the one leaving a table goes back to
         self.lobby = lobby
         #: SIGHUP / SIGTERM / SIGINT end the app even when it is busy (``unoduo`` only)
-        self.signal_exit = SignalExit(self._exit_on_signal) if handle_signals else None
+        self.signal_exit = SignalExit(self.exit_on_signal) if handle_signals else None
         self.too_small = False
         self._theme_ready = False
         self._start_problem: CannotOpen | None = None
@@ -161,6 +182,21 @@ class UnoDuoApp(SafePalettes, App[int]):
         return screen
 
     @property
+    def saved_store(self) -> Store:
+        """The store, for what is only offered with one (the saved lists, the lobby,
+        shared tables); ``RuntimeError`` in an app without a data dir."""
+        if self.store is None:
+            raise RuntimeError("there is no data dir here: nothing is saved")
+        return self.store
+
+    @property
+    def lobby_place(self) -> LobbyPlace:
+        """The lobby's player and folder; ``RuntimeError`` outside ``unoduo lobby``."""
+        if self.lobby is None:
+            raise RuntimeError("this app has no lobby")
+        return self.lobby
+
+    @property
     def you(self) -> str | None:
         """The player's name, when the app knows it (the lobby's); None: the login
         name is the default for "you"."""
@@ -192,10 +228,10 @@ class UnoDuoApp(SafePalettes, App[int]):
         if self.start == "play":
             return GameScreen(self._new_table(self._play_plan()))
         if self.start == "resume":
-            return GameScreen(self._resume_table(self.start_options["resume"]))
-        if self.start == "replay" and self.start_options["replay"] is not None:
-            return self._replay_screen(self.start_options["replay"],
-                                       self.start_options["spoiler_free"])
+            return GameScreen(self._resume_table(self.start_options.resume))
+        if self.start == "replay" and self.start_options.replay is not None:
+            return self._replay_screen(self.start_options.replay,
+                                       self.start_options.spoiler_free)
         return None
 
     def on_mount(self) -> None:
@@ -214,17 +250,17 @@ class UnoDuoApp(SafePalettes, App[int]):
         """The new match ``unoduo play`` asked for: its ``plan``, else one against
         ``vs`` (remembered UNO Duo options apply)."""
         opts = self.start_options
-        plan = opts["plan"]
+        plan = opts.plan
         if plan is None:
             try:
-                plan = play_plan(vs=(opts["vs"] or DEFAULT_LEVEL,), name=opts["name"],
-                                 seed=opts["seed"], target=opts["target"],
+                plan = play_plan(vs=(opts.vs or DEFAULT_LEVEL,), name=opts.name,
+                                 seed=opts.seed, target=opts.target,
                                  remembered=self.start_settings.options_for("duo"))
             except ValueError as exc:
                 raise CannotOpen(str(exc)) from None
         return plan
 
-    def _exit_on_signal(self, code: int) -> None:
+    def exit_on_signal(self, code: int) -> None:
         """A signal (a dropped SSH link, kill, Ctrl+C from outside): exit with ``code``
         (128 + its number).  The save is already complete."""
         self.exit(return_code=code)
@@ -245,7 +281,7 @@ class UnoDuoApp(SafePalettes, App[int]):
         except CannotOpen as problem:
             self._say(problem)
 
-    def open_replay(self, ref: Any, spoiler_free: bool = False) -> None:
+    def open_replay(self, ref: str | Loaded, spoiler_free: bool = False) -> None:
         """Watch a saved match again, read-only (over whatever is showing); ``ref`` is
         a match id or path, or an already loaded match (the screenshots).
         ``spoiler_free``: from its start, its length and result hidden."""
@@ -273,6 +309,8 @@ class UnoDuoApp(SafePalettes, App[int]):
         hosted = self._hosted_table(ref)
         if hosted is not None:
             return hosted
+        if self.store is None:
+            raise CannotOpen("There are no saved matches here (no data dir).")
         try:
             return LocalTable.resume(self.store, ref, think_ms=self.think_ms,
                                      bot_pause=self.bot_pause, thinker=self.thinker)
@@ -283,6 +321,8 @@ class UnoDuoApp(SafePalettes, App[int]):
         """A hosted match's table, connected as its host (None: not hosted)."""
         from .net.hosted import open_hosted
 
+        if self.store is None:
+            return None  # nothing saved, nothing hosted
         try:
             path = self.store.resolve(ref)
         except Exception:  # no such match: LocalTable.resume says so
@@ -299,7 +339,7 @@ class UnoDuoApp(SafePalettes, App[int]):
             return None
         return opened[0]
 
-    def _replay_screen(self, ref: Any, spoiler_free: bool = False) -> Screen:
+    def _replay_screen(self, ref: str | Loaded, spoiler_free: bool = False) -> Screen:
         from .screens.replay import ReplayScreen
 
         try:
@@ -309,7 +349,7 @@ class UnoDuoApp(SafePalettes, App[int]):
         except Exception as exc:
             raise CannotOpen(f"Could not open the replay: {exc}") from exc
 
-    def branch_match(self, loaded: Any, log_prefix: list, decisions: int, level: str,
+    def branch_match(self, loaded: Loaded, log_prefix: list, decisions: int, level: str,
                      seat: int) -> None:
         """A what-if branch of the saved match ``loaded``: a new practice match from its
         log up to ``decisions`` decisions, you in ``seat`` against a ``level`` bot."""
@@ -435,7 +475,7 @@ class UnoDuoApp(SafePalettes, App[int]):
         self.push_screen(HelpScreen())
 
 
-def run_app(store: Any, start: str = "menu", *, vs: str | None = None, seed: int | None = None,
+def run_app(store: Store | None, start: str = "menu", *, vs: str | None = None, seed: int | None = None,
             target: int | None = None, name: str | None = None, resume: str | None = None,
             replay: str | None = None, spoiler_free: bool = False,
             plan: MatchPlan | None = None) -> int:

@@ -12,22 +12,27 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import app as app_module
 from .app import UnoDuoApp
 from .dialogs.chat import ChatLine, chat_binding
 from .screens.game import GameScreen
 
+if TYPE_CHECKING:
+    from .net.remote import RemoteTable
+    from .screens.lobby import LobbyPlace
+    from .store import Store
+
 __all__ = ["remote_app", "lobby_app", "lobby_app_class"]
 
 
-def remote_app(store: Any, table: Any, **options: Any) -> Any:
+def remote_app(store: Store | None, table: RemoteTable, **options: Any) -> UnoDuoApp:
     """The app showing ``table`` (a :class:`~unoduo_tui.net.remote.RemoteTable`)."""
     return _remote_app_class()(store, "menu", table=table, **options)
 
 
-def _remote_app_class() -> Any:
+def _remote_app_class() -> type[UnoDuoApp]:
     """The app with one key more: ``/`` to chat (:mod:`.dialogs.chat`)."""
 
     class RemoteApp(UnoDuoApp):
@@ -41,14 +46,14 @@ def _remote_app_class() -> Any:
     return RemoteApp
 
 
-def lobby_app(store: Any, place: Any, **options: Any) -> Any:
+def lobby_app(store: Store | None, place: LobbyPlace, **options: Any) -> UnoDuoApp:
     """The app with the lobby as its first screen and ``/`` to chat at a shared table
     (``options`` go to :class:`~unoduo_tui.app.UnoDuoApp`)."""
     return lobby_app_class()(store, "menu", lobby=place, **options)
 
 
 @functools.cache
-def lobby_app_class() -> type:
+def lobby_app_class() -> type[UnoDuoApp]:
     """The lobby's app class, made once per process (many sessions share a worker:
     a class each would be made, and kept, once per session)."""
     class LobbyApp(UnoDuoApp):

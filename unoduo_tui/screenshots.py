@@ -15,6 +15,7 @@ import random
 import sys
 from pathlib import Path
 from typing import Callable
+from weakref import WeakKeyDictionary
 
 from engine import Match, Rules
 
@@ -86,6 +87,9 @@ def _going_out(m: Match) -> bool:
             and any(a.kind == "play" and a.card is not None and not a.card.is_wild
                     for a in m.legal_actions()))
 
+
+#: the lobby scenes' listings, each held (locked) as long as its app lives
+_HELD: WeakKeyDictionary[object, list] = WeakKeyDictionary()
 
 _SMALL_TARGET = 60
 _SMALL = Rules(target=_SMALL_TARGET)
@@ -193,7 +197,7 @@ def lobby_scene(root: Path, theme: str = "textual-dark"):
         held.append(listing)
     place = LobbyPlace(root / "lobby", "You", "SHA256:q8Vb2LmZr4Xw9TnKc3Yh")
     app = lobby_app(store, place, theme=theme, bot_pause=0)
-    app.scene_listings = held  # the locks live as long as the app
+    _HELD[app] = held  # the locks live as long as the app
     return app
 
 

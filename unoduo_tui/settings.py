@@ -13,11 +13,14 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.rules import PRESETS
 
 from .plan import DEFAULT_LEVEL, HUMAN, bot_levels
+
+if TYPE_CHECKING:
+    from .store import Store
 
 __all__ = ["Settings"]
 
@@ -56,12 +59,12 @@ class Settings:
         return dict(self.options.get(preset, {}))
 
     @staticmethod
-    def path(store: Any) -> Path | None:
+    def path(store: Store | None) -> Path | None:
         data_dir = getattr(store, "data_dir", None)
         return None if data_dir is None else Path(data_dir) / "settings.json"
 
     @classmethod
-    def load(cls, store: Any) -> "Settings":
+    def load(cls, store: Store | None) -> "Settings":
         """The saved settings; defaults for what is missing, unreadable or no longer
         valid."""
         path = cls.path(store)
@@ -96,7 +99,7 @@ class Settings:
             s.theme = data["theme"]
         return s
 
-    def save(self, store: Any) -> None:
+    def save(self, store: Store | None) -> None:
         path = self.path(store)
         if path is None:
             return

@@ -27,7 +27,10 @@ import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence
+
+if TYPE_CHECKING:
+    from selenium.webdriver import Chrome
 
 __all__ = ["CHROMIUM", "CHROMEDRIVER", "missing_browser", "free_port", "until", "wait_port",
            "serve", "printed_address", "base", "browser", "open_app", "screen_text",
@@ -155,7 +158,7 @@ def base(address: str) -> str:
 
 
 @contextmanager
-def browser(width: int = 1280, height: int = 800) -> Iterator[Any]:
+def browser(width: int = 1280, height: int = 800) -> Iterator[Chrome]:
     """Headless Chromium under selenium, with its own throw-away profile; quits after."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -177,12 +180,12 @@ def browser(width: int = 1280, height: int = 800) -> Iterator[Any]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def screen_text(driver: Any) -> str:
+def screen_text(driver: Chrome) -> str:
     """The terminal's rows as text ("" before the app has drawn)."""
     return driver.execute_script(_TEXT) or ""
 
 
-def wait_for(driver: Any, what: str | Callable[[str], bool], timeout: float = TIMEOUT) -> str:
+def wait_for(driver: Chrome, what: str | Callable[[str], bool], timeout: float = TIMEOUT) -> str:
     """The screen's text once it shows ``what`` (a string, or a test of the text);
     selenium's ``TimeoutException``, with the screen in its message, if it never does."""
     from selenium.common.exceptions import TimeoutException
@@ -191,7 +194,7 @@ def wait_for(driver: Any, what: str | Callable[[str], bool], timeout: float = TI
     test = (lambda text: what in text) if isinstance(what, str) else what
     seen = [""]
 
-    def shows(d: Any) -> str | bool:
+    def shows(d: Chrome) -> str | bool:
         seen[0] = screen_text(d)
         return seen[0] if test(seen[0]) else False
 
@@ -202,7 +205,7 @@ def wait_for(driver: Any, what: str | Callable[[str], bool], timeout: float = TI
         raise TimeoutException(f"the page never showed {what!r}; it shows:\n{seen[0]}") from None
 
 
-def open_app(driver: Any, url: str, shows: str, timeout: float = TIMEOUT) -> str:
+def open_app(driver: Chrome, url: str, shows: str, timeout: float = TIMEOUT) -> str:
     """Load the page and wait for the app to draw ``shows``.  Nothing is clicked or
     focused here: the page gives the terminal the keyboard itself (#21)."""
     # per tab: Chromium runs it in the tab that asked (before that page's own scripts)
@@ -211,7 +214,7 @@ def open_app(driver: Any, url: str, shows: str, timeout: float = TIMEOUT) -> str
     return wait_for(driver, shows, timeout)
 
 
-def press(driver: Any, *keys: str) -> None:
+def press(driver: Chrome, *keys: str) -> None:
     """Type ``keys`` into the terminal (as a player would)."""
     from selenium.webdriver.common.action_chains import ActionChains
 
@@ -221,7 +224,7 @@ def press(driver: Any, *keys: str) -> None:
     chain.perform()
 
 
-def requests_made(driver: Any) -> list[str]:
+def requests_made(driver: Chrome) -> list[str]:
     """Every URL Chromium asked for since the last call (its performance log)."""
     urls = []
     for entry in driver.get_log("performance"):
@@ -258,7 +261,7 @@ def _hand_size(text: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def play_to_a_card(driver: Any, url: str, timeout: float = TIMEOUT) -> dict[str, str]:
+def play_to_a_card(driver: Chrome, url: str, timeout: float = TIMEOUT) -> dict[str, str]:
     """In a tab of ``unoduo web play …`` (a UNO Duo match against a bot): wait for the
     draft, keep every card offered, then play the card the table selects on your first
     turn.  Returns the screen's text at the draft, before the play and after it."""

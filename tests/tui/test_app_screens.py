@@ -182,7 +182,7 @@ async def test_new_match_remembers_the_last_choices(store):
 
 async def test_sigterm_exits_cleanly_with_the_match_saved(store):
     app = make_app(store, start="play", vs="random", seed=4)
-    leave = SignalExit(app._exit_on_signal, grace=600)  # no last resort in-process
+    leave = SignalExit(app.exit_on_signal, grace=600)  # no last resort in-process
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await press(pilot, "k")

@@ -102,7 +102,7 @@ async def test_a_while_computing_stops_the_review(tmp_path, monkeypatch):
         await until(pilot, lambda: len(screen.reviewed) >= 1, "a first decision", timeout=300)
         assert not screen.review_done
         await pilot.press("a")
-        assert not screen.review_on and screen._review_worker is None
+        assert not screen.review_on and not screen.review_running
         assert "review stopped" in str(screen.query_one("#replay-status").render())
 
 

@@ -12,12 +12,16 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn
 
 from ..text import clip, player_name
 
 if TYPE_CHECKING:
     from ..net.messages import Want
+    from ..net.remote import RemoteTable
+    from ..plan import MatchPlan
+    from ..store import Loaded, Store
 
 __all__ = ["UsageError", "clip", "err", "MAX_TARGET", "SEED_RANGE", "LIMITS", "EXIT_OK",
            "EXIT_FAIL", "EXIT_USAGE", "Parser", "whole", "seed", "up_to", "opponents",
@@ -108,7 +112,7 @@ def err(message: object) -> None:
 # -- the data dir and the matches in it ------------------------------------------------
 
 
-def open_store(args: argparse.Namespace):
+def open_store(args: argparse.Namespace) -> Store:
     """The :class:`~unoduo_tui.store.Store` of ``--data-dir``; :class:`UsageError` when
     it cannot be used."""
     from ..store import Store
@@ -119,7 +123,7 @@ def open_store(args: argparse.Namespace):
         raise UsageError(f"cannot use the data dir: {clip(exc)}") from None
 
 
-def resolve(store: Any, ref: str) -> Path:
+def resolve(store: Store, ref: str) -> Path:
     """The save file ``ref`` names (an id, a unique start of one, a short id or a
     path); :class:`UsageError` when there is none."""
     from ..store import SaveFileError
@@ -193,10 +197,12 @@ def need_terminal() -> None:
         raise UsageError(problem)
 
 
-def run_interactive(args: argparse.Namespace, plan: Any = None) -> int:
+def run_interactive(args: argparse.Namespace,
+                    plan_of: Callable[[argparse.Namespace, Store], MatchPlan] | None = None
+                    ) -> int:
     """The menu, ``play``, ``resume`` and ``replay``: the arguments checked first (a bad
     one is a line on stderr, never a toast on the menu), then the terminal, then the
-    app.  ``plan``: the match ``play`` asked for."""
+    app.  ``plan_of``: makes the match ``play`` asked for (in the store it opens)."""
     command = args.command or "menu"
     opened = open_store(args)
     match = getattr(args, "match", None)
@@ -204,8 +210,7 @@ def run_interactive(args: argparse.Namespace, plan: Any = None) -> int:
         match = str(resolve(opened, match))
     if command != "replay":  # the menu, a new match and a resumed one write there
         writable_dir(opened.data_dir, "the data dir")
-    if command == "play" and callable(plan):
-        plan = plan(args, opened)
+    plan = plan_of(args, opened) if command == "play" and plan_of is not None else None
     need_terminal()
     if command == "resume" and match is None:  # the newest unfinished match
         newest = opened.newest_unfinished()
@@ -278,7 +283,7 @@ def sit_at(args: argparse.Namespace, want: Want) -> int:
                       delay=delay, tcp=tcp)
 
 
-def open_table(store: Any, code: str, *, want: Want, name: str, tokens: list[str] | None = None,
+def open_table(store: Store, code: str, *, want: Want, name: str, tokens: list[str] | None = None,
                new_seat: bool = True, delay: int = 0, tcp: tuple[str, int] | None = None,
                banner: str | None = None) -> int:
     """The full-screen app at the table ``code`` (a seat, or watching); a table that
@@ -300,7 +305,7 @@ def open_table(store: Any, code: str, *, want: Want, name: str, tokens: list[str
     return run_remote(store, table)
 
 
-def run_remote(store: Any, table: Any) -> int:
+def run_remote(store: Store, table: RemoteTable) -> int:
     """The full-screen app at ``table`` (a :class:`RemoteTable`) until the player leaves."""
     from ..app import run_to_exit
     from ..apps import remote_app
@@ -311,7 +316,7 @@ def run_remote(store: Any, table: Any) -> int:
         table.close()
 
 
-def resume_hosted(store: Any, path: str) -> int | None:
+def resume_hosted(store: Store, path: str) -> int | None:
     """``unoduo resume ID`` of a match that was hosted: its table (reached if it is
     running, else started again with its code and seat tokens) and the host's screen
     (None: not hosted; :func:`unoduo_tui.net.hosted.open_hosted`)."""
@@ -364,7 +369,7 @@ class Progress:
         self._stream.flush()
 
 
-def remote_seats(args: argparse.Namespace, loaded: Any) -> tuple[int, ...]:
+def remote_seats(args: argparse.Namespace, loaded: Loaded) -> tuple[int, ...]:
     """The seats of ``loaded`` played from other terminals (a hosted match's): what
     ``export`` and ``transcript`` leave hidden."""
     from ..net.hosted import remote_seats as hosted_remote_seats
@@ -372,7 +377,7 @@ def remote_seats(args: argparse.Namespace, loaded: Any) -> tuple[int, ...]:
     return hosted_remote_seats(open_store(args), loaded)
 
 
-def build_parser(modules: Any) -> argparse.ArgumentParser:
+def build_parser(modules: Iterable[ModuleType]) -> argparse.ArgumentParser:
     """The ``unoduo`` parser with the sub-commands of ``modules`` (each module's
     ``add_parser(sub, common)`` adds its own and sets its ``run``)."""
     from .. import __version__

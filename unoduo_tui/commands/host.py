@@ -12,10 +12,13 @@ authority died, with its code and seat tokens.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .common import EXIT_FAIL, EXIT_OK, UsageError, clip, err, need_terminal, open_store, \
     open_table, print_code
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 __all__ = ["add_parser", "run"]
 
@@ -69,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
                      name=args.name or "", idle=args.idle, away=args.away)
 
 
-def _run_host(store: Any, what: tuple[str, ...], *, listen: str | None, detach: bool,
+def _run_host(store: Store, what: tuple[str, ...], *, listen: str | None, detach: bool,
               name: str, idle: float | None = None, away: float | None = None) -> int:
     from ..net.client import host_banner, start_authority
 

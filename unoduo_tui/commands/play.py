@@ -4,12 +4,16 @@ match straight away (the menu, with no command, runs the same way: :func:`.commo
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.rules import PRESETS
 
 from .common import LIMITS, MAX_TARGET, UsageError, clip, name_type, opponents, \
     run_interactive, seed, up_to
+
+if TYPE_CHECKING:
+    from ..plan import MatchPlan
+    from ..store import Store
 
 __all__ = ["add_parser", "run", "plan_of"]
 
@@ -32,10 +36,10 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    return run_interactive(args, plan=plan_of)
+    return run_interactive(args, plan_of=plan_of)
 
 
-def plan_of(args: argparse.Namespace, store: Any) -> Any:
+def plan_of(args: argparse.Namespace, store: Store) -> MatchPlan:
     """The match ``unoduo play`` asked for (options not given: the form's last choices
     for that preset); :class:`UsageError` for a wrong count of ``--vs`` levels, seats
     out of the preset's range or an option the preset lacks."""

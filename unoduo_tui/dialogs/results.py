@@ -149,8 +149,8 @@ class MatchOver(GoesHome, Dialog[str]):
                 yield Button("Quit (q)", id="quit", compact=True)
 
     def on_mount(self) -> None:
-        if self.query("#over-rating"):
-            store = unoduo(self).store
+        if self.query("#over-rating"):  # composed only with a store
+            store = unoduo(self).saved_store
             self._rating(store.data_dir, self.replay_ref, store.key)
 
     @work(thread=True, exclusive=True)

@@ -12,7 +12,7 @@ problem is one toast and the menu stays.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -25,6 +25,11 @@ from engine.rules import PRESETS
 from ..net.authority import AWAY_SECONDS
 from ..plan import HUMAN, bot_levels, preset_label
 from ..text import MAX_NAME
+
+if TYPE_CHECKING:
+    from ..app import UnoDuoApp
+    from ..net.remote import RemoteTable
+    from ..store import Store
 
 __all__ = ["HostForm", "JoinForm", "open_from_menu", "start_hosted"]
 
@@ -93,8 +98,8 @@ class HostForm(_Form):
         return {**super().answer(), "preset": self.query_one("#preset", Select).value}
 
 
-def start_hosted(store: Any, answer: dict, name: str = "", listing: str | None = None,
-                 place: str = "terminal") -> Any:
+def start_hosted(store: Store, answer: dict, name: str = "", listing: str | None = None,
+                 place: str = "terminal") -> RemoteTable:
     """The table a :class:`HostForm` answer asks for, started (``listing``: listed in
     that lobby), with the host's screen's table at it (its banner the code).  Raises
     what :func:`~unoduo_tui.net.client.host_plan` (``ValueError``),
@@ -144,19 +149,19 @@ class JoinForm(_Form):
             super().submitted(field)
 
 
-def open_from_menu(app: Any, what: str) -> None:
+def open_from_menu(app: UnoDuoApp, what: str) -> None:
     """Ask (``what``: ``host``, ``join`` or ``watch``), then open the table."""
     form = HostForm() if what == "host" else JoinForm("play" if what == "join" else "watch")
     app.push_screen(form, lambda answer: None if answer is None else
                     _open(app, what, answer))
 
 
-def _open(app: Any, what: str, answer: dict) -> None:
+def _open(app: UnoDuoApp, what: str, answer: dict) -> None:
     from ..net import client
     from ..net.codes import parse_code
     from ..table import Refused
 
-    store = app.store
+    store = app.saved_store
     try:
         if what == "host":
             table = start_hosted(store, answer, place=app.place)

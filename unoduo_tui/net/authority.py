@@ -69,7 +69,9 @@ import socket
 import time
 from collections import deque
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Callable
+
+from engine import PlayerView
 
 from ..table import HostedTable, Refused, TableUpdate
 from ..text import player_name, printable
@@ -158,7 +160,7 @@ class Authority:
         self._servers: list[asyncio.base_events.Server] = []
         self._last: TableUpdate | None = None
         self._tasks: dict[asyncio.Task, _Client] = {}  # each connection
-        self._public: deque[tuple[int, Any]] = deque(maxlen=MAX_DELAY + 1)
+        self._public: deque[tuple[int, PlayerView]] = deque(maxlen=MAX_DELAY + 1)
         self._seating = asyncio.Lock()  # one player seated at a time (pings take a while)
         self._arriving: set[_Client] = set()  # seated, not yet welcomed: told nothing yet
         self.away = away
@@ -285,11 +287,11 @@ class Authority:
         assert self._loop is not None
         self._loop.call_soon_threadsafe(self._broadcast, update, public)
 
-    def _public_view(self) -> Any:
+    def _public_view(self) -> PlayerView:
         """The match's public view (a watcher's)."""
         return self.table.public_view()
 
-    def _broadcast(self, update: TableUpdate, public: Any) -> None:
+    def _broadcast(self, update: TableUpdate, public: PlayerView | None) -> None:
         # The table tells its listeners as it writes a decision and makes it durable
         # after: waiting for that here, no client is told of a decision that is not on
         # disk yet (a killed authority loses at most the decision in flight).
@@ -314,9 +316,9 @@ class Authority:
                            thinking=None, can_undo=False, can_redo=False, undos=0,
                            refused=None).to_dict()
             start = min(client.sent, public.event_count)
-            view = public.to_dict(since=start)
+            plain = public.to_dict(since=start)
             client.sent = public.event_count
-            self._put(client, msg.Update(data, start, view))
+            self._put(client, msg.Update(data, start, plain))
             return
         view = update.views.get(client.seat)
         if view is None:
@@ -346,7 +348,7 @@ class Authority:
         """The last update the table told (``None`` before :meth:`start`)."""
         return self._last
 
-    def public_history(self) -> list[tuple[int, Any]]:
+    def public_history(self) -> list[tuple[int, PlayerView]]:
         """The public views a delayed watcher may be shown: (update seq, view), oldest
         first, at most :data:`MAX_DELAY` + 1."""
         return list(self._public)

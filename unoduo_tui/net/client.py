@@ -18,12 +18,16 @@ import subprocess
 import sys
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..text import clip, player_name
 from .codes import load_tokens, save_token
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..plan import MatchPlan
+    from ..store import Store
     from .messages import Want
     from .remote import RemoteTable
 
@@ -37,7 +41,7 @@ __all__ = ["host_plan", "plan_to_json", "plan_from_json", "parse_listen", "start
 START_SECONDS = 30.0
 
 
-def host_plan(preset: str, seats: int | None, vs: str | None, name: str | None) -> Any:
+def host_plan(preset: str, seats: int | None, vs: str | None, name: str | None) -> MatchPlan:
     """The hosted match (a :class:`MatchPlan`): the host in seat 0, then ``vs``
     (comma-separated) in order; ``ValueError`` for one that is not a match."""
     from engine import Rules
@@ -67,13 +71,13 @@ def host_plan(preset: str, seats: int | None, vs: str | None, name: str | None) 
         raise ValueError(str(exc)) from None
 
 
-def plan_to_json(plan: Any) -> str:
+def plan_to_json(plan: MatchPlan) -> str:
     """A :class:`~unoduo_tui.plan.MatchPlan` as the authority's ``--plan`` reads it."""
     return json.dumps({"names": list(plan.names), "kinds": list(plan.kinds),
                        "rules": plan.rules.to_dict(), "seed": plan.seed})
 
 
-def plan_from_json(text: str) -> Any:
+def plan_from_json(text: str) -> MatchPlan:
     from engine import Rules
 
     from ..plan import MatchPlan
@@ -95,7 +99,7 @@ def parse_listen(text: str) -> tuple[str, int]:
     return host, int(port)
 
 
-def start_authority(data_dir: Any, *what: str, listen: str | None = None,
+def start_authority(data_dir: Path, *what: str, listen: str | None = None,
                     socket_dir: str | None = None, bot_pause: float | None = None,
                     idle: float | None = None, listing: str | None = None,
                     quick: bool = False, away: float | None = None,
@@ -155,7 +159,7 @@ def host_banner(code: str, place: str = "terminal") -> str:
     return f"Join code: {code}  ·  {how}"
 
 
-def connect(store: Any, code: str, *, want: Want, name: str = "",
+def connect(store: Store, code: str, *, want: Want, name: str = "",
             tokens: list[str] | None = None, new_seat: bool = True, delay: int = 0,
             tcp: tuple[str, int] | None = None) -> RemoteTable:
     """A :class:`RemoteTable` at ``code`` (the CLI's, the menu's and the lobby's one way
@@ -178,7 +182,7 @@ def connect(store: Any, code: str, *, want: Want, name: str = "",
     return table
 
 
-def sit_host(store: Any, info: dict, name: str = "") -> Any:
+def sit_host(store: Store, info: dict, name: str = "") -> RemoteTable:
     """The host's own seat at the table :func:`start_authority` just started (``info``:
     its first line) — that seat only, never another."""
     return connect(store, info["code"], want="play", name=name, tokens=[info["token"]],

@@ -20,9 +20,15 @@ the first seat a token was given for.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .codes import TableFile
+
+if TYPE_CHECKING:
+    from engine.savefile import Header
+
+    from ..store import Loaded, Store
+    from .remote import RemoteTable
 
 __all__ = ["HOST_FIELD", "host_seat", "remote_seats", "open_hosted"]
 
@@ -30,11 +36,11 @@ __all__ = ["HOST_FIELD", "host_seat", "remote_seats", "open_hosted"]
 HOST_FIELD = "host"
 
 
-def _id(ref: Any) -> str:
+def _id(ref: str | os.PathLike[str]) -> str:
     return os.path.basename(str(ref)).removesuffix(".unoduo")
 
 
-def host_seat(store: Any, header: Any, match_id: str) -> int | None:
+def host_seat(store: Store, header: Header, match_id: str) -> int | None:
     """The host's seat of a hosted match (``None``: the match was not hosted)."""
     seat = (header.extra or {}).get(HOST_FIELD)
     if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(header.seats):
@@ -47,7 +53,7 @@ def _kept_host(kept: dict | None) -> int | None:
     return min(kept["tokens"]) if kept and kept["tokens"] else None
 
 
-def remote_seats(store: Any, loaded: Any) -> tuple[int, ...]:
+def remote_seats(store: Store, loaded: Loaded) -> tuple[int, ...]:
     """The human seats of ``loaded`` (a :class:`~unoduo_tui.store.Loaded`) played
     from other terminals: every human seat but the host's, if it was hosted."""
     host = host_seat(store, loaded.header, loaded.id)
@@ -56,9 +62,9 @@ def remote_seats(store: Any, loaded: Any) -> tuple[int, ...]:
     return tuple(s for s, seat in enumerate(loaded.seats) if not seat.is_bot and s != host)
 
 
-def open_hosted(store: Any, path: Any, *, name: str = "", listing: str | None = None,
-                place: str = "terminal"
-                ) -> tuple[Any, dict | None] | None:
+def open_hosted(store: Store, path: str | os.PathLike[str], *, name: str = "",
+                listing: str | None = None, place: str = "terminal"
+                ) -> tuple[RemoteTable, dict | None] | None:
     """The hosted match at ``path`` at its table (see the module doc): (a connected
     :class:`~.remote.RemoteTable` with the join code as its banner, the new
     authority's first line when it had to be started — None when it was running);

@@ -47,13 +47,18 @@ import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from engine.rules import PRESETS
 
 from ..files import private_dir, read_regular, replace_private
 from ..text import player_name
 from .codes import parse_code, socket_dir
+
+if TYPE_CHECKING:
+    from ..store import Store
+    from .authority import Authority
+    from .remote import RemoteTable
 
 __all__ = ["lobby_dir", "Listed", "read_listings", "Listing", "queue_lock", "quick_match",
            "cancel_quick", "QuickSeat", "LISTING_VERSION", "pid_alive", "identity_name",
@@ -132,7 +137,7 @@ class Listed:
         return f"{self.host}'s table — {game}, {self.seats} seats, {free}{quick}"
 
     @classmethod
-    def parse(cls, raw: Any, word: str) -> "Listed":
+    def parse(cls, raw: object, word: str) -> "Listed":
         """``raw`` (a listing's JSON) checked; ``ValueError`` when it is not one."""
         if not isinstance(raw, dict) or raw.get("v") != LISTING_VERSION:
             raise ValueError("not a listing")
@@ -228,7 +233,7 @@ class Listing:
                     raise ValueError(f"{self.lock} is held by another table") from None
                 time.sleep(0.01)
 
-    def update(self, authority: Any) -> None:
+    def update(self, authority: Authority) -> None:
         names = authority.seat_names()
         seated = [names[s] for s in sorted(authority.seating.tokens) if s in authority.seating.humans]
         host = names[authority.seating.humans[0]] if authority.seating.humans else names[0]
@@ -240,7 +245,7 @@ class Listing:
                 "connected": len({c.seat for c in authority.clients if c.seat is not None})}
         self.put(data)
 
-    def put(self, data: dict[str, Any]) -> None:
+    def put(self, data: dict[str, object]) -> None:
         """Write ``data`` as the listing, whole (the lock is this process's)."""
         replace_private(self.path, json.dumps(data).encode())
 
@@ -280,7 +285,7 @@ class QuickSeat:
     """Where quick match put a player: at ``table`` (a RemoteTable); ``hosting``: at
     a table of their own, waiting for a second player (``pid``: its authority)."""
 
-    table: Any
+    table: RemoteTable
     hosting: bool
     code: str
     match: str | None = None
@@ -298,7 +303,7 @@ def mine(data_dir: Path) -> set[str]:
     return codes
 
 
-def quick_match(store: Any, folder: Path, name: str, **start: Any) -> QuickSeat:
+def quick_match(store: Store, folder: Path, name: str, **start: Any) -> QuickSeat:
     """Join the oldest waiting quick table of someone else, else host one (see the
     module doc).  Raises what :func:`.client.connect` and
     :func:`.client.start_authority` raise."""
@@ -330,7 +335,7 @@ def quick_match(store: Any, folder: Path, name: str, **start: Any) -> QuickSeat:
         return QuickSeat(table, True, info["code"], info["match"], info.get("pid"))
 
 
-def cancel_quick(store: Any, folder: Path, seat: QuickSeat) -> bool:
+def cancel_quick(store: Store, folder: Path, seat: QuickSeat) -> bool:
     """Close the quick table ``seat`` hosts, unless a second player has sat down (then
     False: play on).  Its save and table file go too: nothing was played."""
     with queue_lock(folder):

@@ -236,8 +236,7 @@ class RemoteTable:
         update = TableUpdate.from_dict({**data, "views": []})
         self.remote_seq = update.seq
         if view is not None:
-            # a watcher's public view is filed under its seat, None
-            update = replace(update, views={self.seat: view})  # type: ignore[dict-item]
+            update = replace(update, views={self.seat: view})  # a watcher's: under None
         with self._lock:
             if view is not None and self.seat is None:
                 self.public = view
@@ -309,7 +308,7 @@ class RemoteTable:
             if listener in self._listeners:
                 self._listeners.remove(listener)
 
-    def act(self, seat: int, text: str) -> None:
+    def act(self, seat: int | None, text: str) -> None:
         with self._lock:
             if self.closed_reason is not None:
                 raise Refused(self.closed_reason)
@@ -317,7 +316,7 @@ class RemoteTable:
                 raise Refused(save_wait(self._update.save_error))
             if self.seat is None:
                 raise Refused("you are watching: a watcher cannot play")
-            if seat not in self.mine:
+            if seat is None or seat not in self.mine:
                 raise Refused("you can only play for your own seat")
             view = self.view(seat)
             if view.to_act != seat:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import queue
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Final, Iterator, Sequence
 
 import engine.review as engine_review
 from engine.review import Decision, Position, Review, positions, review, summarise
@@ -27,7 +27,7 @@ __all__ = ["reviewable_seats", "run_review", "as_json", "Cancelled"]
 JOBS = 2
 #: how they start: forked (spawn fails in an app whose stdout is Textual's: "bad
 #: value(s) in fds_to_keep"); a child runs only the engine and the queue
-_START = "fork"
+_START: Final = "fork"
 
 
 class Cancelled(Exception):

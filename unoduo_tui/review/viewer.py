@@ -29,6 +29,15 @@ from .run import Cancelled, run_review
 
 if TYPE_CHECKING:  # pragma: no cover
     from textual.app import ComposeResult
+    from textual.screen import Screen
+
+    from engine.replay import ReplayCursor
+
+    from ..store import Loaded
+
+    _Screen = Screen[None]  # what ReviewPane is mixed into
+else:
+    _Screen = object
 
 __all__ = ["ReviewPane", "curve_text", "MISTAKES"]
 
@@ -49,8 +58,21 @@ def curve_text(values_at: list[float | None], width: int, here: int | None) -> T
     return text
 
 
-class ReviewPane:
+class ReviewPane(_Screen):
     """The review's state and keys for the replay screen (see the module doc)."""
+
+    if TYPE_CHECKING:  # the replay screen's, used here
+        loaded: Loaded
+        names: tuple[str, ...]
+        cursor: ReplayCursor
+        perspective: int | str
+        locked: int | None
+        spoiler_free: bool
+
+        @property
+        def bottom(self) -> int: ...
+        def show(self) -> None: ...
+        def _stop(self) -> None: ...
 
     review_on: bool = False
     #: reviewed decisions by their step (the cursor position before them)
@@ -58,6 +80,12 @@ class ReviewPane:
     review_total: int | None = None
     review_done: bool = False
     _review_worker: Worker | None = None
+    _note: str | None  # the replay screen's note on its status line, set here too
+
+    @property
+    def review_running(self) -> bool:
+        """The review is working out decisions now (a worker runs)."""
+        return self._review_worker is not None
 
     def compose_review(self) -> "ComposeResult":
         with Horizontal(id="review-row"):

@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from engine import Action, Event, PlayerView
+from engine.events import Catch, Challenge
 
 from ..plan import opponent_label
 from .game_keys import GameKeys
@@ -427,6 +428,7 @@ class GameScreen(GameKeys, Screen[None]):
         """``t`` at the challenge prompt (slow: off the event loop): the bots' estimate
         that the W+4 was guilty, or, when they have none, the hard bot's pick — the
         same for both games, and only when asked."""
+        assert view.seat is not None  # a seat's challenge decision
         p = self.table.guilt_estimate(view.seat)
         by = wd4_player(view)
         if p is not None and by is not None:
@@ -456,11 +458,13 @@ class GameScreen(GameKeys, Screen[None]):
         viewer = self.viewer
         names = self.names
         for e in events:
-            if e.kind == "catch":
+            if e.seat is None:
+                continue  # a catch and a challenge are a seat's
+            if isinstance(e, Catch):
                 who = "You" if e.seat == viewer else names[e.seat]
                 whom = "you" if e.caught == viewer else names[e.caught]
                 self.notify(f"{who} caught {whom} without UNO: +2 cards.", title="Caught!")
-            elif e.kind == "challenge":
+            elif isinstance(e, Challenge):
                 by = "You" if e.seat == viewer else names[e.seat]
                 verdict = "guilty — they draw 4" if e.guilty else "not guilty — challenger draws 6"
                 self.notify(f"{by} challenged the W+4: {verdict}.", title="Challenge")

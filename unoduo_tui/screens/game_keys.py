@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import asyncio
 from functools import partial
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from textual import work
 from textual.app import SystemCommand
+from textual.binding import Binding
 
 from engine import Action, Card
 
@@ -18,7 +19,16 @@ from ..widgets import Hand
 from ..text.words import hint_text
 
 if TYPE_CHECKING:
-    from .game import GameScreen
+    from textual.screen import Screen
+
+    from engine import PlayerView
+
+    from ..app import UnoDuoApp
+    from ..table import Table, TableUpdate
+
+    _Screen = Screen[None]  # what GameKeys is mixed into
+else:
+    _Screen = object
 
 __all__ = ["GameKeys"]
 
@@ -26,21 +36,45 @@ __all__ = ["GameKeys"]
 _QUIET = {"move", "jump"}
 
 
-class GameKeys:
+class GameKeys(_Screen):
     """The key actions of :class:`~.game.GameScreen` (a mixin: its bindings stay
     declared on the screen, where Textual collects them)."""
+
+    if TYPE_CHECKING:  # the game screen's, used here
+        table: Table
+        latest: TableUpdate | None
+        names: tuple[str, ...]
+        spectator: bool
+        viewer: int | None
+        _waiting: bool
+        _in_flight: bool
+
+        @property
+        def unoduo(self) -> UnoDuoApp: ...
+        @property
+        def live(self) -> bool: ...
+        @property
+        def hand(self) -> Hand: ...
+        @property
+        def lost(self) -> bool: ...
+        def my_view(self) -> PlayerView | None: ...
+        def decision(self) -> tuple[str, int] | None: ...
+        def refresh_table(self) -> None: ...
+        def _show(self, screen: Any, then: Any = None) -> None: ...
+        def _wait(self, screen: Any, then: Any) -> None: ...
+        def do(self, action: Action | str) -> None: ...
 
     #: the last :meth:`_legal_now`: (the update, the screen's state, its answer)
     _legal_cache: tuple | None = None
 
     # -- what a key may do now -----------------------------------------------------
 
-    def _legal(self: "GameScreen") -> tuple[Action, ...]:
+    def _legal(self) -> tuple[Action, ...]:
         """What the viewer may do now (nothing under a dialog or while an action is
         on its way to the table)."""
         return self._legal_now()[0]
 
-    def _legal_now(self: "GameScreen") -> tuple[tuple[Action, ...], frozenset[str]]:
+    def _legal_now(self) -> tuple[tuple[Action, ...], frozenset[str]]:
         """:meth:`_legal` and the kinds of its actions, worked out once per update and
         state of the screen: the footer, the palette and each key ask
         :meth:`check_action` for every binding (~27 calls a key, #22)."""
@@ -216,6 +250,7 @@ class GameKeys:
             return
         from ..dialogs.stand_in import StandIn
 
+        assert self.latest is not None  # check_action said yes: an update is here
         seat = self.latest.may_stand_in[0]
 
         def chosen(level: str | None) -> None:
@@ -255,6 +290,8 @@ class GameKeys:
     def palette_commands(self) -> Iterable[SystemCommand]:
         """A command for every binding valid now (the same declarations as the footer)."""
         for binding in self.BINDINGS:
+            if not isinstance(binding, Binding):
+                continue  # every one is declared as a Binding
             name = binding.action.split("(")[0]
             if name in _QUIET:
                 continue

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
@@ -40,6 +40,9 @@ from ..net import lobby as listing
 from ..text import printable
 from ..widgets.footer import Footer
 from .menu import SummaryPrompt
+
+if TYPE_CHECKING:
+    from ..store import Summary
 
 __all__ = ["LobbyScreen", "LobbyPlace", "Resumable", "MAX_RESUME"]
 
@@ -71,11 +74,11 @@ class Resumable:
     ``hosted``) or ``listed`` (a table they joined), and ``when`` (for the order)."""
 
     when: float
-    summary: Any = None
+    summary: Summary | None = None
     hosted: bool = False
     listed: listing.Listed | None = None
 
-    def prompt(self) -> Any:
+    def prompt(self) -> str | SummaryPrompt:
         if self.listed is not None:
             names = ", ".join(self.listed.names)
             return f"Rejoin   {self.listed.describe()} ({names})"
@@ -104,11 +107,12 @@ class LobbyScreen(Screen[None]):
         self.saved: list[Resumable] = []  # unfinished saves (read on show)
         self.resumes: list[Resumable] = []
         self.tables: list[listing.Listed] = []  # others' tables, as listed
-        self._shown: Any = None
+        #: what the lists show now: (the resumables' times and tables, others' tables)
+        self._shown: tuple[list[tuple[float, listing.Listed | None]], list[listing.Listed]] | None = None
 
     @property
     def place(self) -> LobbyPlace:
-        return unoduo(self).lobby
+        return unoduo(self).lobby_place
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box"):
@@ -215,6 +219,8 @@ class LobbyScreen(Screen[None]):
     def palette_commands(self) -> Iterable[SystemCommand]:
         """A command for every key valid now (the footer's declarations)."""
         for binding in self.BINDINGS:
+            if not isinstance(binding, Binding):
+                continue  # every one is declared as a Binding
             what = binding.action[len("pick('"):-len("')")]
             if self.check_action("pick", (what,)):
                 yield SystemCommand(f"Lobby: {binding.description}", f"({binding.key})",

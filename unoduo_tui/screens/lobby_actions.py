@@ -8,7 +8,7 @@ one toast, the lobby stays and its list is read again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,7 +19,12 @@ from textual.widgets import Input, Static
 from ..app_link import unoduo
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..net.lobby import QuickSeat
+    from ..net.messages import Want
     from ..table import Table
+    from .lobby import LobbyScreen, Resumable
 
 __all__ = ["resume", "sit", "quick", "open_table", "rename", "QuickWait", "RenameForm"]
 
@@ -33,7 +38,7 @@ def _problems() -> tuple[type[BaseException], ...]:
     return (Refused, RuntimeError, ConnectionError, OSError, ValueError)
 
 
-def _say(lobby: Any, exc: BaseException, code: str | None = None) -> None:
+def _say(lobby: LobbyScreen, exc: BaseException, code: str | None = None) -> None:
     from ..net.lobby import forget_if_gone
     from ..table import Refused
 
@@ -49,29 +54,30 @@ def _say(lobby: Any, exc: BaseException, code: str | None = None) -> None:
     lobby.refresh_tables()
 
 
-def _show(lobby: Any, table: Table, banner: str | None = None) -> None:
+def _show(lobby: LobbyScreen, table: Table, banner: str | None = None) -> None:
     app = unoduo(lobby)
     table.banner = banner
     app.open_game(table)
 
 
-def resume(lobby: Any, entry: Any) -> None:
+def resume(lobby: LobbyScreen, entry: Resumable) -> None:
     """Back to an unfinished match: a joined one with this player's token, a saved one
     as the app resumes it (a hosted one at its table, started again — and listed — if
     it ended)."""
     if entry.listed is not None:
         sit(lobby, entry.listed.code, "play")
         return
-    unoduo(lobby).resume_match(str(entry.summary.id))
+    if entry.summary is not None:
+        unoduo(lobby).resume_match(str(entry.summary.id))
     lobby.refresh_tables()
 
 
-def sit(lobby: Any, code: str, want: str) -> None:
+def sit(lobby: LobbyScreen, code: str, want: Want) -> None:
     """Join (``want="play"``, with this player's token if they sat there before) or
     watch the table ``code``."""
     from ..net.client import connect
 
-    store = unoduo(lobby).store
+    store = unoduo(lobby).saved_store
     try:
         table = connect(store, code, want=want, name=lobby.place.name)
     except _problems() as exc:
@@ -80,7 +86,7 @@ def sit(lobby: Any, code: str, want: str) -> None:
     _show(lobby, table)
 
 
-def open_table(lobby: Any) -> None:
+def open_table(lobby: LobbyScreen) -> None:
     """The host form, then a table of one's own, listed in the lobby."""
     from ..dialogs.table_forms import HostForm
 
@@ -91,11 +97,11 @@ def open_table(lobby: Any) -> None:
     unoduo(lobby).push_screen(HostForm(), answered)
 
 
-def _host(lobby: Any, answer: dict) -> None:
+def _host(lobby: LobbyScreen, answer: dict) -> None:
     from ..dialogs.table_forms import start_hosted
 
     try:
-        table = start_hosted(unoduo(lobby).store, answer, lobby.place.name,
+        table = start_hosted(unoduo(lobby).saved_store, answer, lobby.place.name,
                              listing=str(lobby.place.folder), place="lobby")
     except _problems() as exc:
         _say(lobby, exc)
@@ -103,13 +109,13 @@ def _host(lobby: Any, answer: dict) -> None:
     _show(lobby, table, table.banner)
 
 
-def quick(lobby: Any) -> None:
+def quick(lobby: LobbyScreen) -> None:
     """Quick match: at a waiting player's table at once, or at one's own, waiting."""
     from ..net.lobby import quick_match
 
     app = unoduo(lobby)
     try:
-        seat = quick_match(app.store, lobby.place.folder, lobby.place.name)
+        seat = quick_match(app.saved_store, lobby.place.folder, lobby.place.name)
     except _problems() as exc:
         _say(lobby, exc)
         return
@@ -137,7 +143,7 @@ class QuickWait(ModalScreen[bool]):
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="lobby.quick.cancel")]
 
-    def __init__(self, seat: Any, folder: Any) -> None:
+    def __init__(self, seat: QuickSeat, folder: Path) -> None:
         super().__init__()
         self.seat, self.folder = seat, folder
         self._answered = False
@@ -167,14 +173,14 @@ class QuickWait(ModalScreen[bool]):
         if self._answered:
             return
         try:
-            closed = cancel_quick(unoduo(self).store, self.folder, self.seat)
+            closed = cancel_quick(unoduo(self).saved_store, self.folder, self.seat)
         except OSError as exc:
             self.notify(f"Could not close the table: {exc}"[:300], severity="error")
             return
         self._answer(not closed)
 
 
-def rename(lobby: Any) -> None:
+def rename(lobby: LobbyScreen) -> None:
     """Ask for a new name; kept in the player's ``identity.json`` for next time."""
     from dataclasses import replace
 
@@ -188,10 +194,10 @@ def rename(lobby: Any) -> None:
         if typed is None or not name:
             return
         try:
-            save_identity_name(app.store.data_dir, name)
+            save_identity_name(app.saved_store.data_dir, name)
         except OSError as exc:
             lobby.notify(f"Could not keep the name: {exc}"[:300], severity="error")
-        app.lobby = replace(app.lobby, name=name)
+        app.lobby = replace(app.lobby_place, name=name)
         lobby.show_who()
 
     app.push_screen(RenameForm(lobby.place.name), answered)

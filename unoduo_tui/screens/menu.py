@@ -100,7 +100,7 @@ class MenuScreen(Screen[None]):
         self.action_pick(event.option.id or "")
 
     def action_pick(self, what: str) -> None:
-        app = self.app
+        app = unoduo(self)
         if app.screen is not self:  # a second Enter of a paste, after the first opened it
             return
         if what == "resume" and self.unfinished is not None:

@@ -121,6 +121,12 @@ class NewMatchScreen(AnswerOnce, Screen[None]):
     def _seat_choices(preset: str) -> list[tuple[str, int]]:
         return [(f"{n} players", n) for n in PRESETS[preset]]
 
+    def _field(self, name: str) -> Select | Input:
+        """The field of the option ``name`` (:meth:`_option_field` made it)."""
+        field = self.query_one(f"#{name}")
+        assert isinstance(field, (Select, Input))
+        return field
+
     def _option_field(self, opt: Option) -> Select | Input:
         preset = self._preset if self._preset in opt.choices else next(iter(opt.choices))
         choices = opt.choices[preset]
@@ -148,10 +154,12 @@ class NewMatchScreen(AnswerOnce, Screen[None]):
             self.query_one(f"#row-{opt.name}").display = opt.name in shown
             if opt.name not in shown:
                 continue
-            field = self.query_one(f"#{opt.name}")
+            field = self._field(opt.name)
             value = self._values[preset][opt.name]
             if isinstance(field, Select):
-                field.set_options([(c.label, c.value) for c in shown[opt.name].choices[preset]])
+                choices = shown[opt.name].choices[preset]
+                assert choices is not None  # a Select is made for an option with choices
+                field.set_options([(c.label, c.value) for c in choices])
                 field.value = value
             else:
                 field.value = str(value)
@@ -171,7 +179,7 @@ class NewMatchScreen(AnswerOnce, Screen[None]):
 
     def _remember_shown(self) -> None:
         for opt in form_options(self._preset):
-            self._values[self._preset][opt.name] = self.query_one(f"#{opt.name}").value
+            self._values[self._preset][opt.name] = self._field(opt.name).value
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
@@ -217,8 +225,7 @@ class NewMatchScreen(AnswerOnce, Screen[None]):
     def _options(self) -> dict[str, Any] | None:
         """The shown options, whole numbers parsed; ``None`` (said) when one is not."""
         shown = form_options(self._preset)
-        values = self._typed(self._preset, {o.name: self.query_one(f"#{o.name}").value
-                                            for o in shown})
+        values = self._typed(self._preset, {o.name: self._field(o.name).value for o in shown})
         for opt in shown:
             if opt.name not in values:
                 self.notify(f"{opt.label} must be a whole number "

@@ -29,6 +29,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
+from engine import PlayerView
 from engine.replay import ALL, ReplayCursor, moments_of
 
 from ..dialogs import BranchDialog
@@ -185,6 +186,7 @@ class ReplayScreen(ReviewPane, ReplayText, AnswerOnce, Screen[None]):
         cursor = self.cursor
         seat = self.bottom
         mine = cursor.view(seat)
+        assert isinstance(mine, PlayerView)  # a seat's view (only ALL is omniscient)
         everything = cursor.view(ALL) if self.perspective == ALL else None
         seats = self.query_one(Seats)
         others = self.query_one(OtherHands)
@@ -386,6 +388,8 @@ class ReplayScreen(ReviewPane, ReplayText, AnswerOnce, Screen[None]):
         rows: list[tuple[str, str]] = []
         last: tuple[str, tuple] | None = None
         for binding in self.BINDINGS:
+            if not isinstance(binding, Binding):
+                continue  # every one is declared as a Binding
             name, args = _parsed(binding.action)
             if name == "moment" and args[0] not in self.moments:
                 continue
@@ -422,6 +426,8 @@ class ReplayScreen(ReviewPane, ReplayText, AnswerOnce, Screen[None]):
 
     def palette_commands(self) -> Iterable[SystemCommand]:
         for binding in self.BINDINGS:
+            if not isinstance(binding, Binding):
+                continue  # every one is declared as a Binding
             name, args = _parsed(binding.action)
             if name in QUIET or binding.id in QUIET_IDS:
                 continue

@@ -3,7 +3,7 @@ help read them), the autoplay speeds and the moments' jump keys and timeline mar
 
 from __future__ import annotations
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 from engine.replay import MOMENTS
 
@@ -32,7 +32,7 @@ WAIT_WHILE_PICKING = frozenset({"goto", "autoplay", "perspective"})
 QUIET = {"step", "turn", "round"}
 QUIET_IDS = {"replay.log_up"}  # the palette's "Log" entry does what ↑ does, and more
 
-BINDINGS = [
+BINDINGS: list[BindingType] = [
     Binding("right", "step(1)", "Step", id="replay.next", key_display="←→",
             tooltip="One action forward"),
     Binding("left", "step(-1)", "Back", id="replay.back", show=False,

@@ -32,4 +32,4 @@ class ReplayListScreen(MatchTable):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        self.open_replay_of(self.summaries[int(event.row_key.value)])
+        self.open_replay_of(self.summaries[int(str(event.row_key.value))])

@@ -4,21 +4,51 @@ cursor, the names, the perspective and the marks these read)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.cells import cell_len
 from rich.text import Text
 
 from engine import describe
-from engine.replay import ALL
 
 from ..transcript import played_for
 from ..text.words import fit, lineage, practice_mark
 from .replay_keys import CLASSIC_LABELS, MOMENT_KEYS, SPEEDS
 
+if TYPE_CHECKING:
+    from textual.screen import Screen
+    from textual.timer import Timer
+
+    from engine.replay import ReplayCursor
+
+    from ..store import Loaded
+
+    _Screen = Screen[None]  # what ReplayText is mixed into
+else:
+    _Screen = object
+
 __all__ = ["ReplayText"]
 
 
-class ReplayText:
+class ReplayText(_Screen):
     """What the replay says in words (see the module doc)."""
+
+    if TYPE_CHECKING:  # the replay screen's, read here
+        loaded: Loaded
+        names: tuple[str, ...]
+        cursor: ReplayCursor
+        moments: tuple[str, ...]
+        locked: int | None
+        undos: int
+        perspective: int | str
+        speed: int
+        _timer: Timer | None
+        _note: str | None
+        spoiler_free: bool
+        branched_from: tuple[str, int] | None
+        review_on: bool
+
+        def review_words(self) -> str: ...
 
     def status(self, everything, shown=None) -> Text:
         """The status line, in the screen's width: where the cursor is, the decision
@@ -57,7 +87,7 @@ class ReplayText:
         if everything is not None and everything.draw_pile and not self.review_on:
             tail.append(f" · next {' '.join(c.text for c in everything.draw_pile[:3])}")
         tail.append(self.review_words())  # the review's label (#25), when on
-        view = ("all hands" if self.perspective == ALL
+        view = ("all hands" if not isinstance(self.perspective, int)  # ALL
                 else f"{names[self.perspective]}'s view")
         tail.append(f" · {view}")
         if self.locked is not None:
@@ -75,16 +105,18 @@ class ReplayText:
         log shows it), without the full stop."""
         cursor = self.cursor
         pos = cursor.position
-        decision = cursor.decision()
+        decision, actor = cursor.decision(), cursor.actor()
+        assert decision is not None and actor is not None  # called past the start only
         own = shown.events[cursor.event_count(pos - 1):cursor.event_count(pos)]
         event = next((e for e in own if e.kind == decision.kind), own[0] if own else None)
         if event is None:
-            return f"{names[cursor.actor()]}: {decision}"
+            return f"{names[actor]}: {decision}"
         return describe(event, names, None).rstrip(".")
 
     def lineage(self) -> Text:
         """A what-if branch's header: where it came from (the parent's short id, which
         ``unoduo replay`` takes, and the action it was branched at)."""
+        assert self.branched_from is not None  # a branch's header only
         label = f" What if: {lineage(self.branched_from)}"
         return Text(fit(label, self.size.width or 80), "bold")
 

@@ -16,7 +16,7 @@ from typing import Iterable
 
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
@@ -77,7 +77,7 @@ class MatchTable(AnswerOnce, Screen[None]):
     def load(self) -> None:
         """(Re)read the saved matches and show them."""
         try:
-            self.summaries = self.listed(unoduo(self).store.list())
+            self.summaries = self.listed(unoduo(self).saved_store.list())
         except Exception as exc:  # show the problem, keep the screen
             self.notify(f"Could not list saved matches: {exc}", severity="error")
         self.fill()
@@ -147,7 +147,7 @@ class MatchTable(AnswerOnce, Screen[None]):
         from ..store import SaveFileError
 
         try:
-            unoduo(self).store.delete(summary.path)
+            unoduo(self).saved_store.delete(summary.path)
         except SaveFileError as exc:  # open in another unoduo (LockedError), or no access
             pid = getattr(exc, "pid", None)
             why = (f"it is open in another unoduo (process {pid})" if pid is not None
@@ -160,6 +160,8 @@ class MatchTable(AnswerOnce, Screen[None]):
     def palette_commands(self) -> Iterable[SystemCommand]:
         """A command for every key valid now (the footer's declarations)."""
         for binding in self.BINDINGS:
+            if not isinstance(binding, Binding):
+                continue  # every one is declared as a Binding
             name = binding.action.split("(")[0]
             if self.check_action(name, ()):
                 help_text = f"{binding.tooltip} ({binding.key_display or binding.key})"
@@ -167,7 +169,7 @@ class MatchTable(AnswerOnce, Screen[None]):
                                     partial(self.run_action, binding.action))
 
 
-def list_bindings(prefix: str) -> list[Binding]:
+def list_bindings(prefix: str) -> list[BindingType]:
     """The keys of a list of saved matches (``prefix``: the screen's binding ids)."""
     return [
         Binding("s", "spoilers", "Spoiler-free", id=f"{prefix}.spoilers",
@@ -190,7 +192,7 @@ class SavedScreen(MatchTable):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        summary = self.summaries[int(event.row_key.value)]
+        summary = self.summaries[int(str(event.row_key.value))]  # each row keyed by its index
         if summary.status == "in progress":
             unoduo(self).resume_match(str(summary.id))
         elif summary.status == "finished":

@@ -32,7 +32,7 @@ import signal
 import stat
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import asyncssh
 
@@ -42,6 +42,9 @@ from ..text import printable
 from .identity import NEW_KEYS_FILE, Identity, NewKeys, identify, known
 from .limits import Gate, Limits, Place, Refusal, address_of
 from .session import PtyBridge
+
+if TYPE_CHECKING:
+    from .front import WorkerPool
 
 __all__ = ["GameServer", "Client", "child_argv", "load_host_key", "HostKeyError",
            "no_key_banner", "serve_dir_of"]
@@ -135,7 +138,7 @@ class GameServer:
         self._acceptor: asyncssh.SSHAcceptor | None = None
         #: ``workers`` > 0: the games run in that many worker processes (:mod:`.front`)
         self.workers = workers
-        self.pool: Any = None
+        self.pool: WorkerPool | None = None
         #: ends our tables if we are killed (:mod:`.reaper`), and its pipe's end
         self._reaper: asyncio.subprocess.Process | None = None
         self._lifeline: int | None = None

@@ -222,8 +222,9 @@ class PtyBridge(asyncssh.SSHServerSession):
         return raw.decode("ascii", "replace") or None
 
     def _on_output(self) -> None:
+        assert self._master is not None  # read only while it is open
         try:
-            data = os.read(self._master, 65536)  # type: ignore[arg-type]
+            data = os.read(self._master, 65536)
         except BlockingIOError:
             return
         except OSError:  # EIO: the child closed the pty (it is leaving)

@@ -67,7 +67,7 @@ class TableUpdate:
     """The table as one client may see it after a change.
 
     ``views``: a :class:`PlayerView` for each seat the client plays (none for a
-    spectator's hidden seats); ``to_act``: whose decision it is (``None`` when the
+    spectator's hidden seats; a remote watcher's public view under ``None``); ``to_act``: whose decision it is (``None`` when the
     match is over); ``thinking``: the bot seat choosing now; ``save_error``: why the
     last save failed — the table takes no decision until a save succeeds, and the
     views are the last ones told before it failed (:func:`save_wait` says so to the
@@ -90,7 +90,7 @@ class TableUpdate:
 
     seq: int
     cause: Cause
-    views: Mapping[int, PlayerView]
+    views: Mapping[int | None, PlayerView]
     to_act: int | None
     over: bool = False
     thinking: int | None = None
@@ -184,9 +184,9 @@ class Table(Protocol):
 
     def unsubscribe(self, listener: Listener) -> None: ...
 
-    def act(self, seat: int, text: str) -> None:
+    def act(self, seat: int | None, text: str) -> None:
         """``seat`` makes the decision ``text`` (``"play R5 uno"``); :class:`Refused`
-        when it may not."""
+        when it may not (``None``, a watcher: never)."""
 
     def hold(self, on: bool) -> None:
         """While on, bots wait (a client is showing its player something).  A table

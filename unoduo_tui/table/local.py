@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from engine import Action, Match, PlayerView, Rules
 from engine import bots as engine_bots
@@ -31,6 +31,12 @@ from ..plan import MatchPlan
 from . import (Cause, Listener, Refused, ShownHand, TableUpdate, guilt_estimate, save_wait,
                shown_hand)
 from .thinking import Hint, Thinker, think_here
+
+if TYPE_CHECKING:
+    from engine.bots import Bot
+
+    from ..savehandle import SaveHandle
+    from ..store import Store
 
 __all__ = ["LocalTable", "HINT_MS", "RETRY_FIRST", "RETRY_MAX"]
 
@@ -50,8 +56,8 @@ class LocalTable:
     kinds unless given; ``bot_pause``: seconds before each bot move."""
 
     def __init__(self, match: Match, names: Sequence[str], kinds: Sequence[str],
-                 handle: Any = None, *, notes: Sequence[str] = (), undos: int = 0,
-                 bots: dict[int, Any] | None = None, think_ms: int | None = None,
+                 handle: SaveHandle | None = None, *, notes: Sequence[str] = (), undos: int = 0,
+                 bots: dict[int, Bot] | None = None, think_ms: int | None = None,
                  bot_pause: float = 0.0, thinker: Thinker | None = None) -> None:
         if len(names) != match.seats or len(kinds) != match.seats:
             raise ValueError(f"a name and a kind for each of the {match.seats} seats")
@@ -68,10 +74,10 @@ class LocalTable:
         self.thinker: Thinker = thinker or think_here
         self.save_error: str | None = None  # why the last save failed (None: it did not)
         self.redo_stack: list[Action] = []  # decisions z took back, in order
-        self.bots: dict[int, Any] = dict(bots or {})
+        self.bots: dict[int, Bot] = dict(bots or {})
         #: human seats a bot plays for their away player (seat -> "bot:<level>")
         self.stand_ins: dict[int, str] = {}
-        self._stand_in_bots: dict[int, Any] = {}
+        self._stand_in_bots: dict[int, Bot] = {}
         self._made: set[int] = set()  # the bots made here (an undo makes them afresh)
         self._make_bots()
         self._lock = threading.RLock()
@@ -96,7 +102,7 @@ class LocalTable:
     # -- construction ----------------------------------------------------------------
 
     @classmethod
-    def start(cls, store: Any, plan: MatchPlan, *, deck: Sequence | None = None,
+    def start(cls, store: Store | None, plan: MatchPlan, *, deck: Sequence | None = None,
               first: int | None = None, think_ms: int | None = None,
               bot_pause: float = 0.0, extra: dict | None = None,
               thinker: Thinker | None = None) -> "LocalTable":
@@ -112,7 +118,7 @@ class LocalTable:
                    bot_pause=bot_pause, thinker=thinker)
 
     @classmethod
-    def branch(cls, store: Any, rules: Rules, log_prefix: Sequence, seed: int,
+    def branch(cls, store: Store | None, rules: Rules, log_prefix: Sequence, seed: int,
                names: Sequence[str], kinds: Sequence[str], parent: tuple[str, int],
                think_ms: int | None = None, bot_pause: float = 0.0,
                thinker: Thinker | None = None) -> "LocalTable":
@@ -132,7 +138,7 @@ class LocalTable:
                    thinker=thinker)
 
     @classmethod
-    def resume(cls, store: Any, ref: str, think_ms: int | None = None,
+    def resume(cls, store: Store, ref: str, think_ms: int | None = None,
                bot_pause: float = 0.0, thinker: Thinker | None = None) -> "LocalTable":
         """Reopen a saved match, of either preset (``SaveFileError`` / ``LockedError``
         pass through)."""
@@ -344,7 +350,7 @@ class LocalTable:
             self._held = bool(on)
             self._wake.notify_all()
 
-    def act(self, seat: int, text: str) -> None:
+    def act(self, seat: int | None, text: str) -> None:
         """A human seat's decision: applied, saved and told to every client at once;
         :class:`Refused` (match unchanged) when the seat may not make it now.
 

@@ -10,6 +10,7 @@ from textual import events
 from textual.message import Message
 
 from engine import PlayerView, describe
+from engine.replay import OmniscientView
 from engine.events import Draw, Event, Play
 
 from ..textual_compat import log_size_known, rich_log_class
@@ -98,7 +99,7 @@ class GameLog(SeatNames, RichLog):
         self._shown = 0
         self._current: int | None = None  # the first highlighted event (replays)
         self._line_event: list[int] | None = None  # each line's event (None: not known)
-        self._view: PlayerView | None = None  # the view last shown
+        self._view: PlayerView | OmniscientView | None = None  # the view last shown
         self._width = 0  # the width its lines were wrapped to
         self._wd4_by: int | None = None  # who played the last Wild Draw 4 shown
 
@@ -127,7 +128,7 @@ class GameLog(SeatNames, RichLog):
         """The width its lines were wrapped to."""
         return self._width
 
-    def show(self, view: PlayerView, current: int | None = None) -> None:
+    def show(self, view: PlayerView | OmniscientView, current: int | None = None) -> None:
         """Add the events not shown yet.  ``current`` (replays): the index of the first
         event of the action under the cursor — its lines are highlighted, so the log is
         rewritten (its last ``_KEEP_HIGHLIGHTED`` lines) whenever the highlight moves."""

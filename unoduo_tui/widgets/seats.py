@@ -93,7 +93,8 @@ def since_your_turn(view: PlayerView) -> dict[int, tuple[str, Card | None]]:
             did[seat] = ("kept", None) if e.why == "keep" else ("pass", None)
         elif e.kind in _SAID:
             did[seat] = (_SAID[e.kind], None)
-    did.pop(view.seat, None)  # type: ignore[arg-type]
+    if view.seat is not None:
+        did.pop(view.seat, None)
     return did
 
 
