@@ -281,11 +281,11 @@ class HouseMatch(ClassicMatch):
         """H1: every hand passes one seat on in the direction of play."""
         n, d = self._seats, self._direction
         hands, masks = self._hands, self._masks
-        self._hands = [hands[(s - d) % n] for s in range(n)]
-        self._masks = [masks[(s - d) % n] for s in range(n)]
+        hands[:] = [hands[(s - d) % n] for s in range(n)]  # in place: a rollout's loop
+        masks[:] = [masks[(s - d) % n] for s in range(n)]  # holds these very lists
         self._emit(ev("rotate", seat, data=d))
         for s in range(n):
-            self._emit(ev("receive", s, tuple(self._hands[s]), len(self._hands[s]), private=s,
+            self._emit(ev("receive", s, tuple(hands[s]), len(hands[s]), private=s,
                           data=(s - d) % n))
 
     def _card_effect(self, seat: int, card: "Card", total: int, guilty: bool, nxt: int) -> None:
