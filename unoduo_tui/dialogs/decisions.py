@@ -20,7 +20,7 @@ from ..widgets.cardrow import CardRow
 from ..widgets.status import wd4_player
 from .base import LEAVE, CanLeave, Dialog, hand_text
 
-__all__ = ["ColourPicker", "DumpDialog", "ChallengePrompt", "ShownHand"]
+__all__ = ["ColourPicker", "SwapPicker", "DumpDialog", "ChallengePrompt", "ShownHand"]
 
 
 class ColourPicker(CanLeave, Dialog[str | None]):
@@ -65,6 +65,49 @@ class ColourPicker(CanLeave, Dialog[str | None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss((event.button.id or "colour-R")[-1])
+
+
+class SwapPicker(CanLeave, Dialog[int | None]):
+    """H1: the seat a 7 swaps hands with — one key per seat offered (1–9, 0 for the
+    tenth), each shown with its name and card count; Esc: back (``None``)."""
+
+    BINDINGS = [
+        *[Binding(str(k % 10), f"pick({k - 1})", f"Seat {k}", id=f"swap.seat{k}", show=False)
+          for k in range(1, 11)],
+        Binding("escape", "cancel", "Cancel", id="swap.cancel"),
+        LEAVE,
+    ]
+
+    def __init__(self, title: str, seats: Sequence[int], names: Sequence[str],
+                 counts: Sequence[int]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.seats = tuple(seats)
+        self.names = tuple(names)
+        self.counts = tuple(counts)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.title_text, classes="dialog-title")
+            for k, seat in enumerate(self.seats):
+                n = self.counts[seat]
+                yield Static(f"{(k + 1) % 10}  {printable(self.names[seat])} — "
+                             f"{n} card{'s' * (n != 1)}", classes="dialog-text")
+            last = len(self.seats) % 10
+            yield Static(f"Press 1–{last or 0} to swap hands · Esc: back",
+                         classes="dialog-help")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "pick":
+            return bool(parameters) and int(parameters[0]) < len(self.seats)  # type: ignore[arg-type]
+        return True
+
+    def action_pick(self, index: int) -> None:
+        if 0 <= index < len(self.seats):
+            self.dismiss(self.seats[index])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
 
 
 class DumpDialog(CanLeave, Dialog[Action]):

@@ -87,6 +87,8 @@ class GameScreen(GameKeys, Screen[None]):
                 tooltip="Practice: what the hard bot would do here"),
         Binding("b", "stand_in", "Bot for away", id="game.stand_in",
                 tooltip="Let a bot play for a player who has been away, until they are back"),
+        Binding("j", "jump_in", "Jump in", id="game.jump_in",
+                tooltip="Jump-in: play your card identical to the top card, out of turn"),
         Binding("j", "rejoin", "Rejoin", id="game.rejoin",
                 tooltip="Connect to the table again (the connection was lost)"),
         Binding("question_mark", "help", "Help", id="game.help", key_display="?",

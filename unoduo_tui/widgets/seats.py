@@ -50,7 +50,7 @@ def said_uno(view: PlayerView, seat: int) -> bool:
     """``seat`` said UNO with the move that left it its one card (U1): its last play or
     dump says so.  A seat at one card that did not is not marked "UNO!" — it forgot."""
     for e in reversed(view.events):
-        if e.seat == seat and e.kind in ("play", "dump"):
+        if e.seat == seat and e.kind in ("play", "dump", "jump"):
             return bool(e.uno)
         if e.kind in ("round", "deal"):
             break  # a new round: nothing played yet
@@ -60,7 +60,7 @@ def said_uno(view: PlayerView, seat: int) -> bool:
 #: how a cell says what a seat did that is not a card ("+2", "chal", "catch": bold)
 _DID_STYLE = {"drew": "dim", "kept": "dim", "pass": "dim", "skip": "dim italic"}
 _SAID = {"nodump": "kept", "challenge": "chal", "catch": "catch"}
-_MOVES = ("play", "dump", "nodump", "draw", "pass", "challenge", "catch")
+_MOVES = ("play", "dump", "nodump", "draw", "pass", "challenge", "catch", "jump")
 
 
 def since_your_turn(view: PlayerView) -> dict[int, tuple[str, Card | None]]:
@@ -78,7 +78,7 @@ def since_your_turn(view: PlayerView) -> dict[int, tuple[str, Card | None]]:
     did: dict[int, tuple[str, Card | None]] = {}
     for e in events[start:]:
         seat = e.seat
-        if e.kind == "play" and e.cards:
+        if e.kind in ("play", "jump") and e.cards:
             did[seat] = (e.cards[0].text, e.cards[0])
             if e.cards[0].rank == "S" and e.next_seat is not None and e.next_seat != view.seat:
                 did[e.next_seat] = ("skip", None)  # until it moves itself
@@ -90,6 +90,8 @@ def since_your_turn(view: PlayerView) -> dict[int, tuple[str, Card | None]]:
             did[seat] = ("kept", None) if e.why == "keep" else ("pass", None)
         elif e.kind in _SAID and seat is not None:
             did[seat] = (_SAID[e.kind], None)
+        elif e.kind == "swap" and seat is not None:  # H1: after its 7
+            did[seat] = ("swap", None)
     did.pop(view.seat, None)  # type: ignore[arg-type]
     return did
 
@@ -261,6 +263,8 @@ class Seats(ShowsView, SeatNames, CardCanvas):
                 tail.append((" catch!", "bold"))  # one card, no UNO! said
         if seat in self.away:
             tail.append((" away", "bold"))
+        if view.rules.teams == "partners":  # H5: partners share a team's mark
+            tail.append((f" T{view.rules.team(seat) + 1}", "italic"))
         if me:
             tail.append((" ↻" if view.direction == 1 else " ↺", "bold"))
         fixed = head.cell_len + sum(len(s) for s, _ in tail) + 1  # a gap before the next
