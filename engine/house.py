@@ -138,6 +138,14 @@ class HouseMatch(ClassicMatch):
 
     # -- taking a decision -------------------------------------------------------------
 
+    def decider(self, action: "Action | str") -> int | None:
+        """The seat that makes ``action`` now: a jump-in's is the seat holding the card."""
+        if action.__class__ is not Action:
+            action = Action.parse(action)
+        if action.kind == "jump":
+            return self._holder(action.card)
+        return self._to_act
+
     def apply(self, action: "Action | str", seat: int | None = None) -> "list[Event]":
         """As :meth:`Match.apply`; a ``jump`` is taken from ``seat`` (``None``: the seat
         that holds the card), out of turn (H4)."""

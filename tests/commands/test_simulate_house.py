@@ -44,3 +44,21 @@ def test_simulate_refuses_a_bad_house_rule_in_one_line(argv, message, capsys):
     assert status == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") <= 3 and "Traceback" not in err
+
+
+def test_export_names_the_jumper_as_the_seat_of_a_jump_in(tmp_path, capsys):
+    from engine.savefile import load
+
+    folder = tmp_path / "sims"
+    assert main(["simulate", "--preset", "classic", "--bots", "normal,easy,normal,easy",
+                 "--jump-in", "--seven-zero", "--matches", "1", "--seed", "3", "--target", "100",
+                 "--save", str(folder), "--data-dir", str(tmp_path)]) == 0
+    path = next(f for f in folder.iterdir() if f.suffix == ".unoduo")
+    capsys.readouterr()
+    assert main(["export", str(path), "--data-dir", str(tmp_path)]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    exported = [(x["seat"], x["action"]) for x in lines if x["type"] == "decision"
+                and x["action"].startswith("jump")]
+    _, m = load(path.read_bytes())
+    jumps = [(e.seat, "jump " + e.cards[0].text) for e in m.events if e.kind == "jump"]
+    assert exported and [(s, a.split(" swap")[0].replace(" uno", "")) for s, a in exported] == jumps
