@@ -133,3 +133,23 @@ async def test_h5_the_seat_strip_shows_the_teams_at_10_seats(monkeypatch):
     assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
     for team in range(1, 6):
         assert text.count(f" T{team}") >= 2, (team, text)
+
+
+def test_h4_the_table_takes_the_first_move_and_refuses_a_late_jump_as_too_late():
+    from unoduo_tui.table import Refused
+
+    rules = Rules(preset="classic", seats=4, jump_in=True)
+    hands = [HANDS[0], ["Y7"] + HANDS[1][1:], HANDS[2], ["B9"] + HANDS[3][1:]]
+    m = Match.new(rules, seed=0, deck=classic_deck(hands, "B5", 3, rules=rules), first=3)
+    t = LocalTable(m, NAMES, ("human",) * 4)
+    t.act(0, "play B9")
+    assert "jump B9" in t.view(3).legal_actions
+    t.act(1, "draw")  # Bo's decision reaches the table first: the window closes
+    try:
+        t.act(3, "jump B9")
+    except Refused as exc:
+        assert "too late" in exc.reason
+    else:
+        raise AssertionError("a late jump-in was taken")
+    assert [str(a) for a in t.match.actions if not a.is_chance] == ["play B9", "draw"]
+    t.close()
