@@ -74,6 +74,12 @@ class GameKeys:
         if self.spectator:
             return False  # a watcher's keys only leave, help and (the app's) chat
         legal, kinds = self._legal_now()
+        if "jump" in kinds:  # H4: another seat's turn — only the jump-in (and UNO with it)
+            if action in ("move", "jump"):
+                return bool(self.hand.cards)
+            if action == "uno":
+                return any(a.uno for a in legal)
+            return action == "jump_in"
         if action in ("undo", "redo"):
             if not self.table.practice or self.latest is None:
                 return False
@@ -101,7 +107,7 @@ class GameKeys:
         if action == "catch":
             return "catch" in kinds
         if action == "jump_in":
-            return "jump" in kinds
+            return False  # only during another seat's turn (above)
         return True
 
     # -- actions -----------------------------------------------------------------
