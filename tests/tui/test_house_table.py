@@ -153,3 +153,26 @@ def test_h4_the_table_takes_the_first_move_and_refuses_a_late_jump_as_too_late()
         raise AssertionError("a late jump-in was taken")
     assert [str(a) for a in t.match.actions if not a.is_chance] == ["play B9", "draw"]
     t.close()
+
+
+async def test_h2_the_challenge_prompt_offers_to_stack_a_wild_draw_4_by_keys():
+    from unoduo_tui.dialogs import ChallengePrompt, ColourPicker
+
+    rules = Rules(preset="classic", seats=4, stack_draw4="same")
+    # Ann plays B9, Bo and Cy draw (keeping what they drew), Di plays a W+4 on Ann, who
+    # holds one too (a scripted move the table finds illegal becomes the first legal one)
+    hands = [["W+4"] + HANDS[0][1:], HANDS[1], HANDS[2], ["W+4"] + HANDS[3][1:]]
+    t = table(rules, {1: Scripted(["draw", "pass"]), 2: Scripted(["draw", "pass"]),
+                      3: Scripted(["play W+4 R"])}, hands)
+    async with seated(t) as (pilot, app):
+        g = game(app)
+        await pilot.press(str([c.text for c in g.hand.cards].index("B9") + 1))
+        await press(pilot, "enter")  # Ann plays B9; Bo, Cy draw; Di plays W+4 on Ann
+        assert isinstance(app.screen, ChallengePrompt), type(app.screen)
+        assert "Stack your W+4 (s)" in screen_text(app)
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, ColourPicker)
+        await press(pilot, "g")
+        log = [str(a) for a in t.match.actions if not a.is_chance]
+        assert "play W+4 G" in log and t.match.pending_draw in (0, 8)

@@ -198,7 +198,8 @@ class DumpDialog(CanLeave, Dialog[Action]):
 
 
 class ChallengePrompt(CanLeave, Dialog[str]):
-    """A6: challenge the Wild Draw 4, draw 4, or first catch a missed UNO.  ``t``
+    """A6: challenge the Wild Draw 4, draw 4, stack one of your own (H2) or first catch a
+    missed UNO.  ``t``
     asks for a hint (practice, as at the table): ``hint`` says it (slow: called off
     the event loop; ``None``: no hints here).  Nothing is hinted unasked."""
 
@@ -206,6 +207,7 @@ class ChallengePrompt(CanLeave, Dialog[str]):
         Binding("c", "choose('challenge')", "Challenge", id="wd4.challenge"),
         Binding("d", "choose('draw')", "Draw 4", id="wd4.draw"),
         Binding("x", "choose('catch')", "Catch", id="wd4.catch"),
+        Binding("s", "choose('stack')", "Stack W+4", id="wd4.stack"),
         Binding("t", "hint", "Hint", id="wd4.hint"),
         LEAVE,
     ]
@@ -223,6 +225,8 @@ class ChallengePrompt(CanLeave, Dialog[str]):
         self.exposed = self.names[exposed] if exposed is not None else self.opponent
         self.ask_hint = hint
         self.hint = ""  # what the hint said, once asked
+        #: H2: a Wild Draw 4 of one's own may go on it ("stack": the screen asks the colour)
+        self.can_stack = any(a.kind == "play" for a in view.legal_actions)
 
     def compose(self) -> ComposeResult:
         colour = COLOUR_NAMES.get(self.view.color or "", "?")
@@ -245,6 +249,8 @@ class ChallengePrompt(CanLeave, Dialog[str]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Challenge (c)", id="challenge", compact=True)
                 yield Button("Draw 4 (d)", id="draw", compact=True)
+                if self.can_stack:
+                    yield Button("Stack your W+4 (s)", id="stack", compact=True)
                 if "catch" in self.view.legal_actions:
                     yield Button(Text(f"Catch {self.exposed} without UNO (x)"), id="catch",
                                  compact=True)
@@ -272,13 +278,14 @@ class ChallengePrompt(CanLeave, Dialog[str]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose" and parameters:
-            return parameters[0] in self.view.legal_actions
+            return parameters[0] in self.view.legal_actions or (
+                parameters[0] == "stack" and self.can_stack)
         if action == "hint":
             return self.ask_hint is not None
         return True
 
     def action_choose(self, what: str) -> None:
-        if what in self.view.legal_actions:
+        if what in self.view.legal_actions or (what == "stack" and self.can_stack):
             self.dismiss(what)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

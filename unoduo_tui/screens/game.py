@@ -321,7 +321,13 @@ class GameScreen(GameKeys, Screen[None]):
             self._wait(DumpDialog(view, self.uno_armed), self.do)
         elif view.phase == "wd4" and "challenge" in legal:
             hint = (lambda: self._challenge_hint(view)) if self.table.practice else None
-            self._wait(ChallengePrompt(view, self.names, hint), self.do)
+            def answered(what: str) -> None:
+                if what == "stack":  # H2: the W+4 goes on, its colour asked as any Wild's
+                    self.play(next(a.card for a in legal if a.kind == "play"))
+                else:
+                    self.do(what)
+
+            self._wait(ChallengePrompt(view, self.names, hint), answered)
 
     def _show_save_error(self, error: str | None) -> None:
         """The banner, while the table cannot save (a full disk): it takes no move
