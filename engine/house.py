@@ -138,6 +138,14 @@ class HouseMatch(ClassicMatch):
 
     # -- taking a decision -------------------------------------------------------------
 
+    def decider(self, action: "Action | str") -> int | None:
+        """The seat that makes ``action`` now: a jump-in's is the seat holding the card."""
+        if action.__class__ is not Action:
+            action = Action.parse(action)
+        if action.kind == "jump":
+            return self._holder(action.card)
+        return self._to_act
+
     def apply(self, action: "Action | str", seat: int | None = None) -> "list[Event]":
         """As :meth:`Match.apply`; a ``jump`` is taken from ``seat`` (``None``: the seat
         that holds the card), out of turn (H4)."""
@@ -281,11 +289,11 @@ class HouseMatch(ClassicMatch):
         """H1: every hand passes one seat on in the direction of play."""
         n, d = self._seats, self._direction
         hands, masks = self._hands, self._masks
-        self._hands = [hands[(s - d) % n] for s in range(n)]
-        self._masks = [masks[(s - d) % n] for s in range(n)]
+        hands[:] = [hands[(s - d) % n] for s in range(n)]  # in place: a rollout's loop
+        masks[:] = [masks[(s - d) % n] for s in range(n)]  # holds these very lists
         self._emit(ev("rotate", seat, data=d))
         for s in range(n):
-            self._emit(ev("receive", s, tuple(self._hands[s]), len(self._hands[s]), private=s,
+            self._emit(ev("receive", s, tuple(hands[s]), len(hands[s]), private=s,
                           data=(s - d) % n))
 
     def _card_effect(self, seat: int, card: "Card", total: int, guilty: bool, nxt: int) -> None:

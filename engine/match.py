@@ -224,6 +224,11 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         self._handlers[action](self, action)
         return events[mark:]
 
+    def decider(self, action: "Action | str") -> int | None:
+        """The seat that makes ``action`` now: the seat to act (with jump-in, H4, a
+        ``jump`` is the seat's that holds the card: :class:`~engine.house.HouseMatch`)."""
+        return self._to_act
+
     def push(self, action: Action) -> None:
         """Make a decision without checking it (python-chess's ``push``, OpenSpiel's
         ``apply_action``): the search's fast path.  ``action`` must be one of

@@ -151,6 +151,8 @@ def positions(rules: Rules, log: Sequence, seed: int = 0, seats: Iterable[int] |
         if step >= len(where) or m.over:
             break
         seat = m.to_act
+        if entries[where[step]].kind == "jump":
+            continue  # H4: a jump-in is decided at once, out of turn: nothing to search
         if seat is None or (wanted is not None and seat not in wanted):
             continue
         world = None

@@ -120,6 +120,14 @@ SCENES: dict[str, tuple[Callable[[Match], bool] | None, tuple[str, ...], Rules |
     "replay": (_match_point, ("home", "v", "right"), _SMALL),
     "classic_4": (_classic_table, (), Rules(preset="classic", seats=4)),
     "classic_10": (_classic_table, (), Rules(preset="classic", seats=10)),
+    # H1–H5: partners at 4 and 10 seats with every house rule on
+    "partners_4": (_classic_table, (), Rules(preset="classic", seats=4, teams="partners",
+                                             seven_zero=True, stacking=True, stack_draw4="any",
+                                             draw_until=True, jump_in=True)),
+    "partners_10": (_classic_table, (), Rules(preset="classic", seats=10, teams="partners",
+                                              seven_zero=True, stacking=True,
+                                              stack_draw4="any", draw_until=True,
+                                              jump_in=True)),
     "lobby": (None, (), None),  # :func:`lobby_scene`
 }
 

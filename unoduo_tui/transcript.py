@@ -192,7 +192,9 @@ def export_lines(loaded, remote: Sequence[int] = ()) -> Iterator[str]:
         body.pop("seed", None)
     yield _line({"type": "header", **body})
     # who made each decision: the seat to act before it, as a step-by-step replay shows
-    seat_of = [s.to_act for s in type(m).replay_steps(header.rules, m.actions, header.seed)]
+    decisions = [e for e in m.actions if not e.is_chance]
+    seat_of = [s.decider(a) for s, a in  # a jump-in (H4) is not the seat to act's
+               zip(type(m).replay_steps(header.rules, m.actions, header.seed), decisions)]
     records = list(loaded.seat_records)
 
     def seats_at(i: int) -> Iterator[str]:

@@ -34,6 +34,9 @@ class Bot(Protocol):
 
     def choose(self, view: PlayerView) -> Action: ...
 
+    def jump(self, view: PlayerView) -> Action | None:
+        """H4: one of ``view.legal_actions`` (the seat's jump-ins, out of turn) or None."""
+
 
 class RandomBot:
     """Uniform over the view's legal actions — the baseline for tests and speed."""
@@ -48,6 +51,11 @@ class RandomBot:
         if not legal:
             raise ValueError(f"seat {view.seat} has no decision to make now")
         return legal[self._rng.below(len(legal))]
+
+    def jump(self, view: PlayerView) -> Action | None:
+        """H4: a jump-in half the time one is offered."""
+        from .house import random_jump
+        return random_jump(view, self._rng)
 
 
 _MAKERS = {"random": RandomBot, "easy": EasyBot, "normal": NormalBot, "hard": HardBot}

@@ -8,7 +8,9 @@
 One level per seat (or one for all).  Every deal is played once per seat with the
 seating rotated (with two seats: swapped — *duplicate pairs*): all the matches of a
 deal start from the same seed, so each round's shuffle is the same deck and every
-player meets it from every seat — luck cancels out and what is left is skill.  A pure function: no
+player meets it from every seat — luck cancels out and what is left is skill.
+With jump-in (H4) every other seat's bot is asked (``jump``) after each move while the
+window is open; with partners (H5) both partners are credited with the team's win.  A pure function: no
 files, no printing; ``on_match(match, levels_by_seat)`` is called after each
 finished match, in order (the CLI writes save files and progress from it).
 ``python -m engine.bots.arena hard,normal 20 1 2 100`` runs one from a shell
@@ -152,14 +154,38 @@ def _play(levels: tuple[str, ...], deal: int, turn: int, rules: Rules,
         action = bots[seat].choose(view)
         times[order[seat]].append(clock() - tick)
         m.apply(action)
+        if rules.jump_in:
+            _jump_ins(m, bots, times, order)
     points = [0] * n
     for _, scored in m.rounds:
         for seat in range(n):
             points[order[seat]] += scored[seat]
     winner = None if m.winner is None else order[m.winner]
-    stats = {"winner": winner, "points": points, "rounds": len(m.rounds), "times": times,
+    partner = None if m.winner is None else rules.partner(m.winner)
+    stats = {"winner": winner, "partner": None if partner is None else order[partner],
+             "points": points, "rounds": len(m.rounds), "times": times,
              "actions": sum(1 for e in m.actions if not e.is_chance)}
     return m, tuple(levels[i] for i in order), stats
+
+
+def _jump_ins(m: Match, bots: list, times: tuple, order: tuple) -> None:
+    """H4: while the jump-in window is open, each other seat's bot (in seat order from
+    the seat to act) may take one; the first taken closes it (and a jump opens another)."""
+    clock = time.perf_counter
+    while not m.over:
+        n, first = m.seats, m.to_act
+        for step in range(1, n):
+            seat = (first + step) % n
+            if not m.legal_actions(seat):
+                continue
+            tick = clock()
+            action = bots[seat].jump(m.view(seat))
+            times[order[seat]].append(clock() - tick)
+            if action is not None:
+                m.apply(action, seat=seat)
+                break
+        else:
+            return
 
 
 def _pair_job(args) -> list:
@@ -224,6 +250,8 @@ def run_arena(levels: tuple[str, ...], matches: int, seed: int, jobs: int = 1,
                 result.draws += 1
             else:
                 result.sides[stats["winner"]].wins += 1
+                if stats["partner"] is not None:  # H5: the partner shares the win
+                    result.sides[stats["partner"]].wins += 1
             for i in range(len(levels)):
                 result.sides[i].points += stats["points"][i]
                 result.sides[i].times.extend(stats["times"][i])

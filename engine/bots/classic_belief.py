@@ -129,6 +129,15 @@ class ClassicBelief:
         if card.rank == "W+4" and seat != self.seat:
             self._wd4 = (seat, before, list(self.slots[seat]))
 
+    _on_jump = _on_play  # H4: a jump-in is a play out of turn
+
+    def _on_receive(self, e) -> None:
+        """H1: after a swap or a 0 another seat holds a hand this seat knows nothing of
+        (its cards are among the unseen ones again)."""
+        if e.seat != self.seat:
+            self.known[e.seat] = []
+            self.slots[e.seat] = [[0, 0] for _ in range(e.count)]
+
     def _on_draw(self, e) -> None:
         seat, why = e.seat, e.why
         self._drew = None

@@ -36,7 +36,7 @@ def _pile_and_last_wd4(view: "PlayerView"):
             colour = e.cards[0].colour
         elif kind == "colour":
             colour = e.colour
-        elif kind == "play":
+        elif kind in ("play", "jump"):
             before, player = colour, e.seat
             pile.append(e.cards[0])
             colour = e.colour or e.cards[0].colour

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..actions import Action
+from ..actions import A_DRAW, Action
 from ..rng import Rng
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -24,6 +24,11 @@ class EasyBot:
 
     def __init__(self, seed: int = 0) -> None:
         self._rng = Rng(seed, 0xEA5)
+
+    def jump(self, view: "PlayerView") -> "Action | None":
+        """H4: jumps in half the time it can."""
+        from .house import random_jump
+        return random_jump(view, self._rng)
 
     def choose(self, view: "PlayerView") -> Action:
         legal = view.legal_actions
@@ -39,8 +44,8 @@ class EasyBot:
         phase = view.phase
         if phase == "draft":
             return legal[0]  # keep
-        if phase == "wd4":
-            return legal[0]  # draw: never challenges
+        if phase == "wd4":  # never challenges; stacks a Wild Draw 4 it holds (H2)
+            return next((a for a in legal if a.kind == "play"), A_DRAW)
         if phase in ("turn", "drawn"):
             plays = [a for a in legal if a.kind == "play"]
             if plays:

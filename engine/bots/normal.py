@@ -219,6 +219,11 @@ class NormalBot:
 
     name = "normal"
 
+    def jump(self, view: "PlayerView") -> "Action | None":
+        """H4: a jump-in for ``view``'s seat out of turn, or ``None`` (at once, no search)."""
+        from .house import jump_choice
+        return jump_choice(view)
+
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self._belief: "Belief | None" = None
@@ -239,9 +244,16 @@ class NormalBot:
         legal = view.legal_actions
         if not legal:
             raise ValueError(f"seat {view.seat} has no decision to make now")
-        challenge = (view.phase == "wd4" and len(legal) > 1 and legal[-1].kind != "catch"
+        if view.to_act != view.seat:
+            raise ValueError(f"seat {view.seat} is not to act: its jump-ins are jump()'s")
+        challenge = (view.phase == "wd4" and "challenge" in legal
                      and (self.wants_challenge(view) if view.rules.preset == "duo" else
                           classic_wd4_guilty_probability(view) > CHALLENGE_ABOVE))
+        if view.rules.house:  # H1–H5 (engine.bots.house)
+            from .house import house_policy
+            return house_policy(view.hand, legal, view.phase, view.top, view.color, view.seat,
+                                view.hand_sizes, view.direction, view.rules,
+                                CARD_POINTS[view.rules.preset], challenge, view.dump_colour)
         return policy(view.hand, legal, view.phase, view.top, view.color,
                       view.hand_sizes[view.next_seat],  # the next seat's count (Duo: the opponent's)
                       view.dump_colour, challenge,

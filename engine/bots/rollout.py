@@ -45,6 +45,8 @@ def play_round(world: "Match", first: "Action", challenger: Challenger | None = 
     m = world.search_copy()
     points = CARD_POINTS[m.rules.preset]
     m.push(first)
+    if m.rules.house:  # H1–H5: the house policy reads every seat's count
+        return _house_round(m, points, challenger, limit, world.to_act, world.color)
     if challenger is None:  # nothing to track: the policy as it is, one frame fewer
         def plain(seat: int, hand: "list[Card]", legal: "tuple[Action, ...]", phase: "Phase",
                   top: "Card | None", colour: "str | None", next_size: int,
@@ -64,6 +66,31 @@ def play_round(world: "Match", first: "Action", challenger: Challenger | None = 
                           len(legal) > 1 and challenger(m, seat, by, before), points)
         action = policy(hand, legal, phase, top, colour, next_size, dump_colour, False, points)
         if action in _WD4_PLAYS:  # only a Wild Draw 4 leads to a wd4 decision
+            by, before = seat, colour
+        return action
+
+    m.play_out(choose, limit)
+    return m
+
+
+def _house_round(m: "Match", points, challenger: Challenger | None, limit: int,
+                 by: int, before: "str | None") -> "Match":
+    """:func:`play_round`'s rest of the round with a house rule on (H1–H5): the house
+    policy (:func:`engine.bots.house.house_policy`) for every seat; nobody jumps in a
+    rollout (a jump-in is decided at once, without search: H4)."""
+    from .house import house_policy
+
+    rules = m.rules
+
+    def choose(seat: int, hand: "list[Card]", legal: "tuple[Action, ...]", phase: "Phase",
+               top: "Card | None", colour: "str | None", next_size: int,
+               dump_colour: "str | None") -> "Action":
+        nonlocal by, before
+        challenge = (challenger is not None and phase == "wd4" and m.pending_draw == 4
+                     and challenger(m, seat, by, before))
+        action = house_policy(hand, legal, phase, top, colour, seat, m.hand_sizes, m.direction,
+                              rules, points, challenge, dump_colour)
+        if action.kind == "play":
             by, before = seat, colour
         return action
 

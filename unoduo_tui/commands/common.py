@@ -400,3 +400,46 @@ def build_parser(modules: Iterable[ModuleType]) -> argparse.ArgumentParser:
     for module in modules:
         module.add_parser(sub, common)
     return parser
+
+
+def _option_type(name: str, values: tuple):
+    """An argparse type for the option ``name``: one of ``values`` by its text
+    (``on``/``off`` for a yes-or-no option)."""
+    def text_of(value) -> str:
+        return ("on" if value else "off") if isinstance(value, bool) else str(value)
+
+    def parse(text: str):
+        for value in values:
+            if text.strip().lower() == text_of(value):
+                return value
+        raise argparse.ArgumentTypeError(f"{clip(text, 40)!r}: one of "
+                                         + ", ".join(text_of(v) for v in values))
+    parse.__name__ = name  # argparse names the type in its messages
+    return parse, "|".join(text_of(v) for v in values)
+
+
+def add_rule_options(parser: argparse.ArgumentParser) -> None:
+    """``--deck``, ``--refill``, ``--seven-zero`` …: one per option of
+    :data:`engine.rules.OPTIONS` with a list of choices (``--seats`` and ``--target``
+    have their own), its values the union over the presets; whether the chosen preset
+    has it is checked later.  A yes-or-no option alone means on (``--jump-in``)."""
+    from engine.rules import OPTIONS
+
+    for opt in OPTIONS:
+        choices = [c for cs in opt.choices.values() if cs for c in cs]
+        if opt.name == "seats" or not choices:
+            continue
+        values = tuple(dict.fromkeys(c.value for c in choices))
+        kind, metavar = _option_type(opt.name, values)
+        presets = " and ".join(opt.default)
+        on_off = all(isinstance(v, bool) for v in values)
+        parser.add_argument(f"--{opt.name.replace('_', '-')}", type=kind,
+                            metavar=metavar, help=f"{opt.label} ({opt.rule}; {presets})",
+                            **({"nargs": "?", "const": True} if on_off else {}))
+
+
+def rule_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options :func:`add_rule_options` read (``None``: not given)."""
+    from engine.rules import OPTIONS
+
+    return {o.name: getattr(args, o.name, None) for o in OPTIONS if o.name != "seats"}

@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from .common import EXIT_FAIL, EXIT_OK, UsageError, clip, err, need_terminal, open_store, \
-    open_table, print_code
+from .common import EXIT_FAIL, EXIT_OK, MAX_TARGET, UsageError, add_rule_options, clip, err, \
+    need_terminal, open_store, open_table, print_code, rule_options, up_to
 
 if TYPE_CHECKING:
     from ..store import Store
@@ -42,6 +42,9 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
                            "seat to a bot until they are back (default 3)")
     host.add_argument("--detach", action="store_true",
                       help="print the code and leave the table running, without a screen")
+    host.add_argument("--target", type=up_to(MAX_TARGET),
+                      help="points that end the match (200; classic 500)")
+    add_rule_options(host)
     host.set_defaults(run=run)
 
 
@@ -58,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         what: tuple[str, ...] = ("--resume", args.resume)
     else:
         try:
-            plan = host_plan(args.preset, args.seats, args.vs, args.name)
+            plan = host_plan(args.preset, args.seats, args.vs, args.name, **rule_options(args))
         except ValueError as exc:
             raise UsageError(clip(exc, 200)) from None
         what = ("--plan", plan_to_json(plan))

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine.rules import PRESETS
 
-from .common import LIMITS, MAX_TARGET, UsageError, clip, name_type, opponents, \
-    run_interactive, seed, up_to
+from .common import LIMITS, MAX_TARGET, UsageError, add_rule_options, clip, name_type, \
+    opponents, rule_options, run_interactive, seed, up_to
 
 if TYPE_CHECKING:
     from ..plan import MatchPlan
@@ -31,7 +31,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     play.add_argument("--target", type=up_to(MAX_TARGET),
                       help="points that end the match (200; classic 500)")
     play.add_argument("--name", type=name_type, help="your name")
-    _add_rule_options(play)
+    add_rule_options(play)
     play.set_defaults(run=run)
 
 
@@ -43,48 +43,13 @@ def plan_of(args: argparse.Namespace, store: Store) -> MatchPlan:
     """The match ``unoduo play`` asked for (options not given: the form's last choices
     for that preset); :class:`UsageError` for a wrong count of ``--vs`` levels, seats
     out of the preset's range or an option the preset lacks."""
-    from engine.rules import OPTIONS
-
     from ..plan import play_plan
     from ..settings import Settings
 
-    given = {o.name: getattr(args, o.name, None) for o in OPTIONS if o.name != "seats"}
+    given = rule_options(args)
     try:
         return play_plan(args.preset, args.seats, args.vs or (), name=args.name,
                          seed=args.seed, remembered=Settings.load(store).options_for(
                              args.preset), **given)
     except ValueError as exc:
         raise UsageError(clip(exc, 200)) from None
-
-
-def _option_type(name: str, values: tuple):
-    """An argparse type for the option ``name``: one of ``values`` by its text
-    (``on``/``off`` for a yes-or-no option)."""
-    def text_of(value) -> str:
-        return ("on" if value else "off") if isinstance(value, bool) else str(value)
-
-    def parse(text: str):
-        for value in values:
-            if text.strip().lower() == text_of(value):
-                return value
-        raise argparse.ArgumentTypeError(f"{clip(text, 40)!r}: one of "
-                                         + ", ".join(text_of(v) for v in values))
-    parse.__name__ = name  # argparse names the type in its messages
-    return parse, "|".join(text_of(v) for v in values)
-
-
-def _add_rule_options(parser: argparse.ArgumentParser) -> None:
-    """``--deck``, ``--refill`` …: one per option of :data:`engine.rules.OPTIONS` with a
-    list of choices (``--seats`` and ``--target`` have their own), its values the union
-    over the presets; whether the chosen preset has it is checked later."""
-    from engine.rules import OPTIONS
-
-    for opt in OPTIONS:
-        choices = [c for cs in opt.choices.values() if cs for c in cs]
-        if opt.name == "seats" or not choices:
-            continue
-        values = tuple(dict.fromkeys(c.value for c in choices))
-        kind, metavar = _option_type(opt.name, values)
-        presets = " and ".join(opt.default)
-        parser.add_argument(f"--{opt.name.replace('_', '-')}", type=kind, metavar=metavar,
-                            help=f"{opt.label} ({opt.rule}; {presets})")

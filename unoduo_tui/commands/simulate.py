@@ -1,5 +1,6 @@
-"""``unoduo simulate --bots A,B --matches N [--save DIR] [--json]``: headless bot-vs-bot
-matches (duplicate pairs), their result, optionally every match as a save file."""
+"""``unoduo simulate --bots A,B --matches N [--save DIR] [--json] [--stacking …]``:
+headless bot-vs-bot matches (duplicate pairs), their result, optionally every match as
+a save file; the rule options are the ``play`` command's (one per option of the table)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from ..text import printable
-from .common import EXIT_OK, LIMITS, MAX_TARGET, Progress, UsageError, clip, open_store, \
-    seed, up_to, writable_dir
+from .common import EXIT_OK, LIMITS, MAX_TARGET, Progress, UsageError, add_rule_options, clip, \
+    open_store, rule_options, seed, up_to, writable_dir
 
 __all__ = ["add_parser", "run"]
 
@@ -33,17 +34,21 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
                      help="the hard bot's time per decision")
     sim.add_argument("--save", metavar="DIR", help="write every match as a save file in DIR")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
+    add_rule_options(sim)
     sim.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine import Rules, bots
+    from engine import bots
     from engine.bots.arena import run_arena
+
+    from ..plan import preset_rules
 
     levels = tuple(x.strip() for x in args.bots.split(","))
     try:
-        rules = Rules(preset=args.preset, target=args.target,
-                      seats=args.seats or (len(levels) if len(levels) > 1 else None))
+        rules = preset_rules(args.preset,
+                             args.seats or (len(levels) if len(levels) > 1 else None),
+                             **rule_options(args))
     except ValueError as exc:
         raise UsageError(clip(exc, 200)) from None
     if len(levels) not in (1, rules.seats) or any(level not in bots.LEVELS for level in levels):

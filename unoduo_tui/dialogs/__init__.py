@@ -17,7 +17,7 @@ from typing import Any
 _HOME = {"CanLeave": "base", "Dialog": "base", "OwnKeys": "base",
          "BranchDialog": "confirm", "ConfirmDelete": "confirm", "ConfirmLeave": "confirm",
          "ChallengePrompt": "decisions", "ColourPicker": "decisions",
-         "DumpDialog": "decisions", "ShownHand": "decisions",
+         "DumpDialog": "decisions", "ShownHand": "decisions", "SwapPicker": "decisions",
          "MatchOver": "results", "RoundOver": "results"}
 
 
@@ -26,5 +26,5 @@ def __getattr__(name: str) -> Any:
         return getattr(import_module(f".{_HOME[name]}", __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-__all__ = ["Dialog", "ShownHand", "ColourPicker", "DumpDialog", "ChallengePrompt", "RoundOver",
+__all__ = ["Dialog", "ShownHand", "ColourPicker", "SwapPicker", "DumpDialog", "ChallengePrompt", "RoundOver",
            "MatchOver", "ConfirmLeave", "ConfirmDelete", "BranchDialog", "OwnKeys", "CanLeave"]

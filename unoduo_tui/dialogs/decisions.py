@@ -20,7 +20,7 @@ from ..widgets.cardrow import CardRow
 from ..widgets.status import wd4_player
 from .base import LEAVE, CanLeave, Dialog, hand_text
 
-__all__ = ["ColourPicker", "DumpDialog", "ChallengePrompt", "ShownHand"]
+__all__ = ["ColourPicker", "SwapPicker", "DumpDialog", "ChallengePrompt", "ShownHand"]
 
 
 class ColourPicker(CanLeave, Dialog[str | None]):
@@ -65,6 +65,49 @@ class ColourPicker(CanLeave, Dialog[str | None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss((event.button.id or "colour-R")[-1])
+
+
+class SwapPicker(CanLeave, Dialog[int | None]):
+    """H1: the seat a 7 swaps hands with — one key per seat offered (1–9, 0 for the
+    tenth), each shown with its name and card count; Esc: back (``None``)."""
+
+    BINDINGS = [
+        *[Binding(str(k % 10), f"pick({k - 1})", f"Seat {k}", id=f"swap.seat{k}", show=False)
+          for k in range(1, 11)],
+        Binding("escape", "cancel", "Cancel", id="swap.cancel"),
+        LEAVE,
+    ]
+
+    def __init__(self, title: str, seats: Sequence[int], names: Sequence[str],
+                 counts: Sequence[int]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.seats = tuple(seats)
+        self.names = tuple(names)
+        self.counts = tuple(counts)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.title_text, classes="dialog-title")
+            for k, seat in enumerate(self.seats):
+                n = self.counts[seat]
+                yield Static(f"{(k + 1) % 10}  {printable(self.names[seat])} — "
+                             f"{n} card{'s' * (n != 1)}", classes="dialog-text")
+            last = len(self.seats) % 10
+            yield Static(f"Press 1–{last or 0} to swap hands · Esc: back",
+                         classes="dialog-help")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "pick":
+            return bool(parameters) and int(parameters[0]) < len(self.seats)  # type: ignore[arg-type]
+        return True
+
+    def action_pick(self, index: int) -> None:
+        if 0 <= index < len(self.seats):
+            self.dismiss(self.seats[index])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
 
 
 class DumpDialog(CanLeave, Dialog[Action]):
@@ -155,7 +198,8 @@ class DumpDialog(CanLeave, Dialog[Action]):
 
 
 class ChallengePrompt(CanLeave, Dialog[str]):
-    """A6: challenge the Wild Draw 4, draw 4, or first catch a missed UNO.  ``t``
+    """A6: challenge the Wild Draw 4, draw 4, stack one of your own (H2) or first catch a
+    missed UNO.  ``t``
     asks for a hint (practice, as at the table): ``hint`` says it (slow: called off
     the event loop; ``None``: no hints here).  Nothing is hinted unasked."""
 
@@ -163,6 +207,7 @@ class ChallengePrompt(CanLeave, Dialog[str]):
         Binding("c", "choose('challenge')", "Challenge", id="wd4.challenge"),
         Binding("d", "choose('draw')", "Draw 4", id="wd4.draw"),
         Binding("x", "choose('catch')", "Catch", id="wd4.catch"),
+        Binding("s", "choose('stack')", "Stack W+4", id="wd4.stack"),
         Binding("t", "hint", "Hint", id="wd4.hint"),
         LEAVE,
     ]
@@ -180,6 +225,8 @@ class ChallengePrompt(CanLeave, Dialog[str]):
         self.exposed = self.names[exposed] if exposed is not None else self.opponent
         self.ask_hint = hint
         self.hint = ""  # what the hint said, once asked
+        #: H2: a Wild Draw 4 of one's own may go on it ("stack": the screen asks the colour)
+        self.can_stack = any(a.kind == "play" for a in view.legal_actions)
 
     def compose(self) -> ComposeResult:
         colour = COLOUR_NAMES.get(self.view.color or "", "?")
@@ -202,6 +249,8 @@ class ChallengePrompt(CanLeave, Dialog[str]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Challenge (c)", id="challenge", compact=True)
                 yield Button("Draw 4 (d)", id="draw", compact=True)
+                if self.can_stack:
+                    yield Button("Stack your W+4 (s)", id="stack", compact=True)
                 if "catch" in self.view.legal_actions:
                     yield Button(Text(f"Catch {self.exposed} without UNO (x)"), id="catch",
                                  compact=True)
@@ -229,13 +278,14 @@ class ChallengePrompt(CanLeave, Dialog[str]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose" and parameters:
-            return parameters[0] in self.view.legal_actions
+            return parameters[0] in self.view.legal_actions or (
+                parameters[0] == "stack" and self.can_stack)
         if action == "hint":
             return self.ask_hint is not None
         return True
 
     def action_choose(self, what: str) -> None:
-        if what in self.view.legal_actions:
+        if what in self.view.legal_actions or (what == "stack" and self.can_stack):
             self.dismiss(what)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -18,7 +18,7 @@ from engine.events import RoundEnd
 from ..app_link import unoduo
 from ..text.columns import short_name, short_names
 from ..text import printable
-from ..widgets.scoresheet import ranking, target_rule
+from ..widgets.scoresheet import ranking, target_rule, team_name
 from .base import DIALOG_ROOM, SHEET_ROOM, Dialog, GoesHome, hand_text, home_bindings
 
 __all__ = ["RoundOver", "MatchOver"]
@@ -197,7 +197,14 @@ class MatchOver(GoesHome, Dialog[str]):
         each seat's total and the rounds it won."""
         scores = view.scores
         you = not self.hot_seat
-        if view.winner is not None:
+        partner = view.rules.partner(view.winner) if view.winner is not None else None
+        if view.winner is not None and partner is not None:  # H5: the team wins
+            mine = view.seat in (view.winner, partner) and you
+            other = partner if view.winner == view.seat else view.winner
+            who = (f"You and {self.names[other]} win" if mine
+                   else f"{team_name(view.rules, view.winner, self.names)} win")
+            head = f"{who} the match with {scores[view.winner]}!"
+        elif view.winner is not None:
             who = "You win" if view.winner == view.seat and you else \
                 f"{self.names[view.winner]} wins"
             head = f"{who} the match with {scores[view.winner]}!"

@@ -18,7 +18,7 @@ import subprocess
 import sys
 import threading
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..text import clip, player_name
 from .codes import load_tokens, save_token
@@ -41,12 +41,12 @@ __all__ = ["host_plan", "plan_to_json", "plan_from_json", "parse_listen", "start
 START_SECONDS = 30.0
 
 
-def host_plan(preset: str, seats: int | None, vs: str | None, name: str | None) -> MatchPlan:
+def host_plan(preset: str, seats: int | None, vs: str | None, name: str | None,
+              **options: Any) -> MatchPlan:
     """The hosted match (a :class:`MatchPlan`): the host in seat 0, then ``vs``
-    (comma-separated) in order; ``ValueError`` for one that is not a match."""
-    from engine import Rules
-
-    from ..plan import HUMAN, MatchPlan, bot_levels, opponent_label
+    (comma-separated) in order, under the rule ``options`` given (``None``: the
+    preset's); ``ValueError`` for one that is not a match."""
+    from ..plan import HUMAN, MatchPlan, bot_levels, opponent_label, preset_rules
 
     others = [v.strip() for v in vs.split(",")] if vs else []
     count = seats or (len(others) + 1 if others else 2)
@@ -66,7 +66,7 @@ def host_plan(preset: str, seats: int | None, vs: str | None, name: str | None) 
     for seat, kind in enumerate(kinds[1:], 1):
         names.append(f"Player {seat + 1}" if kind == HUMAN else opponent_label(kind))
     try:
-        return MatchPlan(tuple(names), tuple(kinds), Rules(preset=preset, seats=count))
+        return MatchPlan(tuple(names), tuple(kinds), preset_rules(preset, count, **options))
     except ValueError as exc:
         raise ValueError(str(exc)) from None
 

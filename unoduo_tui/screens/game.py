@@ -88,6 +88,8 @@ class GameScreen(GameKeys, Screen[None]):
                 tooltip="Practice: what the hard bot would do here"),
         Binding("b", "stand_in", "Bot for away", id="game.stand_in",
                 tooltip="Let a bot play for a player who has been away, until they are back"),
+        Binding("j", "jump_in", "Jump in", id="game.jump_in",
+                tooltip="Jump-in: play your card identical to the top card, out of turn"),
         Binding("j", "rejoin", "Rejoin", id="game.rejoin",
                 tooltip="Connect to the table again (the connection was lost)"),
         Binding("question_mark", "help", "Help", id="game.help", key_display="?",
@@ -320,7 +322,13 @@ class GameScreen(GameKeys, Screen[None]):
             self._wait(DumpDialog(view, self.uno_armed), self.do)
         elif view.phase == "wd4" and "challenge" in legal:
             hint = (lambda: self._challenge_hint(view)) if self.table.practice else None
-            self._wait(ChallengePrompt(view, self.names, hint), self.do)
+            def answered(what: str) -> None:
+                if what == "stack":  # H2: the W+4 goes on, its colour asked as any Wild's
+                    self.play(next(a.card for a in legal if a.kind == "play"))
+                else:
+                    self.do(what)
+
+            self._wait(ChallengePrompt(view, self.names, hint), answered)
 
     def _show_save_error(self, error: str | None) -> None:
         """The banner, while the table cannot save (a full disk): it takes no move

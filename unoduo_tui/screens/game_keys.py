@@ -84,8 +84,10 @@ class GameKeys(_Screen):
         if cached is not None and cached[0] is latest and cached[1] == state:
             return cached[2]
         view = self.my_view()
-        if self._waiting or self._in_flight or view is None or view.to_act != self.viewer:
+        if self._waiting or self._in_flight or view is None:
             legal: tuple[Action, ...] = ()
+        elif view.to_act != self.viewer:  # H4: only its jump-ins, during others' turns
+            legal = tuple(a for a in view.legal_actions if a.kind == "jump")
         elif latest is not None and latest.save_error:
             legal = ()  # the table waits for its save: the banner says so
         else:
@@ -106,6 +108,12 @@ class GameKeys(_Screen):
         if self.spectator:
             return False  # a watcher's keys only leave, help and (the app's) chat
         legal, kinds = self._legal_now()
+        if "jump" in kinds:  # H4: another seat's turn — only the jump-in (and UNO with it)
+            if action in ("move", "jump"):
+                return bool(self.hand.cards)
+            if action == "uno":
+                return any(a.uno for a in legal)
+            return action == "jump_in"
         if action in ("undo", "redo"):
             if not self.table.practice or self.latest is None:
                 return False
@@ -132,6 +140,8 @@ class GameKeys(_Screen):
             return "challenge" in kinds
         if action == "catch":
             return "catch" in kinds
+        if action == "jump_in":
+            return False  # only during another seat's turn (above)
         return True
 
     # -- actions -----------------------------------------------------------------
@@ -156,8 +166,16 @@ class GameKeys(_Screen):
         if self.check_action("play", ()):
             self.play(message.card)
 
+    def action_jump_in(self) -> None:
+        """``j`` (H4): play the card identical to the top card out of turn."""
+        jumps = [a for a in self._legal() if a.kind == "jump"]
+        if jumps:
+            self.hand.select_card(jumps[0].card)
+            self._choose(jumps)
+
     def play(self, card: Card) -> None:
-        """Play ``card``: a Wild asks for its colour; UNO is said if armed."""
+        """Play ``card``: a Wild asks for its colour, a 7 under Seven-O the seat to swap
+        with; UNO is said if armed."""
         legal = [a for a in self._legal() if a.kind == "play" and a.card is card]
         if not legal:
             self.app.bell()
@@ -166,7 +184,23 @@ class GameKeys(_Screen):
                 else f"{card} does not fit now."
             self.notify(why, severity="warning", timeout=3)
             return
+        self._choose(legal)
+
+    def _choose(self, legal: list[Action]) -> None:
+        """One of ``legal`` (one card's plays or jumps): the colour or the seat asked
+        for when there is a choice."""
+        card = legal[0].card
         armed = self.uno_armed
+        swaps = [a for a in legal if a.swap is not None]
+        if swaps:  # H1: a 7 that is not the last card swaps hands with a seat
+            from ..dialogs import SwapPicker
+
+            view = self.my_view()
+            seats = [a.swap for a in swaps]
+            counts = view.hand_sizes if view is not None else (0,) * (max(seats) + 1)
+            self._wait(SwapPicker(f"{card}: swap hands with whom?", seats, self.names, counts),
+                       lambda seat: self.do(next(a for a in swaps if a.swap == seat)))
+            return
 
         def choose(colour: str | None) -> Action:
             pick = [a for a in legal if a.colour == colour]

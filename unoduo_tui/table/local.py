@@ -88,6 +88,8 @@ class LocalTable:
         self._held = False
         self._closed = False
         self._thinking: int | None = None
+        #: H4: the log length at which the bots last passed on a jump-in (asked once)
+        self._jumps_asked = -1
         self._driver: threading.Thread | None = None
         self._retrier: threading.Thread | None = None  # tries a failed save again
         self._retry = threading.Condition(self._lock)  # wakes it (a close)
@@ -374,9 +376,9 @@ class LocalTable:
             m = self.match
             if m.over:
                 raise Refused("the match is over")
-            if m.to_act != seat:
+            if m.to_act != seat and not text.strip().lower().startswith("jump"):
                 raise Refused(f"it is not {self.names[seat]}'s turn")
-            try:
+            try:  # a jump-in (H4) out of turn: the engine says when it is too late
                 events = m.apply(text, seat=seat)
             except ValueError as exc:  # engine.ActionError: IllegalAction and MalformedAction
                 raise Refused(str(exc)) from None
@@ -404,6 +406,8 @@ class LocalTable:
         """Write the decision, then tell the clients (a key pressed as the file shows a
         bot's move finds the screen told too), then make it durable.  A write that
         fails tells nothing of it: the clients hear that the table waits."""
+        if undo or cause == "redo":
+            self._jumps_asked = -1  # H4: the same log length may be another position
         if self._write(undo):
             self._emit(cause)
             self._flush()
@@ -504,8 +508,32 @@ class LocalTable:
 
     def _bot_due(self) -> bool:
         m = self.match
-        return (not m.over and self.plays_itself(m.to_act) and not self._held
-                and not self.waiting)
+        return (not m.over and (self.plays_itself(m.to_act) or self._jump_due())
+                and not self._held and not self.waiting)
+
+    def _jump_due(self) -> bool:
+        """H4: a bot seat not to act may jump in, and the bots were not asked yet."""
+        m = self.match
+        return (m.rules.jump_in and self._jumps_asked != m.log_length
+                and any(self.plays_itself(s) and m.legal_actions(s)
+                        for s in range(m.seats) if s != m.to_act))
+
+    def _bot_jump(self) -> bool:
+        """H4: the bots decide at once whether to jump in, in seat order from the seat
+        to act (after the pause that leaves a human time to be first); True: one did."""
+        m = self.match
+        self._jumps_asked = m.log_length
+        for step in range(1, m.seats):
+            seat = (m.to_act + step) % m.seats
+            if not (self.plays_itself(seat) and m.legal_actions(seat)):
+                continue
+            bot = self.bots.get(seat) or self._stand_in_bots[seat]
+            jump = getattr(bot, "jump", None)  # a bot without a jump-in never jumps
+            action = jump(m.view(seat)) if jump is not None else None
+            if action is not None and action in m.legal_actions(seat):
+                self._after_decision(m.apply(action, seat=seat))
+                return True
+        return False
 
     def _drive(self) -> None:
         """The bots' thread: one move at a time, each after ``bot_pause`` seconds."""
@@ -517,6 +545,13 @@ class LocalTable:
                     return
                 seat, m = self.match.to_act, self.match
                 token = (m, m.log_length)
+                if self._jump_due():  # H4: first the bots' jump-ins, after the pause
+                    self._pause(token)
+                    if (m, m.log_length) == token and not self._held and not self._closed:
+                        if self._bot_jump() or not self.plays_itself(seat):
+                            continue
+                    else:
+                        continue
                 bot = self.bots.get(seat) or self._stand_in_bots[seat]
                 view = m.view(seat)
                 self._thinking = seat

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cmp_to_key
+from typing import Sequence
 
 from rich.console import Group
 from rich.text import Text
@@ -80,16 +81,24 @@ def ranking(rules: Rules, scores: tuple[int, ...]) -> list[list[int]]:
     return ranks
 
 
+def team_name(rules: Rules, seat: int, names: Sequence[str]) -> str:
+    """``seat``'s name, and with partners (H5) its partner's: "Ann & Cal"."""
+    partner = rules.partner(seat)
+    return names[seat] if partner is None else f"{names[seat]} & {names[partner]}"
+
+
 def standing(view: PlayerView, names: tuple[str, ...]) -> str:
     """Who wins (the match is over) or leads, by name: "Ann wins", "shared win: Ann,
-    Cal", "Ann leads"; "" before anyone has scored."""
+    Cal", "Ann leads" ("Ann & Cal win" with partners); "" before anyone has scored."""
+    teams = view.rules.teams == "partners"
     if view.over:
         if view.winner is not None:
-            return f"{names[view.winner]} wins"
+            return f"{team_name(view.rules, view.winner, names)} win{'' if teams else 's'}"
         best = ranking(view.rules, view.scores)[0]
         return "shared win: " + ", ".join(names[s] for s in best)
     ahead = leader(view.rules, view.scores)
-    return "" if ahead is None else f"{names[ahead]} leads"
+    return "" if ahead is None else \
+        f"{team_name(view.rules, ahead, names)} lead{'' if teams else 's'}"
 
 
 def sheet_lines(view: PlayerView | None, names: tuple[str, ...], say_you: bool = True,
@@ -158,6 +167,9 @@ def _many(view: PlayerView, all_names: tuple[str, ...], say_you: bool, width: in
     room = width - 1 - total_w - ((col_w + 1) if rounds else 0)
     name_w = max(_ROW_NAME_W, min(longest, room))
     names = distinct_names(all_names[:n], name_w)  # "Normal bo…1", "Normal bo…2"
+    if view.rules.teams == "partners":  # H5: each row names its team first ("1 Ann")
+        cut = distinct_names(all_names[:n], max(1, name_w - 2))
+        names = [f"{view.rules.team(s) + 1} {cut[s]}" for s in range(n)]
     shown = rounds[-max(1, (width - name_w - 1 - total_w) // (col_w + 1)):] if rounds else []
     head = Text(" " * (name_w + 1) + f"{'Σ':>{total_w}}", "bold")
     for r in range(len(rounds), len(rounds) - len(shown), -1):

@@ -22,7 +22,7 @@ from rich.text import Text
 from textual.reactive import reactive
 
 from engine import Card, PlayerView
-from engine.events import Draw, Dump, Pass, Play
+from engine.events import Draw, Dump, Jump, Pass, Play, Swap
 
 from ..text.columns import distinct_names, short_name
 from ..text import printable
@@ -51,7 +51,7 @@ def said_uno(view: PlayerView, seat: int) -> bool:
     """``seat`` said UNO with the move that left it its one card (U1): its last play or
     dump says so.  A seat at one card that did not is not marked "UNO!" — it forgot."""
     for e in reversed(view.events):
-        if e.seat == seat and e.kind in ("play", "dump"):
+        if e.seat == seat and e.kind in ("play", "dump", "jump"):
             return bool(e.uno)
         if e.kind in ("round", "deal"):
             break  # a new round: nothing played yet
@@ -61,7 +61,7 @@ def said_uno(view: PlayerView, seat: int) -> bool:
 #: how a cell says what a seat did that is not a card ("+2", "chal", "catch": bold)
 _DID_STYLE = {"drew": "dim", "kept": "dim", "pass": "dim", "skip": "dim italic"}
 _SAID = {"nodump": "kept", "challenge": "chal", "catch": "catch"}
-_MOVES = ("play", "dump", "nodump", "draw", "pass", "challenge", "catch")
+_MOVES = ("play", "dump", "nodump", "draw", "pass", "challenge", "catch", "jump")
 
 
 def since_your_turn(view: PlayerView) -> dict[int, tuple[str, Card | None]]:
@@ -81,7 +81,7 @@ def since_your_turn(view: PlayerView) -> dict[int, tuple[str, Card | None]]:
         seat = e.seat
         if seat is None:
             continue  # every kind below is a seat's
-        if isinstance(e, Play) and e.cards:
+        if isinstance(e, (Play, Jump)) and e.cards:
             did[seat] = (e.cards[0].text, e.cards[0])
             if e.cards[0].rank == "S" and e.next_seat is not None and e.next_seat != view.seat:
                 did[e.next_seat] = ("skip", None)  # until it moves itself
@@ -93,6 +93,8 @@ def since_your_turn(view: PlayerView) -> dict[int, tuple[str, Card | None]]:
             did[seat] = ("kept", None) if e.why == "keep" else ("pass", None)
         elif e.kind in _SAID:
             did[seat] = (_SAID[e.kind], None)
+        elif isinstance(e, Swap):  # H1: after its 7
+            did[seat] = ("swap", None)
     if view.seat is not None:
         did.pop(view.seat, None)
     return did
@@ -265,6 +267,8 @@ class Seats(ShowsView, SeatNames, CardCanvas):
                 tail.append((" catch!", "bold"))  # one card, no UNO! said
         if seat in self.away:
             tail.append((" away", "bold"))
+        if view.rules.teams == "partners":  # H5: partners share a team's mark
+            tail.append((f" T{view.rules.team(seat) + 1}", "italic"))
         if me:
             tail.append((" ↻" if view.direction == 1 else " ↺", "bold"))
         fixed = head.cell_len + sum(len(s) for s, _ in tail) + 1  # a gap before the next
