@@ -83,7 +83,7 @@ from .guesses import Guesser, Guesses
 from .messages import ACT_CHARS, MAX_TOKENS, BadMessage
 from .vouch import Vouches
 
-__all__ = ["Authority", "HELLO_SECONDS", "MAX_DELAY", "CHAT_CHARS", "QUEUE_FRAMES", "MAX_TOKENS",
+__all__ = ["Authority", "peer_key", "HELLO_SECONDS", "MAX_DELAY", "CHAT_CHARS", "QUEUE_FRAMES", "MAX_TOKENS",
            "PING_SECONDS", "AWAY_SECONDS", "ACT_CHARS"]
 
 HELLO_SECONDS = 10.0
@@ -119,7 +119,7 @@ class _Client:
 _tcp_connections = itertools.count(1)
 
 
-def _peer_key(writer: asyncio.StreamWriter) -> Guesser:
+def peer_key(writer: asyncio.StreamWriter) -> Guesser:
     """Who is connecting, as far as the socket tells: the Unix user, or (TCP) this
     connection."""
     sock = writer.get_extra_info("socket")
@@ -437,16 +437,24 @@ class Authority:
 
     # -- one connection ----------------------------------------------------------------
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
-                     ) -> None:
+    async def take(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                   frames: FrameReader, pending: deque, key: Guesser | None = None) -> None:
+        """Serve a connection someone else accepted and began to read (the server's
+        table service, :mod:`.hall`): ``pending`` holds its hello first; ``key``: who
+        the service found is talking."""
+        await self._serve(reader, writer, frames, pending, key)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                     frames: FrameReader | None = None, pending: deque | None = None,
+                     key: Guesser | None = None) -> None:
         task = asyncio.current_task()
         assert task is not None
-        client = _Client(writer, _peer_key(writer))
+        client = _Client(writer, key or peer_key(writer))
         self._tasks[task] = client
         task.add_done_callback(lambda t: self._tasks.pop(t, None))
         sender = asyncio.ensure_future(self._writer(client))
-        frames = FrameReader()
-        pending: deque[dict] = deque()
+        frames = frames or FrameReader()
+        pending = pending if pending is not None else deque()
         try:
             first = await asyncio.wait_for(self._next(reader, frames, pending), HELLO_SECONDS)
             if first is None or first.get("t") != "hello":

@@ -100,7 +100,14 @@ def start_authority(data_dir: Any, *what: str, listen: str | None = None,
     ``match``, ``seat``, ``token``, ``port``, ``pid``).  ``listing``: a lobby dir to
     list the table in (``quick``: as a quick-match table; :mod:`.lobby`); ``key``: the
     host's store's (:class:`~unoduo_tui.store.Store`).  ``RuntimeError`` when it could
-    not."""
+    not.  Under ``unoduo serve`` (:func:`.codes.hall_path`) the table opens in the
+    server's table service instead (:mod:`.hall`: listed there, ``pid`` None)."""
+    from .codes import hall_path
+
+    if hall_path() is not None and not listen and not socket_dir:
+        from . import hall_link
+
+        return hall_link.open_table(data_dir, *what, away=away, idle=idle, key=key)
     argv = [sys.executable, "-m", "unoduo_tui.net.serve", "--data-dir", str(data_dir), *what]
     if key:
         argv += ["--key", key]

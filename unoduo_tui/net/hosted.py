@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .codes import TableFile
+from .codes import TableFile, hall_path
 
 __all__ = ["HOST_FIELD", "host_seat", "remote_seats", "open_hosted"]
 
@@ -80,7 +80,9 @@ def open_hosted(store: Any, path: Any, *, name: str = "", listing: str | None = 
     info = None
     table = None
     host = _kept_host(kept)
-    if kept is not None and host is not None:
+    # under unoduo serve the server's table service says whether it holds the table
+    # (and opens it if not): no knocking with a code that may be no table's any more
+    if kept is not None and host is not None and hall_path() is None:
         try:
             table = client.connect(store, kept["code"], want="play", name=name,
                                      tokens=[kept["tokens"][host]], new_seat=False)

@@ -38,6 +38,11 @@ __all__ = ["RemoteTable", "Presence"]
 CONNECT_SECONDS = 10.0
 
 
+class _NoTable(ConnectionError):
+    """The server's table service holds no table with that code (as good as none
+    listening on its socket)."""
+
+
 class Presence:
     """Who is at the table: ``connected`` seats, ``watchers``, the seats' ``names``."""
 
@@ -97,6 +102,8 @@ class RemoteTable:
         try:
             sock.sendall(msg.encode(hello))
             welcome = self._receive()
+            if isinstance(welcome, msg.Refused) and welcome.reason == msg.NO_TABLE:
+                raise _NoTable(f"no table with the code {self.code} is open here")
             if isinstance(welcome, msg.Refused):
                 raise Refused(welcome.reason)
             if not isinstance(welcome, msg.Welcome):
@@ -110,7 +117,7 @@ class RemoteTable:
                 self._dispatch(self._receive())
         except (socket.timeout, OSError, BadFrame, KeyError, TypeError, ValueError) as exc:
             sock.close()
-            if isinstance(exc, Refused):
+            if isinstance(exc, (Refused, _NoTable)):
                 raise
             raise ConnectionError(f"the table did not answer properly: {exc}") from None
         sock.settimeout(None)
