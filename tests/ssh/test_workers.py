@@ -336,3 +336,27 @@ async def test_an_idle_player_is_told_and_closed_and_their_app_ends_with_workers
     (link,) = s.server.pool.links
     await until(lambda: not link.sessions and not s.server.running, "the app ended")
     assert s.server.gate.playing.get("127.0.0.1", 0) == 0  # the place given back
+
+
+async def test_players_of_one_worker_are_known_to_the_tables_by_their_own_keys(served):
+    """#22 The server's table service counts wrong codes per key: two players whose
+    apps share one worker process (one Unix user, one environment) still come to a
+    table as their own keys, each vouched for by the server — not as one guesser."""
+    s = await served(workers=1)
+    alice_key, bob_key = new_key(), new_key()
+    alice = await s.play(alice_key, "alice")
+    await alice.screen.wait("Signed in as alice")
+    await alice.keys("o")
+    await alice.screen.wait("Host a table")
+    await alice.keys("\t", "\r")  # UNO Duo, two seats, the other one open
+    await alice.screen.wait_any("keep (k) or reject (r)", "Player 2 is drafting")
+    bob = await s.play(bob_key, "bob")
+    await bob.screen.wait("Join alice's table — UNO Duo, 2 seats, 1 open")
+    await bob.keys("j")
+    await bob.screen.wait_any("keep (k) or reject (r)", "alice is drafting")
+    (link,) = s.server.pool.links
+    assert len(link.sessions) == 2  # one worker holds both
+    (entry,) = s.server.hall.entries()
+    held = s.server.hall.tables[entry.code].authority
+    assert {c.key.id for c in held.clients} == {f"key:{k.get_fingerprint()}"
+                                                for k in (alice_key, bob_key)}

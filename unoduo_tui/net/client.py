@@ -172,7 +172,8 @@ def connect(store: Any, code: str, *, want: str, name: str = "",
     if tokens is None:
         tokens = load_tokens(store.data_dir, code) if want == "play" else []
     table = RemoteTable.connect(code, name=name, want=want, tokens=tokens, new_seat=new_seat,
-                                delay=delay, tcp=tcp)
+                                delay=delay, tcp=tcp,
+                                vouched=getattr(store, "vouched", None) or None)
     if want == "play" and table.token:
         try:
             save_token(store.data_dir, code, table.token)
