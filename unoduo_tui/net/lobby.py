@@ -1,7 +1,15 @@
-"""The lobby's shared folder: the listing of open tables and the quick-match queue.
+"""The lobby of a plain terminal: its shared folder, with the listing of open tables
+and the quick-match queue; and where a lobby's tables come from (:func:`feed`).
+
+Under ``unoduo serve`` none of this folder is used: the server's table service
+(:mod:`.hall`) holds the tables, lists them pushed, and pairs quick matches —
+:func:`feed`, :func:`quick_match` and :func:`cancel_quick` go there when
+``$UNODUO_HALL`` says so (:func:`.codes.hall_path`).  What follows is the plain
+terminal's lobby, for one Unix user's terminals (``unoduo lobby`` with no server):
+each table it hosts is a process of its own (:mod:`.serve`), as ``unoduo host``'s.
 
 Headless (no Textual): the authority process writes the listing, the lobby screen
-reads it.
+reads it (every second: :class:`FolderFeed`).
 
 **The lobby dir** is ``--lobby-dir``, else ``$UNODUO_LOBBY_DIR`` (the SSH server sets
 it: one folder shared by every connection), else ``unoduo-lobby-<uid>`` beside the
@@ -9,7 +17,8 @@ socket dir (``/tmp/unoduo-lobby-1000``): one Unix user's terminals see each othe
 tables.  It is made 0700 and used only if it is a real folder (not a symlink) owned by
 this user: the listing holds join codes.
 
-**The listing**: ``<lobby dir>/tables/<code's first word>.json``, one small JSON
+**The listing**: ``<lobby dir>/tables/<code's public part>.json``
+(:func:`.codes.public_part`), one small JSON
 object per open table, put in place whole (:func:`~unoduo_tui.files.replace_private`)
 by the table's authority process whenever who is seated changes, and removed when the
 table closes::
@@ -27,10 +36,9 @@ through :func:`~unoduo_tui.text.player_name`.
 
 **Whose listing**: a live ``pid`` proves nothing (a table killed with -9 leaves its
 listing, and its pid is soon another process's).  The table's process holds an
-exclusive ``flock`` on ``<lobby dir>/tables/<word>.lock`` from before it writes its
+exclusive ``flock`` on ``<lobby dir>/tables/<public part>.lock`` from before it writes its
 listing until it removes it; a lock goes with the process that held it, so a listing
-is shown only while its lock is held (and its pid runs).  The next issue's
-server-owned registry replaces all this.
+is shown only while its lock is held (and its pid runs).
 
 **Quick match**: under ``flock`` on ``<lobby dir>/queue.lock``, :func:`quick_match`
 joins a waiting quick table of someone else, else hosts one (UNO Duo, seat 2 open,

@@ -102,9 +102,11 @@ class LobbyScreen(Screen[None]):
         Binding("o", "pick('open')", "Open", id="lobby.open"),
         Binding("j", "pick('join')", "Join", id="lobby.join"),
         Binding("w", "pick('watch')", "Watch", id="lobby.watch"),
-        Binding("[", "pick('prev')", "Prev page", id="lobby.prev"),
-        Binding("]", "pick('next')", "Next page", id="lobby.next"),
-        Binding("slash", "pick('search')", "Search", id="lobby.search"),
+        # named by the line under the list (``[ ] pages · / search``) while there is
+        # more than one page: 80 columns of footer have no room left for them
+        Binding("[", "pick('prev')", "Prev page", id="lobby.prev", show=False),
+        Binding("]", "pick('next')", "Next page", id="lobby.next", show=False),
+        Binding("slash", "pick('search')", "Search", id="lobby.search", show=False),
         Binding("q", "pick('quit')", "Quit", id="lobby.quit"),
     ]
 
