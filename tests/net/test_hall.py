@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from unoduo_tui.net import client, hall_link
 from unoduo_tui.net import lobby as listing
@@ -279,3 +281,15 @@ def test_stopping_the_service_ends_every_table_and_each_is_saved_to_resume(serve
     info = hall_link.open_table(s.players / "bob", "--resume", str(save))
     assert info["code"] == infos[1]["code"]  # the same code back, and the same seats
     assert again.hall.tables[info["code"]].authority.tokens[0] == infos[1]["token"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 60), st.lists(st.integers(0, 70), max_size=10), st.integers(0, 12))
+def test_a_page_without_a_search_is_the_same_by_the_short_way(count, own, page):
+    """The service pages every lobby on each change by each table's index: the same
+    page as looking through them all."""
+    entries = [msg.TableEntry(f"ash-ash-ash-{n:04d}", f"m{n}", f"H{n}", "duo", 2, (), 1)
+               for n in range(count)]
+    follow = msg.Follow("", page, tuple(f"ash-ash-ash-{n:04d}" for n in own))
+    position = {e.code: i for i, e in enumerate(entries)}
+    assert msg.LobbyPage.of(entries, follow, position) == msg.LobbyPage.of(entries, follow)

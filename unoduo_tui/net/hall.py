@@ -195,12 +195,19 @@ class Hall:
 
     def _push(self) -> None:
         self._push_at = None
-        entries = self.entries()
+        listed = self._listed()
         for follower in list(self.followers):
-            self._send_page(follower, entries)
+            self._send_page(follower, listed)
 
-    def _send_page(self, follower: _Follower, entries: list[TableEntry]) -> None:
-        page = msg.LobbyPage.of(entries, follower.follow)
+    def _listed(self) -> tuple[list[TableEntry], dict[str, int]]:
+        """The tables a lobby may list (none over), and each one's index by code."""
+        shown = [e for e in self.entries() if not e.over]
+        return shown, {e.code: i for i, e in enumerate(shown)}
+
+    def _send_page(self, follower: _Follower,
+                   listed: tuple[list[TableEntry], dict[str, int]]) -> None:
+        entries, position = listed
+        page = msg.LobbyPage.of(entries, follower.follow, position)
         if page == follower.last:
             return
         follower.last = page
@@ -280,7 +287,7 @@ class Hall:
         follower = _Follower(writer, follow)
         self.followers.add(follower)
         try:
-            self._send_page(follower, self.entries())
+            self._send_page(follower, self._listed())
             while True:
                 data = await _next(reader, frames, pending)
                 if data is None:
@@ -292,7 +299,7 @@ class Hall:
                     continue
                 if isinstance(message, msg.Follow):
                     follower.follow, follower.last = message, None
-                    self._send_page(follower, self.entries())
+                    self._send_page(follower, self._listed())
                 else:
                     writer.write(msg.encode(msg.Refused("a lobby that follows only "
                                                         "follows")))

@@ -301,11 +301,16 @@ class LobbyPage(Message):
     query: str = bounded("", chars=100)
 
     @classmethod
-    def of(cls, entries: "list[TableEntry]", follow: Follow) -> "LobbyPage":
+    def of(cls, entries: "list[TableEntry]", follow: Follow,
+           position: dict[str, int] | None = None) -> "LobbyPage":
         """The page ``follow`` asks for of ``entries`` (the open tables, oldest
         first): the ones matching its query, but for its own codes (listed apart, in
-        ``mine``)."""
+        ``mine``).  ``position``: each entry's index by code, when ``entries`` holds
+        no table that is over — then a page with no query costs its own length, not
+        the listing's (the server's table service pages every lobby on each change)."""
         query = follow.query.strip().casefold()
+        if position is not None and not query:
+            return cls._unsearched(entries, follow, position)
         own = set(follow.codes)
         mine: list[TableEntry] = []
         shown: list[TableEntry] = []
@@ -321,6 +326,28 @@ class LobbyPage(Message):
         page = min(follow.page, pages - 1)
         return cls(tuple(shown[page * size:(page + 1) * size]), tuple(mine[:MAX_FOLLOWED]),
                    page, pages, len(shown), follow.query)
+
+    @classmethod
+    def _unsearched(cls, entries: "list[TableEntry]", follow: Follow,
+                    position: dict[str, int]) -> "LobbyPage":
+        own = sorted({position[c] for c in follow.codes if c in position})
+        total = len(entries) - len(own)
+        size = PAGE_TABLES
+        pages = max(1, -(-total // size))
+        page = min(follow.page, pages - 1)
+        at, skip = page * size, set(own)
+        for p in own:  # the at-th entry not of its own: past each of its own before it
+            if p <= at:
+                at += 1
+            else:
+                break
+        shown: list[TableEntry] = []
+        while at < len(entries) and len(shown) < size:
+            if at not in skip:
+                shown.append(entries[at])
+            at += 1
+        return cls(tuple(shown), tuple(entries[p] for p in own), page, pages, total,
+                   follow.query)
 
 
 _WHERE = "data_dir names the player's folder"
