@@ -2,8 +2,8 @@
 serve``'s players open, behind one Unix socket, and the lobby pushed from what it holds.
 
 ``unoduo serve`` runs a :class:`Hall` in its own process and event loop (the
-authorities, :mod:`.authority`, are asyncio already; their bots think on threads as
-they do in a table's own process).  So the server owns its tables: the listing is a
+authorities, :mod:`.authority`, are asyncio already; their bots think in a process of
+their own beside it, as a worker's do, never on the loop's interpreter).  So the server owns its tables: the listing is a
 view of what the hall holds — no listing files, no pids, nothing to find again — and
 when the server ends, even killed with SIGKILL, its tables end with it (each is saved
 move by move: ``resume`` brings it back, in the next server).  The games the server
@@ -49,7 +49,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from ..text import player_name
 from . import messages as msg
@@ -117,11 +117,14 @@ class Hall:
 
     ``vouches``: the server's public half, to believe the keys it signed; ``root``:
     the folder every host's data dir must be in (None: any); ``bot_pause``: the bots'
-    pause, seconds; ``clock``: monotonic seconds (tests)."""
+    pause, seconds; ``thinker``: where the bots think (a
+    :class:`~unoduo_tui.table.thinking.BotPool`'s: not on this loop's interpreter);
+    ``clock``: monotonic seconds (tests)."""
 
     def __init__(self, *, vouches: Vouches | None = None, root: Path | None = None,
                  bot_pause: float = 0.6, clock: Callable[[], float] = time.monotonic,
-                 log: Callable[[str], None] | None = None) -> None:
+                 log: Callable[[str], None] | None = None, thinker: Any = None) -> None:
+        self.thinker = thinker
         self.vouches = vouches
         self.root = Path(root).resolve() if root is not None else None
         self.bot_pause = bot_pause
@@ -351,7 +354,8 @@ class Hall:
         store = Store(folder, request.key or None)
         try:
             table, match_id, record, kept = await asyncio.to_thread(
-                open_match, store, request.plan, request.resume, self.bot_pause)
+                open_match, store, request.plan, request.resume, self.bot_pause,
+                self.thinker)
         except (SaveFileError, OSError, ValueError, KeyError, TypeError) as exc:
             raise _Problem(str(exc) or type(exc).__name__) from None
         code = kept["code"] if kept is not None else self._new_code()

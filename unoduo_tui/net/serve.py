@@ -26,6 +26,7 @@ import signal
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 from ..plan import HUMAN
 from ..store import Store
@@ -71,20 +72,21 @@ def _claim(folder: Path, code: str) -> Path | None:
     return path
 
 
-def open_match(store: Store, plan: str | None, resume: str | None, bot_pause: float
-               ) -> tuple[LocalTable, str, TableFile, dict | None]:
+def open_match(store: Store, plan: str | None, resume: str | None, bot_pause: float,
+               thinker: Any = None) -> tuple[LocalTable, str, TableFile, dict | None]:
     """A hosted table's match: a new one (``plan``, JSON) or the one saved at
     ``resume``; (its table, match id, table file, the code and tokens kept for it —
-    None: new).  Blocking (the save file); raises what :class:`LocalTable` raises."""
+    None: new).  ``thinker``: where its bots think (:mod:`..table.thinking`).
+    Blocking (the save file); raises what :class:`LocalTable` raises."""
     if resume:
-        table = LocalTable.resume(store, resume, bot_pause=bot_pause)
+        table = LocalTable.resume(store, resume, bot_pause=bot_pause, thinker=thinker)
     else:
         assert plan is not None
         match_plan = plan_from_json(plan)
         host = next((s for s, kind in enumerate(match_plan.kinds) if kind == HUMAN), None)
         # the header says whose seat is the host's: every other human seat plays from
         # elsewhere, and nothing opened here shows it (:mod:`.hosted`)
-        table = LocalTable.start(store, match_plan, bot_pause=bot_pause,
+        table = LocalTable.start(store, match_plan, bot_pause=bot_pause, thinker=thinker,
                                  extra=None if host is None else {HOST_FIELD: host})
     match_id = Path(table.handle.path).stem if table.handle is not None else "unsaved"
     record = TableFile(store.data_dir, match_id)

@@ -372,12 +372,17 @@ def _table(results: list[dict], args: argparse.Namespace) -> None:
 
 
 async def idle_player(number: int, port: int, ready: asyncio.Queue, stop: asyncio.Event,
-                      timeout: float, per_address: int, listed: bytes) -> Player:
+                      timeout: float, per_address: int, listed: bytes,
+                      logging_in: dict[str, asyncio.Semaphore]) -> Player:
     """A player who connects, waits until the lobby lists ``listed`` ("1000 tables"),
-    and does nothing more until ``stop``."""
+    and does nothing more until ``stop``.  ``logging_in``: per source address, how many
+    may be logging in at once (serve's login pool: 4)."""
     player = Player(number)
     key = asyncssh.generate_private_key("ssh-ed25519")
+    address = source_address(number, per_address)
+    gate = logging_in.setdefault(address, asyncio.Semaphore(4))
     try:
+        await gate.acquire()
         async with asyncssh.connect("127.0.0.1", port, username=f"p{number}",
                                     client_keys=[key], known_hosts=None, agent_path=None,
                                     local_addr=(source_address(number, per_address), 0)
@@ -385,12 +390,18 @@ async def idle_player(number: int, port: int, ready: asyncio.Queue, stop: asynci
             process = await conn.create_process(term_type="xterm-256color",
                                                 term_size=(80, 24), encoding=None)
             pump = asyncio.create_task(_pump(process, player))
-            await player.wait_for(b"Signed in", timeout)
+            try:
+                await player.wait_for(b"Signed in", timeout)
+            finally:
+                gate.release()
+                gate = None
             await player.wait_for(listed, timeout)
             await ready.put(number)
             await stop.wait()
             pump.cancel()
     except (OSError, asyncssh.Error, TimeoutError) as exc:
+        if gate is not None:
+            gate.release()
         player.error = str(exc) or type(exc).__name__
         await ready.put(-number)
     return player
@@ -442,9 +453,11 @@ async def run_idle_lobby(args: argparse.Namespace, workers: int) -> dict:
         port = int(found.group(1))
         await _settled_pss(server.pid)
         started = time.monotonic()
+        empty = _tree_pss(server.pid)
         await asyncio.to_thread(_open_tables, folder, tables)
         opening = time.monotonic() - started
         await asyncio.sleep(1.0)
+        held = _tree_pss(server.pid) - empty
 
         def cpu() -> float:
             return sum(_cpu_seconds(k) for k in _tree(server.pid))
@@ -454,8 +467,9 @@ async def run_idle_lobby(args: argparse.Namespace, workers: int) -> dict:
         alone = cpu() - before  # the tables with nobody in the lobby
         ready: asyncio.Queue = asyncio.Queue()
         listed = f"{tables} tables".encode()
+        logging_in: dict[str, asyncio.Semaphore] = {}
         tasks = [asyncio.create_task(idle_player(i, port, ready, stop, args.timeout,
-                                                 args.per_address, listed))
+                                                 args.per_address, listed, logging_in))
                  for i in range(players)]
         waiting = failed = 0
         while waiting + failed < players:
@@ -470,12 +484,21 @@ async def run_idle_lobby(args: argparse.Namespace, workers: int) -> dict:
         load = os.getloadavg()[0]
         n = max(waiting, 1)
         per_player = max(0.0, idle - alone) / args.seconds / n * 100
-        print(f"{model}: {tables} tables opened in {opening:.1f} s; {waiting} players idle "
-              f"in the lobby ({failed} failed), each listing page 1 of the {tables}")
+        errors = [t.result().error for t in tasks if t.done() and t.result().error]
+        print(f"{model}: {tables} tables opened in {opening:.1f} s (PSS {held / 1024:.0f} MiB "
+              f"more, {held / max(tables, 1):.0f} KiB a table); {waiting} players idle in "
+              f"the lobby ({failed} failed), each listing page 1 of the {tables}")
+        if errors:
+            print(f"  the first failure: {errors[0]}")
         print(f"  server tree CPU over {args.seconds:.0f} s: {alone:.2f} s with nobody "
               f"connected, {idle:.2f} s with the {waiting} idle lobbies")
         print(f"  an idle lobby: {per_player:.3f} % of a core per player "
               f"(load average {load:.1f})")
+        stopping = time.monotonic()
+        server.terminate()
+        await asyncio.to_thread(server.wait, 60)
+        print(f"  SIGTERM → exit with the {tables} tables and {waiting} players: "
+              f"{time.monotonic() - stopping:.1f} s")
         return dict(model=model, players=waiting, per_player=per_player, load=load)
     finally:
         stop.set()

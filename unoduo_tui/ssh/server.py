@@ -43,6 +43,7 @@ import asyncssh
 
 from ..files import FileProblem, private_dir, put_new, read_regular
 from ..net.hall import Hall, hall_environment
+from ..table.thinking import BotPool
 from ..net.vouch import Voucher, Vouches
 from ..text import printable
 from .identity import NEW_KEYS_FILE, Identity, NewKeys, identify, known
@@ -143,14 +144,16 @@ class GameServer:
         self.workers = workers
         self.pool: Any = None
         #: the tables the players open, and the lobbies following them
+        self.bots = BotPool(1)  # where the hall's bots think: not on this loop's GIL
         self.hall = Hall(vouches=Vouches(self.voucher.public), root=serve_dir / "players",
-                         log=self.log)
+                         log=self.log, thinker=self.bots.think)
         self.hall_path = self.sockets_dir / "hall.sock"
 
     async def start(self, host: str, port: int, host_key: Path) -> tuple[str, int]:
         """Listen on ``host``:``port`` (0: any free port); the address it got."""
         self.host_key = load_host_key(host_key)
         self.hall_path.unlink(missing_ok=True)  # a killed server's: ours (0700 folder)
+        await asyncio.to_thread(self.bots.start)
         await self.hall.start(str(self.hall_path))
         try:
             if self.workers:
@@ -168,6 +171,7 @@ class GameServer:
             if self.pool is not None:
                 await self.pool.stop()
             await self.hall.close()
+            await asyncio.to_thread(self.bots.close)
             raise
         sock = self._acceptor.sockets[0].getsockname()
         return sock[0], sock[1]
@@ -212,6 +216,7 @@ class GameServer:
         if self.pool is not None:
             await self.pool.stop()
         await self.hall.close()
+        await asyncio.to_thread(self.bots.close)
         self.hall_path.unlink(missing_ok=True)
 
 
