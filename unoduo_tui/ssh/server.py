@@ -152,6 +152,7 @@ class GameServer:
     async def start(self, host: str, port: int, host_key: Path) -> tuple[str, int]:
         """Listen on ``host``:``port`` (0: any free port); the address it got."""
         self.host_key = load_host_key(host_key)
+        _open_files_to_the_hard_limit()  # each table the hall holds keeps its save open
         self.hall_path.unlink(missing_ok=True)  # a killed server's: ours (0700 folder)
         await asyncio.to_thread(self.bots.start)
         await self.hall.start(str(self.hall_path))
@@ -218,6 +219,20 @@ class GameServer:
         await self.hall.close()
         await asyncio.to_thread(self.bots.close)
         self.hall_path.unlink(missing_ok=True)
+
+
+def _open_files_to_the_hard_limit() -> None:
+    """As many open files as the system lets this process have: the hall holds a save
+    file open per table (10,000 tables: 10,000 files), and the default soft limit is
+    often 1,024."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (ValueError, OSError):
+            pass  # as it was: the tables past it are refused, one line each
 
 
 class Client(asyncssh.SSHServer):
