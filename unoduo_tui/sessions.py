@@ -42,6 +42,9 @@ class SessionConfig:
     key: str | None = None
     term: str = DEFAULT_TERM
     colorterm: str | None = None
+    #: the server's signature for ``key`` (:mod:`~unoduo_tui.net.vouch`; a game process
+    #: of its own has it in its environment instead)
+    proof: str | None = None
 
     @classmethod
     def from_environment(cls, data_dir: Path, name: str, lobby_dir: Path,
@@ -67,4 +70,7 @@ def session_app(config: SessionConfig, **options: Any) -> Any:
     from .store import Store
 
     place = LobbyPlace(config.lobby_dir, config.name, config.key)
-    return lobby_app(Store(config.data_dir, config.key), place, terminal=config.terminal(), **options)
+    store = Store(config.data_dir, config.key)
+    if config.key and config.proof:
+        store.vouched = {"key": config.key, "proof": config.proof}
+    return lobby_app(store, place, terminal=config.terminal(), **options)

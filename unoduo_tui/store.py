@@ -124,6 +124,9 @@ class Store:
         self.data_dir = data_dir(data_dir_)
         self.matches_dir = self.data_dir / "matches"
         self.key = key
+        #: the server's word for ``key``, for the tables this player reaches (a session
+        #: of ``serve --workers``: :mod:`unoduo_tui.net.vouch`; empty: the environment's)
+        self.vouched: dict[str, str] = {}
 
     def ensure(self) -> None:
         """The data folder and its matches folder, made private if they are not there."""

@@ -33,6 +33,12 @@ Printed for each run:
   from the TCP connect to "Signed in" on their screen;
 - the load average at the end of the play (the machine may be shared).
 
+``--idle-lobby N [--tables T]`` measures the lobby instead (#22): ``T`` open tables
+(two human seats each, nobody at them) opened in the server's table service through
+its socket, then the server tree's CPU over ``--seconds`` with nobody connected, then
+with ``N`` players connected and idle in the lobby, each showing the first page of
+the ``T`` tables: the difference, per idle player, as a percentage of a core.
+
 A benchmark, not a test: nothing here asserts on time.
 """
 
@@ -365,7 +371,152 @@ def _table(results: list[dict], args: argparse.Namespace) -> None:
               f"{statistics.median(lobby):>9.0f} {f['load']:>5.1f}")
 
 
+async def idle_player(number: int, port: int, ready: asyncio.Queue, stop: asyncio.Event,
+                      timeout: float, per_address: int, listed: bytes,
+                      logging_in: dict[str, asyncio.Semaphore]) -> Player:
+    """A player who connects, waits until the lobby lists ``listed`` ("1000 tables"),
+    and does nothing more until ``stop``.  ``logging_in``: per source address, how many
+    may be logging in at once (serve's login pool: 4)."""
+    player = Player(number)
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    address = source_address(number, per_address)
+    gate = logging_in.setdefault(address, asyncio.Semaphore(4))
+    try:
+        await gate.acquire()
+        async with asyncssh.connect("127.0.0.1", port, username=f"p{number}",
+                                    client_keys=[key], known_hosts=None, agent_path=None,
+                                    local_addr=(source_address(number, per_address), 0)
+                                    ) as conn:
+            process = await conn.create_process(term_type="xterm-256color",
+                                                term_size=(80, 24), encoding=None)
+            pump = asyncio.create_task(_pump(process, player))
+            try:
+                await player.wait_for(b"Signed in", timeout)
+            finally:
+                gate.release()
+                gate = None
+            await player.wait_for(listed, timeout)
+            await ready.put(number)
+            await stop.wait()
+            pump.cancel()
+    except (OSError, asyncssh.Error, TimeoutError) as exc:
+        if gate is not None:
+            gate.release()
+        player.error = str(exc) or type(exc).__name__
+        await ready.put(-number)
+    return player
+
+
+def _open_tables(folder: Path, count: int) -> None:
+    """``count`` tables in the server's table service (two human seats, nobody at
+    them), hosted from ten players' folders."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from engine import Rules
+
+    from ..net import hall_link
+    from ..net.client import plan_to_json
+    from ..plan import HUMAN, MatchPlan
+
+    hall = folder / "sockets" / "hall.sock"
+
+    def one(n: int) -> None:
+        plan = MatchPlan((f"Host{n}", "Player 2"), (HUMAN, HUMAN), Rules(preset="duo", seats=2))
+        hall_link.open_table(folder / "players" / f"bench-host-{n % 10}", "--plan",
+                             plan_to_json(plan), idle=0, path=hall)
+
+    with ThreadPoolExecutor(4) as pool:
+        for done, _ in enumerate(pool.map(one, range(count)), 1):
+            if done % 100 == 0:
+                print(f"\r{done} tables open", end="", file=sys.stderr)
+    print(file=sys.stderr)
+
+
+async def run_idle_lobby(args: argparse.Namespace, workers: int) -> dict:
+    """``--idle-lobby``: the CPU an idle lobby costs, per player (see the module doc)."""
+    players, tables = args.idle_lobby, args.tables
+    model = f"--workers {workers}" if workers else "process per connection"
+    print(f"== idle lobby: {model}, {players} players, {tables} tables ==", file=sys.stderr)
+    folder = Path(tempfile.mkdtemp(prefix="unoduo-sshbench-"))
+    server = subprocess.Popen(
+        [sys.executable, "-m", "unoduo_tui.cli", "serve", "--port", "0", "--data-dir",
+         str(folder), "--max-connections", str(players + 10), "--idle", "0",
+         "--workers", str(workers)],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    stop = asyncio.Event()
+    tasks: list[asyncio.Task] = []
+    try:
+        assert server.stdout is not None
+        found = re.search(r"port (\d+)", server.stdout.readline())
+        if not found:
+            raise RuntimeError("the server did not start")
+        port = int(found.group(1))
+        await _settled_pss(server.pid)
+        started = time.monotonic()
+        empty = _tree_pss(server.pid)
+        await asyncio.to_thread(_open_tables, folder, tables)
+        opening = time.monotonic() - started
+        await asyncio.sleep(1.0)
+        held = _tree_pss(server.pid) - empty
+
+        def cpu() -> float:
+            return sum(_cpu_seconds(k) for k in _tree(server.pid))
+
+        before = cpu()
+        await asyncio.sleep(args.seconds)
+        alone = cpu() - before  # the tables with nobody in the lobby
+        ready: asyncio.Queue = asyncio.Queue()
+        listed = f"{tables} tables".encode()
+        logging_in: dict[str, asyncio.Semaphore] = {}
+        tasks = [asyncio.create_task(idle_player(i, port, ready, stop, args.timeout,
+                                                 args.per_address, listed, logging_in))
+                 for i in range(players)]
+        waiting = failed = 0
+        while waiting + failed < players:
+            number = await ready.get()
+            waiting, failed = waiting + (number >= 0), failed + (number < 0)
+            print(f"\r{waiting} in the lobby, {failed} failed", end="", file=sys.stderr)
+        print(file=sys.stderr)
+        await asyncio.sleep(2.0)  # the last lobbies drawn
+        before = cpu()
+        await asyncio.sleep(args.seconds)
+        idle = cpu() - before
+        load = os.getloadavg()[0]
+        n = max(waiting, 1)
+        per_player = max(0.0, idle - alone) / args.seconds / n * 100
+        errors = [t.result().error for t in tasks if t.done() and t.result().error]
+        print(f"{model}: {tables} tables opened in {opening:.1f} s (PSS {held / 1024:.0f} MiB "
+              f"more, {held / max(tables, 1):.0f} KiB a table); {waiting} players idle in "
+              f"the lobby ({failed} failed), each listing page 1 of the {tables}")
+        if errors:
+            print(f"  the first failure: {errors[0]}")
+        print(f"  server tree CPU over {args.seconds:.0f} s: {alone:.2f} s with nobody "
+              f"connected, {idle:.2f} s with the {waiting} idle lobbies")
+        print(f"  an idle lobby: {per_player:.3f} % of a core per player "
+              f"(load average {load:.1f})")
+        stopping = time.monotonic()
+        server.terminate()
+        await asyncio.to_thread(server.wait, 60)
+        print(f"  SIGTERM → exit with the {tables} tables and {waiting} players: "
+              f"{time.monotonic() - stopping:.1f} s")
+        return dict(model=model, players=waiting, per_player=per_player, load=load)
+    finally:
+        stop.set()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        server.terminate()
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        subprocess.run(["rm", "-rf", str(folder)], check=False)
+
+
 async def run(args: argparse.Namespace) -> int:
+    if args.idle_lobby:
+        for workers in args.models:
+            await run_idle_lobby(args, workers)
+        return 0
     results = []
     for connections in args.connections:
         for workers in args.models:
@@ -412,6 +563,10 @@ def main(argv: list[str] | None = None) -> int:
                              "connect → lobby (0: none)")
     parser.add_argument("--per-address", type=int, default=8,
                         help="players per source address (127.0.0.2, 127.0.0.3, …)")
+    parser.add_argument("--idle-lobby", type=int, default=0, metavar="N",
+                        help="measure N players idle in the lobby instead (with --tables)")
+    parser.add_argument("--tables", type=int, default=1000,
+                        help="open tables the idle lobbies list (with --idle-lobby)")
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds a connection may take to reach its table")
     return asyncio.run(run(parser.parse_args(argv)))

@@ -23,6 +23,7 @@ from unoduo_tui.net.lobby import (LISTING_VERSION, Listing, cancel_quick,  # noq
 from unoduo_tui.apps import lobby_app  # noqa: E402
 from unoduo_tui.net.lobby import identity_name  # noqa: E402
 from unoduo_tui.dialogs.table_forms import HostForm  # noqa: E402
+from unoduo_tui.net.codes import public_part  # noqa: E402
 from unoduo_tui.net.remote import RemoteTable  # noqa: E402
 from unoduo_tui.net.client import plan_to_json  # noqa: E402
 from unoduo_tui.screens.lobby import LobbyPlace, LobbyScreen  # noqa: E402
@@ -315,7 +316,7 @@ def test_the_authority_lists_its_table_and_removes_the_listing_when_it_ends(env)
     assert (listed.code, listed.preset, listed.seats, listed.open) == (info["code"],
                                                                         "classic", 3, 1)
     assert listed.names == ("P0",) and listed.pid == info["pid"]
-    path = env / "l" / "tables" / f"{info['code'].split('-')[0]}.json"
+    path = env / "l" / "tables" / f"{public_part(info['code'])}.json"
     assert oct(path.stat().st_mode & 0o777) == "0o600"
     os.kill(info["pid"], 15)
     wait_exit(info["pid"])  # the file goes as the table ends

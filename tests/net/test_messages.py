@@ -16,7 +16,12 @@ from unoduo_tui.net import frames
 from unoduo_tui.net import messages as msg
 from unoduo_tui.net.messages import BadMessage
 
-ALL = (*msg.TO_AUTHORITY.values(), *msg.TO_CLIENT.values())
+RECEIVERS = (msg.TO_AUTHORITY, msg.TO_CLIENT, msg.TO_HALL, msg.TO_LOBBY)
+ALL = tuple(dict.fromkeys(cls for receiver in RECEIVERS for cls in receiver.values()))
+
+
+def _receiver(cls):
+    return next(r for r in RECEIVERS if cls in r.values())
 
 
 def _strategy(kind, limit):
@@ -37,6 +42,10 @@ def _strategy(kind, limit):
         return st.integers(low, high)
     if kind is str:
         return st.text(max_size=min(limit["chars"] or 40, 40))
+    if kind is float:
+        return st.floats(allow_nan=False, allow_infinity=False)
+    if isinstance(kind, type) and issubclass(kind, msg.Record):
+        return _messages(kind)
     if kind is dict:
         return st.dictionaries(st.text(max_size=5), st.integers(-(2**63), 2**63 - 1)
                                | st.text(max_size=5),
@@ -57,7 +66,7 @@ def _body(frame: bytes) -> dict:
 
 
 def test_every_message_is_a_frozen_dataclass_with_one_tag_per_direction():
-    for receiver in (msg.TO_AUTHORITY, msg.TO_CLIENT):
+    for receiver in RECEIVERS:
         for tag, cls in receiver.items():
             assert cls.TAG == tag and dataclasses.is_dataclass(cls)
             assert cls.__dataclass_params__.frozen
@@ -65,12 +74,15 @@ def test_every_message_is_a_frozen_dataclass_with_one_tag_per_direction():
     assert {"hello", "act", "hold", "chat", "pong", "stand_in"} <= set(msg.TO_AUTHORITY)
     assert {"welcome", "update", "presence", "chat", "refused", "ping", "bye"} <= set(
         msg.TO_CLIENT)
+    # a lobby and the server's table service (#22: the lobby pushed)
+    assert {"hello", "follow", "open", "quick", "cancel_quick"} == set(msg.TO_HALL)
+    assert {"lobby_page", "opened", "cancelled", "refused"} == set(msg.TO_LOBBY)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(ALL).flatmap(_messages))
 def test_encode_then_decode_gives_the_message_back(message):
-    receiver = msg.TO_AUTHORITY if type(message) in msg.TO_AUTHORITY.values() else msg.TO_CLIENT
+    receiver = _receiver(type(message))
     assert msg.decode(_body(msg.encode(message)), receiver) == message
 
 
@@ -85,18 +97,22 @@ _values = st.recursive(
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner,
                                                                 max_size=5),
     max_leaves=20)
-_tags = st.sampled_from(sorted({*msg.TO_AUTHORITY, *msg.TO_CLIENT, "nope", ""}))
-_field_names = st.sampled_from(sorted({w for cls in ALL for _, w, *_ in msg.schema(cls)}))
+_tags = st.sampled_from(sorted({tag for r in RECEIVERS for tag in r} | {"nope", ""}))
+_field_names = st.sampled_from(sorted({w for cls in (*ALL, msg.TableEntry)
+                                      for _, w, *_ in msg.schema(cls)}))
+# a lobby page's tables: maps with a table's fields, some of them hostile
+_tables = st.lists(st.dictionaries(_field_names, _values, max_size=12), max_size=3)
 _hostile_maps = st.builds(
-    lambda tag, known, other: {**other, **known, "t": tag}, _tags,
+    lambda tag, known, other, tables: {**other, **known, "t": tag, **tables}, _tags,
     st.dictionaries(_field_names, _values, max_size=8),
-    st.dictionaries(st.text(max_size=8), _values, max_size=3))
+    st.dictionaries(st.text(max_size=8), _values, max_size=3),
+    st.dictionaries(st.sampled_from(["tables", "mine"]), _tables, max_size=2))
 
 
-@settings(max_examples=600, deadline=None)
-@given(_hostile_maps, st.sampled_from(["authority", "client"]))
+@settings(max_examples=800, deadline=None)
+@given(_hostile_maps, st.sampled_from(range(len(RECEIVERS))))
 def test_a_hostile_map_decodes_to_a_message_or_a_clear_refusal(data, side):
-    receiver = msg.TO_AUTHORITY if side == "authority" else msg.TO_CLIENT
+    receiver = RECEIVERS[side]
     try:
         message = msg.decode(data, receiver)
     except BadMessage as exc:
@@ -112,7 +128,11 @@ def test_hostile_bytes_are_a_bad_frame_or_a_bad_message_never_anything_else(raw)
     reader = frames.FrameReader()
     try:
         for data in reader.feed(len(raw).to_bytes(4, "big") + raw):
-            msg.decode(data, msg.TO_AUTHORITY)
+            for receiver in RECEIVERS:
+                try:
+                    msg.decode(data, receiver)
+                except BadMessage:
+                    pass
     except (frames.BadFrame, BadMessage):
         pass
 

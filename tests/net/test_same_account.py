@@ -23,7 +23,7 @@ from unoduo_tui.store import Store  # noqa: E402
 from .helpers import Client, Served, plan, until  # noqa: E402
 from .test_cli import _end  # noqa: E402
 
-_CODE = re.compile(rb"Join code: ([a-z]+-[a-z]+-[0-9]{2,4})")
+_CODE = re.compile(rb"Join code: ([a-z]+-[a-z]+-[a-z]+-[0-9]{4})")
 
 
 def test_4_host_then_join_in_the_same_data_dir_gives_the_joiner_the_next_seat(env, tmp_path):

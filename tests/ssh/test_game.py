@@ -6,9 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from pathlib import Path
 
-from unoduo_tui.net.lobby import pid_alive, read_listings
 
 from .term import WAIT, new_key
 
@@ -71,13 +69,14 @@ async def test_a_dropped_connection_resumes_with_the_same_key(served):
 
 async def test_a_second_key_joins_an_open_table_from_the_lobby(served):
     s = await served()
-    alice = await s.play(new_key(), "alice")
+    alice_key, bob_key = new_key(), new_key()
+    alice = await s.play(alice_key, "alice")
     await alice.screen.wait("Signed in as alice")
     await alice.keys("o")
     await alice.screen.wait("Host a table")
     await alice.keys("\t", "\r")  # UNO Duo, two seats, the other one open
     alice_first = await alice.screen.wait_any("keep (k) or reject (r)", "Player 2 is drafting")
-    bob = await s.play(new_key(), "bob")
+    bob = await s.play(bob_key, "bob")
     await bob.screen.wait("Join alice's table — UNO Duo, 2 seats, 1 open")
     await bob.keys("j")
     bob_first = await bob.screen.wait_any("keep (k) or reject (r)", "alice is drafting")
@@ -86,13 +85,16 @@ async def test_a_second_key_joins_an_open_table_from_the_lobby(served):
     mover, other = (bob, alice) if bob_first.startswith("keep") else (alice, bob)
     await mover.keys("k")
     await other.screen.wait("Draft 2/14: keep (k) or reject (r)")
+    # the server holds the table (its table service), listed from what it holds, and
+    # believes the keys it signed: both players are known by their keys
+    (entry,) = s.server.hall.entries()
+    assert entry.names == ("alice", "bob") and entry.open == 0
+    held = s.server.hall.tables[entry.code].authority
+    assert {c.key.id for c in held.clients} == {f"key:{k.get_fingerprint()}"
+                                                for k in (alice_key, bob_key)}
     # the table outlives the connections, not the server: stopping it ends the table
-    (table,) = read_listings(s.server.lobby_dir)
-    # it knows the server's public half, to believe the keys the server signed
-    environ = Path(f"/proc/{table.pid}/environ").read_bytes().split(b"\0")
-    assert f"UNODUO_VOUCHER={s.server.voucher.public}".encode() in environ
     await s.stop()
-    assert not pid_alive(table.pid)
+    assert held.finished.is_set() and not s.server.hall.tables
 
 
 async def test_a_login_that_looks_like_an_option_is_just_a_name(served):

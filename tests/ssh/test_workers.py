@@ -11,11 +11,10 @@ import signal
 import sys
 
 from engine import savefile
-from unoduo_tui.net.lobby import pid_alive, read_listings
+from unoduo_tui.net.lobby import pid_alive
 from unoduo_tui.ssh import front
 from unoduo_tui.ssh.hosted import WORKER_LOST
 from unoduo_tui.ssh.limits import Limits
-from unoduo_tui.ssh.reaper import our_tables
 
 from .term import WAIT, Served, new_key
 from tests.bench.ssh import _tree
@@ -232,28 +231,47 @@ async def test_kill_9_of_the_server_leaves_no_process_behind(serve_dir):
 
 
 async def test_kill_9_of_the_server_ends_the_tables_its_players_host(serve_dir):
-    """#22 Under faults: a table hosted from the lobby outlives its host's connection
-    and worker, but not the server: nobody could reach it."""
+    """#22 The server owns what it starts: a table hosted from the lobby outlives its
+    host's connection and worker, but not the server — it is held in the server's
+    own process (no process of its own), so a kill -9 leaves nothing behind; its match
+    is saved, and the next server resumes it."""
+    key = new_key()
     proc, client = await _serve_with_workers(serve_dir, 1)
     try:
-        alice = await client.play(new_key(), "alice")
+        alice = await client.play(key, "alice")
         await alice.screen.wait("Signed in as alice")
         await alice.keys("o")
         await alice.screen.wait("Host a table")
         await alice.keys("\t", "\r")  # UNO Duo, two seats, the other one open
         await alice.screen.wait_any("keep (k) or reject (r)", "Player 2 is drafting")
-        (table,) = read_listings(serve_dir / "lobby")
-        assert table.pid in _tree(proc.pid)
+        tree = _tree(proc.pid)
+        commands = [_command(pid) for pid in tree]
+        assert not any(b"unoduo_tui.net.serve" in c for c in commands), commands
         proc.kill()
         await proc.wait()
-        await until(lambda: not pid_alive(table.pid), "the table gone with the server")
+        await until(lambda: not any(pid_alive(pid) for pid in tree), "all of them gone")
         await asyncio.wait_for(alice.screen.closed.wait(), WAIT)
     finally:
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
-        for pid in our_tables(serve_dir / "lobby"):  # a failed test leaves none
-            os.kill(pid, signal.SIGKILL)
+    proc, client = await _serve_with_workers(serve_dir, 1)
+    try:
+        again = await client.play(key, "alice")
+        await again.screen.wait("Signed in as alice", "Resume ⇄")
+        await again.keys("r")
+        await again.screen.wait_any("keep (k) or reject (r)", "Player 2 is drafting")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(proc.wait(), WAIT)
+
+
+def _command(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
 
 
 async def test_sigterm_drains_every_player_told_their_matches_saved_and_exits(serve_dir):
@@ -318,3 +336,27 @@ async def test_an_idle_player_is_told_and_closed_and_their_app_ends_with_workers
     (link,) = s.server.pool.links
     await until(lambda: not link.sessions and not s.server.running, "the app ended")
     assert s.server.gate.playing.get("127.0.0.1", 0) == 0  # the place given back
+
+
+async def test_players_of_one_worker_are_known_to_the_tables_by_their_own_keys(served):
+    """#22 The server's table service counts wrong codes per key: two players whose
+    apps share one worker process (one Unix user, one environment) still come to a
+    table as their own keys, each vouched for by the server — not as one guesser."""
+    s = await served(workers=1)
+    alice_key, bob_key = new_key(), new_key()
+    alice = await s.play(alice_key, "alice")
+    await alice.screen.wait("Signed in as alice")
+    await alice.keys("o")
+    await alice.screen.wait("Host a table")
+    await alice.keys("\t", "\r")  # UNO Duo, two seats, the other one open
+    await alice.screen.wait_any("keep (k) or reject (r)", "Player 2 is drafting")
+    bob = await s.play(bob_key, "bob")
+    await bob.screen.wait("Join alice's table — UNO Duo, 2 seats, 1 open")
+    await bob.keys("j")
+    await bob.screen.wait_any("keep (k) or reject (r)", "alice is drafting")
+    (link,) = s.server.pool.links
+    assert len(link.sessions) == 2  # one worker holds both
+    (entry,) = s.server.hall.entries()
+    held = s.server.hall.tables[entry.code].authority
+    assert {c.key.id for c in held.clients} == {f"key:{k.get_fingerprint()}"
+                                                for k in (alice_key, bob_key)}

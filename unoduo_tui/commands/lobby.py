@@ -8,7 +8,9 @@ fingerprint, shown in the lobby's header), read here, at the edge, into a
 :class:`~unoduo_tui.sessions.SessionConfig` (a worker of ``serve --workers`` builds
 that config from what the server tells it instead).  The name is ``--name``, else the one in
 ``<data dir>/identity.json`` (``{"name": …}``, written by the server), else the login.
-The lobby dir: :func:`unoduo_tui.net.lobby.lobby_dir`.
+The lobby dir: :func:`unoduo_tui.net.lobby.lobby_dir` (under ``unoduo serve``, with
+``UNODUO_HALL`` set, the tables come from the server's table service instead:
+:mod:`unoduo_tui.net.hall`).
 """
 
 from __future__ import annotations

@@ -84,7 +84,7 @@ from .messages import ACT_CHARS, MAX_TOKENS, BadMessage
 from .seating import Seating
 from .vouch import Vouches
 
-__all__ = ["Authority", "HELLO_SECONDS", "MAX_DELAY", "CHAT_CHARS", "QUEUE_FRAMES", "MAX_TOKENS",
+__all__ = ["Authority", "peer_key", "HELLO_SECONDS", "MAX_DELAY", "CHAT_CHARS", "QUEUE_FRAMES", "MAX_TOKENS",
            "PING_SECONDS", "AWAY_SECONDS", "ACT_CHARS"]
 
 HELLO_SECONDS = 10.0
@@ -206,7 +206,8 @@ class Authority:
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=SEND_SECONDS)
         self.table.unsubscribe(self._on_update)
-        self.table.close()
+        await asyncio.to_thread(self.table.close)  # its save closed off the loop: a server
+        # holding many tables closes them side by side (2–3 ms each here, in close(2))
         self.finished.set()
 
     def _hold_or_release(self) -> None:
@@ -419,16 +420,24 @@ class Authority:
 
     # -- one connection ----------------------------------------------------------------
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
-                     ) -> None:
+    async def take(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                   frames: FrameReader, pending: deque, key: Guesser | None = None) -> None:
+        """Serve a connection someone else accepted and began to read (the server's
+        table service, :mod:`.hall`): ``pending`` holds its hello first; ``key``: who
+        the service found is talking."""
+        await self._serve(reader, writer, frames, pending, key)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                     frames: FrameReader | None = None, pending: deque | None = None,
+                     key: Guesser | None = None) -> None:
         task = asyncio.current_task()
         assert task is not None
-        client = _Client(writer, peer_key(writer))
+        client = _Client(writer, key or peer_key(writer))
         self._tasks[task] = client
         task.add_done_callback(lambda t: self._tasks.pop(t, None))
         sender = asyncio.ensure_future(self._writer(client))
-        frames = FrameReader()
-        pending: deque[dict] = deque()
+        frames = frames or FrameReader()
+        pending = pending if pending is not None else deque()
         try:
             first = await asyncio.wait_for(self._next(reader, frames, pending), HELLO_SECONDS)
             if first is None or first.get("t") != "hello":

@@ -108,7 +108,14 @@ def start_authority(data_dir: Path, *what: str, listen: str | None = None,
     ``match``, ``seat``, ``token``, ``port``, ``pid``).  ``listing``: a lobby dir to
     list the table in (``quick``: as a quick-match table; :mod:`.lobby`); ``key``: the
     host's store's (:class:`~unoduo_tui.store.Store`).  ``RuntimeError`` when it could
-    not."""
+    not.  Under ``unoduo serve`` (:func:`.codes.hall_path`) the table opens in the
+    server's table service instead (:mod:`.hall`: listed there, ``pid`` None)."""
+    from .codes import hall_path
+
+    if hall_path() is not None and not listen and not socket_dir:
+        from . import hall_link
+
+        return hall_link.open_table(data_dir, *what, away=away, idle=idle, key=key)
     argv = [sys.executable, "-m", "unoduo_tui.net.serve", "--data-dir", str(data_dir), *what]
     if key:
         argv += ["--key", key]
@@ -173,7 +180,8 @@ def connect(store: Store, code: str, *, want: Want, name: str = "",
     if tokens is None:
         tokens = load_tokens(store.data_dir, code) if want == "play" else []
     table = RemoteTable.connect(code, name=name, want=want, tokens=tokens, new_seat=new_seat,
-                                delay=delay, tcp=tcp)
+                                delay=delay, tcp=tcp,
+                                vouched=getattr(store, "vouched", None) or None)
     if want == "play" and table.token:
         try:
             save_token(store.data_dir, code, table.token)

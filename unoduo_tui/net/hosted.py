@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from .codes import TableFile
+from .codes import TableFile, hall_path
 
 if TYPE_CHECKING:
     from engine.savefile import Header
@@ -86,7 +86,9 @@ def open_hosted(store: Store, path: str | os.PathLike[str], *, name: str = "",
     info = None
     table = None
     host = _kept_host(kept)
-    if kept is not None and host is not None:
+    # under unoduo serve the server's table service says whether it holds the table
+    # (and opens it if not): no knocking with a code that may be no table's any more
+    if kept is not None and host is not None and hall_path() is None:
         try:
             table = client.connect(store, kept["code"], want="play", name=name,
                                      tokens=[kept["tokens"][host]], new_seat=False)

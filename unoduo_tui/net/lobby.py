@@ -1,7 +1,15 @@
-"""The lobby's shared folder: the listing of open tables and the quick-match queue.
+"""The lobby of a plain terminal: its shared folder, with the listing of open tables
+and the quick-match queue; and where a lobby's tables come from (:func:`feed`).
+
+Under ``unoduo serve`` none of this folder is used: the server's table service
+(:mod:`.hall`) holds the tables, lists them pushed, and pairs quick matches —
+:func:`feed`, :func:`quick_match` and :func:`cancel_quick` go there when
+``$UNODUO_HALL`` says so (:func:`.codes.hall_path`).  What follows is the plain
+terminal's lobby, for one Unix user's terminals (``unoduo lobby`` with no server):
+each table it hosts is a process of its own (:mod:`.serve`), as ``unoduo host``'s.
 
 Headless (no Textual): the authority process writes the listing, the lobby screen
-reads it.
+reads it (every second: :class:`FolderFeed`).
 
 **The lobby dir** is ``--lobby-dir``, else ``$UNODUO_LOBBY_DIR`` (the SSH server sets
 it: one folder shared by every connection), else ``unoduo-lobby-<uid>`` beside the
@@ -9,7 +17,8 @@ socket dir (``/tmp/unoduo-lobby-1000``): one Unix user's terminals see each othe
 tables.  It is made 0700 and used only if it is a real folder (not a symlink) owned by
 this user: the listing holds join codes.
 
-**The listing**: ``<lobby dir>/tables/<code's first word>.json``, one small JSON
+**The listing**: ``<lobby dir>/tables/<code's public part>.json``
+(:func:`.codes.public_part`), one small JSON
 object per open table, put in place whole (:func:`~unoduo_tui.files.replace_private`)
 by the table's authority process whenever who is seated changes, and removed when the
 table closes::
@@ -27,10 +36,9 @@ through :func:`~unoduo_tui.text.player_name`.
 
 **Whose listing**: a live ``pid`` proves nothing (a table killed with -9 leaves its
 listing, and its pid is soon another process's).  The table's process holds an
-exclusive ``flock`` on ``<lobby dir>/tables/<word>.lock`` from before it writes its
+exclusive ``flock`` on ``<lobby dir>/tables/<public part>.lock`` from before it writes its
 listing until it removes it; a lock goes with the process that held it, so a listing
-is shown only while its lock is held (and its pid runs).  The next issue's
-server-owned registry replaces all this.
+is shown only while its lock is held (and its pid runs).
 
 **Quick match**: under ``flock`` on ``<lobby dir>/queue.lock``, :func:`quick_match`
 joins a waiting quick table of someone else, else hosts one (UNO Duo, seat 2 open,
@@ -47,13 +55,14 @@ import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from engine.rules import PRESETS
 
 from ..files import private_dir, read_regular, replace_private
 from ..text import player_name
-from .codes import parse_code, socket_dir
+from .codes import hall_path, joined_path, parse_code, public_part, socket_dir
+from .messages import MAX_FOLLOWED, Follow, LobbyPage, TableEntry
 
 if TYPE_CHECKING:
     from ..store import Store
@@ -62,7 +71,7 @@ if TYPE_CHECKING:
 
 __all__ = ["lobby_dir", "Listed", "read_listings", "Listing", "queue_lock", "quick_match",
            "cancel_quick", "QuickSeat", "LISTING_VERSION", "pid_alive", "identity_name",
-           "save_identity_name"]
+           "save_identity_name", "entries", "FolderFeed", "feed", "followed_codes"]
 
 LISTING_VERSION = 1
 #: the largest listing file read (a real one is ~300 bytes)
@@ -129,12 +138,10 @@ class Listed:
     pid: int
     connected: int = 0  # players at the table now
 
-    def describe(self) -> str:
-        """``Ann's table — classic, 4 seats, 2 open`` (``full``; `` (quick match)``)."""
-        free = f"{self.open} open" if self.open else "full"
-        game = "UNO Duo" if self.preset == "duo" else self.preset
-        quick = " (quick match)" if self.quick else ""
-        return f"{self.host}'s table — {game}, {self.seats} seats, {free}{quick}"
+    def entry(self) -> TableEntry:
+        """As a lobby lists it (:class:`~.messages.TableEntry`)."""
+        return TableEntry(self.code, self.match, self.host, self.preset, self.seats,
+                          self.names, self.open, self.quick, self.over, self.connected)
 
     @classmethod
     def parse(cls, raw: object, word: str) -> "Listed":
@@ -142,7 +149,7 @@ class Listed:
         if not isinstance(raw, dict) or raw.get("v") != LISTING_VERSION:
             raise ValueError("not a listing")
         code = parse_code(raw.get("code"))
-        if code.split("-", 1)[0] != word:
+        if public_part(code) != word:
             raise ValueError("a listing under another table's name")
         preset = raw.get("preset")
         if preset not in PRESETS:
@@ -217,7 +224,7 @@ class Listing:
                  quick: bool = False) -> None:
         self.folder = lobby_dir(folder)
         self.code, self.match, self.preset, self.quick = code, match, preset, quick
-        word = code.split("-", 1)[0]
+        word = public_part(code)
         self.path = self.folder / "tables" / f"{word}.json"
         self.lock = self.folder / "tables" / f"{word}.lock"
         self._fd = os.open(self.lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
@@ -314,6 +321,15 @@ def quick_match(store: Store, folder: Path, name: str, **start: Any) -> QuickSea
     from . import client
     from .client import plan_to_json
 
+    if hall_path() is not None:  # under unoduo serve: the server pairs (:mod:`.hall`)
+        from . import hall_link
+
+        info = hall_link.quick_match(store.data_dir, name, store.key)
+        if info["hosting"]:
+            return QuickSeat(client.sit_host(store, info, name), True, info["code"],
+                             info["match"])
+        return QuickSeat(client.connect(store, info["code"], want="play", name=name),
+                         False, info["code"])
     own = mine(store.data_dir)
     with queue_lock(folder):
         for listed in read_listings(folder):
@@ -338,6 +354,17 @@ def quick_match(store: Store, folder: Path, name: str, **start: Any) -> QuickSea
 def cancel_quick(store: Store, folder: Path, seat: QuickSeat) -> bool:
     """Close the quick table ``seat`` hosts, unless a second player has sat down (then
     False: play on).  Its save and table file go too: nothing was played."""
+    if hall_path() is not None:  # the server's table: it closes it (:mod:`.hall`)
+        from . import hall_link
+        from ..table import Refused
+
+        try:
+            closed = hall_link.cancel_quick(seat.code, seat.table.token or "")
+        except (Refused, ConnectionError):
+            closed = True  # gone already, or not ours any more: nothing to wait at
+        if closed:
+            seat.table.close()
+        return closed
     with queue_lock(folder):
         listed = next((t for t in read_listings(folder) if t.code == seat.code), None)
         if listed is not None and not listed.open:
@@ -351,13 +378,13 @@ def cancel_quick(store: Store, folder: Path, seat: QuickSeat) -> bool:
             deadline = time.monotonic() + END_SECONDS
             while pid_alive(seat.pid) and time.monotonic() < deadline:
                 time.sleep(0.02)
-        path = folder / "tables" / f"{seat.code.split('-', 1)[0]}.json"
+        path = folder / "tables" / f"{public_part(seat.code)}.json"
         path.unlink(missing_ok=True)
     if seat.match:
         data = Path(store.data_dir)
         for gone in (lambda: store.delete(seat.match),
                      lambda: (data / "tables" / f"{seat.match}.json").unlink(),
-                     lambda: (data / "joined" / f"{seat.code.split('-', 1)[0]}.json").unlink()):
+                     lambda: joined_path(data, seat.code).unlink()):
             try:
                 gone()
             except Exception:  # noqa: BLE001 - a leftover save is harmless
@@ -377,7 +404,7 @@ def forget_if_gone(folder: Path, code: str) -> bool:
         probe.connect(str(socket_path(code)))
         return False
     except OSError:
-        (Path(folder) / "tables" / f"{code.split('-', 1)[0]}.json").unlink(missing_ok=True)
+        (Path(folder) / "tables" / f"{public_part(code)}.json").unlink(missing_ok=True)
         return True
     except ValueError:  # no usable socket dir: leave the listing alone
         return False
@@ -416,3 +443,49 @@ def save_identity_name(data_dir: Path, name: str) -> None:
     raw["name"] = name
     private_dir(Path(data_dir))
     replace_private(path, json.dumps(raw).encode())
+
+
+def entries(folder: Path) -> list[TableEntry]:
+    """The open tables ``folder``'s listing shows, oldest first."""
+    return [listed.entry() for listed in read_listings(folder)]
+
+
+def followed_codes(data_dir: Path) -> tuple[str, ...]:
+    """The codes a lobby follows as its player's own: the tables they host and the
+    ones they joined, the last joined first (at most :data:`MAX_FOLLOWED`)."""
+    joined = [code for _, code in sorted(iter_joined(data_dir), reverse=True)]
+    return tuple(dict.fromkeys([*mine(data_dir), *joined]))[:MAX_FOLLOWED]
+
+
+class FolderFeed:
+    """A lobby's tables from a lobby dir's listing (a plain terminal's lobby: one Unix
+    user's): read again by :meth:`poll`, which the lobby calls every second —
+    nothing pushes here (``pushed`` False)."""
+
+    pushed = False
+
+    def __init__(self, folder: Path, follow: Follow,
+                 on_page: Callable[[LobbyPage], None]) -> None:
+        self.folder, self._follow, self.on_page = Path(folder), follow, on_page
+
+    def follow(self, follow: Follow) -> None:
+        self._follow = follow
+        self.poll()
+
+    def poll(self) -> None:
+        self.on_page(LobbyPage.of(entries(self.folder), self._follow))
+
+    def close(self) -> None:
+        pass
+
+
+def feed(folder: Path, follow: Follow, on_page: Callable[[LobbyPage], None],
+         on_lost: Callable[[], None]) -> Any:
+    """Where a lobby's tables come from: pushed by the server's table service under
+    ``unoduo serve`` (:class:`.hall_link.Following`, ``pushed``), else the lobby dir's
+    listing (:class:`FolderFeed`)."""
+    if hall_path() is None:
+        return FolderFeed(folder, follow, on_page)
+    from .hall_link import Following
+
+    return Following(follow, on_page, on_lost)

@@ -15,6 +15,13 @@ Client → authority (:data:`TO_AUTHORITY`): :class:`Hello`, :class:`Pong`,
 Authority → client (:data:`TO_CLIENT`): :class:`Welcome`, :class:`Update`,
 :class:`Presence`, :class:`ChatLine`, :class:`Refused`, :class:`Ping`, :class:`Bye`.
 What each means is :mod:`.authority`'s module doc.
+
+A lobby → the server's table service (:data:`TO_HALL`, :mod:`.hall`): :class:`Hello`
+(to a table: the service hands the connection to it), :class:`Follow`,
+:class:`OpenTable`, :class:`QuickMatch`, :class:`CancelQuick`.  The service → a lobby
+(:data:`TO_LOBBY`): :class:`LobbyPage`, :class:`Opened`, :class:`Cancelled`,
+:class:`Refused`.  A :class:`Record` (:class:`TableEntry`) is a message's part, with
+its fields declared and checked the same way.
 """
 
 from __future__ import annotations
@@ -31,7 +38,9 @@ from .codes import MAX_DELAY
 __all__ = ["Message", "BadMessage", "encode", "decode", "schema", "Want", "TO_AUTHORITY", "TO_CLIENT",
            "Hello", "Pong", "Act", "Hold", "Chat", "StandIn", "Welcome", "Update",
            "Presence", "ChatLine", "Refused", "Ping", "Bye", "MAX_TOKENS", "ACT_CHARS",
-           "TEXT_CHARS", "MAX_SEATS"]
+           "TEXT_CHARS", "MAX_SEATS", "Record", "TableEntry", "Follow", "LobbyPage",
+           "OpenTable", "QuickMatch", "CancelQuick", "Opened", "Cancelled", "TO_HALL",
+           "TO_LOBBY", "PAGE_TABLES", "MAX_FOLLOWED", "NO_TABLE"]
 
 #: seat tokens a hello may offer
 MAX_TOKENS = 8
@@ -42,6 +51,13 @@ ACT_CHARS = 100
 TEXT_CHARS = 2_000
 #: the most seats a table has (a list of seats or names is at most this long)
 MAX_SEATS = 99
+#: the tables one lobby page lists
+PAGE_TABLES = 8
+#: the server's table service's refusal of a code no table it holds has (the client
+#: hears it as a closed table: :class:`ConnectionError`)
+NO_TABLE = "no open table has that code"
+#: the codes a lobby follows as its own (hosted or joined: shown apart, to rejoin)
+MAX_FOLLOWED = 64
 
 
 class BadMessage(ValueError):
@@ -215,11 +231,200 @@ class Bye(Message):
     reason: str = bounded(chars=TEXT_CHARS)
 
 
+# -- a lobby and the server's table service (:mod:`.hall`) --------------------------
+
+
+@dataclass(frozen=True)
+class Record:
+    """A part of a message (a table in a lobby page): fields declared and checked as a
+    message's are; travels as a map."""
+
+
+_CODE_CHARS = 64
+
+
+@dataclass(frozen=True)
+class TableEntry(Record):
+    """One open table as a lobby lists it: its ``code``, ``match`` id, ``host``'s name,
+    ``preset``, ``seats``, the ``names`` seated so far, the ``open`` human seats,
+    ``quick`` (a quick-match table), ``over`` and how many players are ``connected``."""
+
+    code: str = bounded(chars=_CODE_CHARS)
+    match: str = bounded(chars=_CODE_CHARS)
+    host: str = bounded(chars=TEXT_CHARS)
+    preset: str = bounded(chars=40)
+    seats: int = bounded(low=2, high=MAX_SEATS)
+    names: tuple[str, ...] = bounded(items=MAX_SEATS, chars=TEXT_CHARS)
+    open: int = bounded(low=0, high=MAX_SEATS)
+    quick: bool = False
+    over: bool = False
+    connected: int = bounded(0, low=0, high=MAX_SEATS)
+
+    def describe(self) -> str:
+        """``Ann's table — classic, 4 seats, 2 open`` (``full``; `` (quick match)``)."""
+        free = f"{self.open} open" if self.open else "full"
+        game = "UNO Duo" if self.preset == "duo" else self.preset
+        quick = " (quick match)" if self.quick else ""
+        return f"{self.host}'s table — {game}, {self.seats} seats, {free}{quick}"
+
+    def matches(self, query: str) -> bool:
+        """``query`` (casefolded) is in its host's name, a seated name, its game or its
+        code."""
+        game = "uno duo" if self.preset == "duo" else self.preset
+        return any(query in text.casefold()
+                   for text in (self.host, self.code, self.preset, game, *self.names))
+
+
+@dataclass(frozen=True)
+class Follow(Message):
+    """A lobby follows the open tables: page ``page`` of those matching ``query`` (its
+    host's name, a seated name, its game or code), without the tables of ``codes``
+    (its player's own, listed apart in :attr:`LobbyPage.mine`).  Sent again on the
+    same connection to turn the page or search; the service answers with a
+    :class:`LobbyPage` now and whenever that page changes."""
+
+    TAG: ClassVar[str] = "follow"
+    query: str = bounded("", chars=100, problem="a search is a short text")
+    page: int = bounded(0, low=0, high=100_000, problem="a page is a whole number")
+    codes: tuple[str, ...] = bounded((), items=MAX_FOLLOWED, chars=_CODE_CHARS,
+                                     problem=f"a lobby follows at most {MAX_FOLLOWED} codes")
+
+
+@dataclass(frozen=True)
+class LobbyPage(Message):
+    """The ``tables`` of page ``page`` (of ``pages``; ``total`` match ``query``), and
+    the followed ``codes``' tables still open (``mine``)."""
+
+    TAG: ClassVar[str] = "lobby_page"
+    tables: tuple[TableEntry, ...] = bounded(items=PAGE_TABLES)
+    mine: tuple[TableEntry, ...] = bounded(items=MAX_FOLLOWED)
+    page: int = bounded(low=0)
+    pages: int = bounded(low=1)
+    total: int = bounded(low=0)
+    query: str = bounded("", chars=100)
+
+    @classmethod
+    def of(cls, entries: "list[TableEntry]", follow: Follow,
+           position: dict[str, int] | None = None) -> "LobbyPage":
+        """The page ``follow`` asks for of ``entries`` (the open tables, oldest
+        first): the ones matching its query, but for its own codes (listed apart, in
+        ``mine``).  ``position``: each entry's index by code, when ``entries`` holds
+        no table that is over — then a page with no query costs its own length, not
+        the listing's (the server's table service pages every lobby on each change)."""
+        query = follow.query.strip().casefold()
+        if position is not None and not query:
+            return cls._unsearched(entries, follow, position)
+        own = set(follow.codes)
+        mine: list[TableEntry] = []
+        shown: list[TableEntry] = []
+        for entry in entries:
+            if entry.over:
+                continue
+            if entry.code in own:
+                mine.append(entry)
+            elif not query or entry.matches(query):
+                shown.append(entry)
+        size = PAGE_TABLES
+        pages = max(1, -(-len(shown) // size))
+        page = min(follow.page, pages - 1)
+        return cls(tuple(shown[page * size:(page + 1) * size]), tuple(mine[:MAX_FOLLOWED]),
+                   page, pages, len(shown), follow.query)
+
+    @classmethod
+    def _unsearched(cls, entries: "list[TableEntry]", follow: Follow,
+                    position: dict[str, int]) -> "LobbyPage":
+        own = sorted({position[c] for c in follow.codes if c in position})
+        total = len(entries) - len(own)
+        size = PAGE_TABLES
+        pages = max(1, -(-total // size))
+        page = min(follow.page, pages - 1)
+        at, skip = page * size, set(own)
+        for p in own:  # the at-th entry not of its own: past each of its own before it
+            if p <= at:
+                at += 1
+            else:
+                break
+        shown: list[TableEntry] = []
+        while at < len(entries) and len(shown) < size:
+            if at not in skip:
+                shown.append(entries[at])
+            at += 1
+        return cls(tuple(shown), tuple(entries[p] for p in own), page, pages, total,
+                   follow.query)
+
+
+_WHERE = "data_dir names the player's folder"
+
+
+@dataclass(frozen=True)
+class OpenTable(Message):
+    """Open a table in the service: a new match (``plan``, :func:`.client.plan_to_json`)
+    or a hosted one saved at ``resume``, its save in ``data_dir`` (the host's folder,
+    ``key`` their store's); ``away`` minutes (:data:`.authority.AWAY_SECONDS`);
+    ``idle`` minutes with nobody connected before it ends (0: never)."""
+
+    TAG: ClassVar[str] = "open"
+    data_dir: str = bounded(chars=4096, problem=_WHERE)
+    key: str | None = bounded(None, chars=TEXT_CHARS)
+    plan: str | None = bounded(None, chars=1 << 16)
+    resume: str | None = bounded(None, chars=4096)
+    away: float | None = None
+    idle: float | None = None
+    quick: bool = False
+
+
+@dataclass(frozen=True)
+class QuickMatch(Message):
+    """Quick match for the player of ``data_dir`` named ``name``: a seat at a waiting
+    player's table, else a table of their own (UNO Duo), waiting."""
+
+    TAG: ClassVar[str] = "quick"
+    data_dir: str = bounded(chars=4096, problem=_WHERE)
+    name: str = bounded("", chars=TEXT_CHARS)
+    key: str | None = bounded(None, chars=TEXT_CHARS)
+
+
+@dataclass(frozen=True)
+class CancelQuick(Message):
+    """Close the quick table ``code`` its host (``token``) waits at, unless a second
+    player has sat down."""
+
+    TAG: ClassVar[str] = "cancel_quick"
+    code: str = bounded(chars=_CODE_CHARS)
+    token: str = bounded(chars=100)
+
+
+@dataclass(frozen=True)
+class Opened(Message):
+    """A table to sit at: ``code``; the host's ``seat`` and ``token`` and the
+    ``match`` id when this lobby hosts it (``hosting``), else none (a quick match
+    joined: sit with a new seat)."""
+
+    TAG: ClassVar[str] = "opened"
+    code: str = bounded(chars=_CODE_CHARS)
+    hosting: bool = True
+    match: str | None = bounded(None, chars=_CODE_CHARS)
+    seat: int | None = bounded(None, low=0, high=MAX_SEATS - 1)
+    token: str | None = bounded(None, chars=100)
+
+
+@dataclass(frozen=True)
+class Cancelled(Message):
+    """The quick table is ``closed`` (False: a second player sat down: play on)."""
+
+    TAG: ClassVar[str] = "cancelled"
+    closed: bool
+
+
 #: the messages each end may receive, by tag
 TO_AUTHORITY: dict[str, type[Message]] = {m.TAG: m for m in (Hello, Pong, Act, Hold, Chat,
                                                              StandIn)}
 TO_CLIENT: dict[str, type[Message]] = {m.TAG: m for m in (Welcome, Update, Presence, ChatLine,
                                                           Refused, Ping, Bye)}
+TO_HALL: dict[str, type[Message]] = {m.TAG: m for m in (Hello, Follow, OpenTable, QuickMatch,
+                                                        CancelQuick)}
+TO_LOBBY: dict[str, type[Message]] = {m.TAG: m for m in (LobbyPage, Opened, Cancelled,
+                                                         Refused)}
 
 
 # -- the encoder and the decoder -------------------------------------------------------
@@ -227,32 +432,35 @@ TO_CLIENT: dict[str, type[Message]] = {m.TAG: m for m in (Welcome, Update, Prese
 
 def encode(message: Message) -> bytes:
     """``message`` as one frame."""
-    cls = type(message)
-    data: dict[str, Any] = {"t": cls.TAG}
+    return frames.encode({"t": type(message).TAG, **_fields(message)})
+
+
+def _fields(item: Message | Record) -> dict[str, Any]:
+    cls = type(item)
+    wire = getattr(cls, "WIRE", {})
+    data: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
-        value = getattr(message, f.name)
-        data[cls.WIRE.get(f.name, f.name)] = list(value) if isinstance(value, tuple) else value
-    return frames.encode(data)
+        value = getattr(item, f.name)
+        if isinstance(value, tuple):
+            value = [_fields(v) if isinstance(v, Record) else v for v in value]
+        elif isinstance(value, Record):
+            value = _fields(value)
+        data[wire.get(f.name, f.name)] = value
+    return data
 
 
-_SCHEMAS: dict[type[Message], tuple[tuple[str, str, Any, dict, bool, Any], ...]] = {}
-
-
-def schema(cls: type[Message]) -> tuple[tuple[str, str, Any, dict, bool, Any], ...]:
-    """Each field of the message ``cls``: (name, wire name, type, limits, required,
-    default) — what :func:`decode` checks a frame against (worked out once a class)."""
-    known = _SCHEMAS.get(cls)
-    if known is None:
-        known = _SCHEMAS[cls] = _schema_of(cls)
-    return known
-
-
-def _schema_of(cls: type[Message]) -> tuple[tuple[str, str, Any, dict, bool, Any], ...]:
+@cache
+def schema(cls: type[Message] | type[Record]
+           ) -> tuple[tuple[str, str, Any, dict, bool, Any], ...]:
+    """Each field of the message or record ``cls``: (name, wire name, type, limits,
+    required, default) — what :func:`decode` checks a frame against (worked out once a
+    class)."""
     hints = typing.get_type_hints(cls)
+    wires = getattr(cls, "WIRE", {})
     out = []
     for f in dataclasses.fields(cls):
         required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-        out.append((f.name, cls.WIRE.get(f.name, f.name), hints[f.name],
+        out.append((f.name, wires.get(f.name, f.name), hints[f.name],
                     f.metadata.get("limit") or _limit(), required,
                     None if required else f.default))
     return tuple(out)
@@ -266,14 +474,18 @@ def decode(data: dict[str, Any], receiver: dict[str, type[Message]]) -> Message:
     cls = receiver.get(tag) if isinstance(tag, str) else None
     if cls is None:
         raise BadMessage(f"unknown message {str(tag)[:20]!r}")
+    return _build(cls, data, str(tag))
+
+
+def _build(cls: Any, data: dict[str, Any], what: str) -> Any:
     values = {}
     for name, wire, kind, limit, required, default in schema(cls):
         if wire not in data:
             if required:
-                raise BadMessage(limit["problem"] or f"{tag} needs {wire}")
+                raise BadMessage(limit["problem"] or f"{what} needs {wire}")
             values[name] = default
             continue
-        values[name] = _check(data[wire], kind, limit, f"{tag}'s {wire}")
+        values[name] = _check(data[wire], kind, limit, f"{what}'s {wire}")
     return cls(**values)
 
 
@@ -312,8 +524,17 @@ def _check(value: Any, kind: Any, limit: dict, what: str) -> Any:
                                           and len(value) > limit["chars"]):
             raise BadMessage(problem or f"{what} is a text of at most {limit['chars']}")
         return value
+    if kind is float:
+        if (not isinstance(value, (int, float)) or isinstance(value, bool)
+                or value != value or value in (float("inf"), float("-inf"))):
+            raise BadMessage(problem or f"{what} is a number")
+        return float(value)
     if kind is dict:
         if not isinstance(value, dict):
             raise BadMessage(problem or f"{what} is a map")
         return value
+    if isinstance(kind, type) and issubclass(kind, Record):
+        if not isinstance(value, dict):
+            raise BadMessage(problem or f"{what} is a map")
+        return _build(kind, value, what)
     raise TypeError(f"no check for {kind!r}")  # pragma: no cover - a declaration's slip

@@ -38,6 +38,11 @@ __all__ = ["RemoteTable", "Presence"]
 CONNECT_SECONDS = 10.0
 
 
+class _NoTable(ConnectionError):
+    """The server's table service holds no table with that code (as good as none
+    listening on its socket)."""
+
+
 class Presence:
     """Who is at the table: ``connected`` seats, ``watchers``, the seats' ``names``."""
 
@@ -58,7 +63,8 @@ class RemoteTable:
     def __init__(self, sock: socket.socket, code: str, *, name: str = "", want: msg.Want = "play",
                  token: str | None = None, tokens: Sequence[str] = (), delay: int = 0,
                  new_seat: bool = True,
-                 reconnect: Callable[[], socket.socket] | None = None) -> None:
+                 reconnect: Callable[[], socket.socket] | None = None,
+                 vouched: dict[str, str] | None = None) -> None:
         self._lock = threading.RLock()
         self._sending = threading.Lock()
         self._listeners: list[Listener] = []
@@ -77,6 +83,7 @@ class RemoteTable:
         self._want, self._name, self._delay = want, name, delay
         self._reconnect = reconnect
         self._shut = False  # closed by this side: for good
+        self._vouched = vouched  # the key we play as, if not the environment's
         offered = [t for t in (token, *tokens) if t]
         self._hello(sock, list(dict.fromkeys(offered)), new_seat)
 
@@ -88,7 +95,7 @@ class RemoteTable:
         self._pending: list[dict] = []
         self._events: tuple = ()  # the events of this client's view so far
         self._fresh = False  # an update has come on this connection
-        vouched = claim()  # under unoduo serve: the key we play as
+        vouched = self._vouched or claim()  # under unoduo serve: the key we play as
         hello = msg.Hello(self.code, self._want, self._name,
                           tuple(tokens[:MAX_TOKENS]) if self._want == "play" else (),
                           new_seat, self._delay if self._want == "watch" else 0,
@@ -97,6 +104,8 @@ class RemoteTable:
         try:
             sock.sendall(msg.encode(hello))
             welcome = self._receive()
+            if isinstance(welcome, msg.Refused) and welcome.reason == msg.NO_TABLE:
+                raise _NoTable(f"no table with the code {self.code} is open here")
             if isinstance(welcome, msg.Refused):
                 raise Refused(welcome.reason)
             if not isinstance(welcome, msg.Welcome):
@@ -110,7 +119,7 @@ class RemoteTable:
                 self._dispatch(self._receive())
         except (socket.timeout, OSError, BadFrame, KeyError, TypeError, ValueError) as exc:
             sock.close()
-            if isinstance(exc, Refused):
+            if isinstance(exc, (Refused, _NoTable)):
                 raise
             raise ConnectionError(f"the table did not answer properly: {exc}") from None
         sock.settimeout(None)
@@ -121,8 +130,10 @@ class RemoteTable:
     def connect(cls, code: str, *, name: str = "", want: msg.Want = "play", token: str | None = None,
                 tokens: Sequence[str] = (), delay: int = 0, new_seat: bool = True,
                 socket_dir: str | Path | None = None,
-                tcp: tuple[str, int] | None = None) -> "RemoteTable":
-        """Join (``want="play"``) or watch the table with ``code``."""
+                tcp: tuple[str, int] | None = None,
+                vouched: dict[str, str] | None = None) -> "RemoteTable":
+        """Join (``want="play"``) or watch the table with ``code`` (``vouched``: the
+        key this game plays as and the server's proof, when not in the environment)."""
         code = parse_code(code)
 
         def reconnect() -> socket.socket:
@@ -139,7 +150,7 @@ class RemoteTable:
             return sock
 
         return cls(reconnect(), code, name=name, want=want, token=token, tokens=tokens,
-                   delay=delay, new_seat=new_seat, reconnect=reconnect)
+                   delay=delay, new_seat=new_seat, reconnect=reconnect, vouched=vouched)
 
     def rejoin(self) -> None:
         """After the connection was lost: connect again, to the same seat (a watcher: to

@@ -26,18 +26,19 @@ import signal
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 from ..plan import HUMAN
 from ..store import Store
 from ..table.local import LocalTable
 from .authority import AWAY_SECONDS, Authority
 from .client import parse_listen, plan_from_json
-from .codes import TableFile, new_code, new_token, socket_dir
+from .codes import TableFile, new_code, new_token, public_part, socket_dir
 from .hosted import HOST_FIELD
 from .lobby import Listing
 from .vouch import Vouches
 
-__all__ = ["main"]
+__all__ = ["main", "open_match"]
 
 #: new codes tried before giving up on a free socket name
 CODE_TRIES = 20
@@ -60,7 +61,7 @@ def _live(path: Path) -> bool:
 def _claim(folder: Path, code: str) -> Path | None:
     """The socket path for ``code``, freed of a dead table's socket of ours (None: a
     live table or another user holds the name)."""
-    path = folder / f"{code.split('-', 1)[0]}.sock"
+    path = folder / f"{public_part(code)}.sock"
     try:
         info = os.lstat(path)
     except FileNotFoundError:
@@ -71,20 +72,30 @@ def _claim(folder: Path, code: str) -> Path | None:
     return path
 
 
-async def _run(args: argparse.Namespace, out) -> int:
-    store = Store(args.data_dir, args.key or None)
-    if args.resume:
-        table = LocalTable.resume(store, args.resume, bot_pause=args.bot_pause)
+def open_match(store: Store, plan: str | None, resume: str | None, bot_pause: float,
+               thinker: Any = None) -> tuple[LocalTable, str, TableFile, dict | None]:
+    """A hosted table's match: a new one (``plan``, JSON) or the one saved at
+    ``resume``; (its table, match id, table file, the code and tokens kept for it —
+    None: new).  ``thinker``: where its bots think (:mod:`..table.thinking`).
+    Blocking (the save file); raises what :class:`LocalTable` raises."""
+    if resume:
+        table = LocalTable.resume(store, resume, bot_pause=bot_pause, thinker=thinker)
     else:
-        plan = plan_from_json(args.plan)
-        host = next((s for s, kind in enumerate(plan.kinds) if kind == HUMAN), None)
+        assert plan is not None
+        match_plan = plan_from_json(plan)
+        host = next((s for s, kind in enumerate(match_plan.kinds) if kind == HUMAN), None)
         # the header says whose seat is the host's: every other human seat plays from
         # elsewhere, and nothing opened here shows it (:mod:`.hosted`)
-        table = LocalTable.start(store, plan, bot_pause=args.bot_pause,
+        table = LocalTable.start(store, match_plan, bot_pause=bot_pause, thinker=thinker,
                                  extra=None if host is None else {HOST_FIELD: host})
     match_id = Path(table.handle.path).stem if table.handle is not None else "unsaved"
     record = TableFile(store.data_dir, match_id)
-    kept = record.load() if args.resume else None
+    return table, match_id, record, record.load() if resume else None
+
+
+async def _run(args: argparse.Namespace, out) -> int:
+    store = Store(args.data_dir, args.key or None)
+    table, match_id, record, kept = open_match(store, args.plan, args.resume, args.bot_pause)
     folder = socket_dir(args.socket_dir)
     code, path = None, None
     if kept is not None:

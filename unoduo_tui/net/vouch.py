@@ -30,8 +30,11 @@ the server's user can also read the host key, so that is outside what this guard
 Another local user cannot reach the serve dir's sockets (0700) at all, and on a
 plain ``unoduo host`` (no ``UNODUO_VOUCHER``) proofs are ignored and the uid counts.
 
-When the server owns its tables (#22) it can hand the fingerprint over in-process and
-this goes.  The keys are asyncssh's (imported only when used)."""
+The server's table service (:mod:`.hall`) checks the same proofs for every hello:
+its games reach it over a socket like any table.  Under ``serve --workers`` the many
+sessions of a worker share one environment, so each session's proof travels with its
+session instead (the relay's ``Open``, the session's store: ``Store.vouched``).  The
+keys are asyncssh's (imported only when used)."""
 
 from __future__ import annotations
 

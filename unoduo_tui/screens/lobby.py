@@ -9,8 +9,11 @@
 2. **Quick match** (``m``): pairs the next two waiting players (:func:`.net.lobby.quick_match`).
 3. **New match vs bots** (``n``): the new-match form, played in this process.
 4. **Open a table** (``o``): the host form; the table is listed in the lobby.
-5. **Join / Watch** the tables others listed (``j`` / ``w``: the first), refreshed
-   every second from the listing.
+5. **Join / Watch** the tables others listed (``j`` / ``w``: the first), a page of
+   them at a time (``[`` / ``]``; ``/`` searches by host, game or code).  Under
+   ``unoduo serve`` the server pushes each change of the page
+   (:mod:`unoduo_tui.net.hall`): an idle lobby does nothing; a plain terminal's lobby
+   reads its lobby dir's listing every second (:func:`.net.lobby.feed`).
 6. Saved matches, Replays, Stats (the record, the ratings and their plots),
    Rules, Change your name (kept in ``identity.json``), Quit (``q``).
 
@@ -23,10 +26,11 @@ is a toast, and the list refreshes.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
@@ -37,6 +41,7 @@ from textual.widgets.option_list import Option
 
 from ..app_link import unoduo
 from ..net import lobby as listing
+from ..net.messages import Follow, LobbyPage, TableEntry
 from ..text import printable
 from ..widgets.footer import Footer
 from .menu import SummaryPrompt
@@ -76,7 +81,7 @@ class Resumable:
     when: float
     summary: Summary | None = None
     hosted: bool = False
-    listed: listing.Listed | None = None
+    listed: TableEntry | None = None
 
     def prompt(self) -> str | SummaryPrompt:
         if self.listed is not None:
@@ -89,6 +94,7 @@ class LobbyScreen(Screen[None]):
     DEFAULT_CSS = """
     LobbyScreen #lobby-box { align: center middle; height: 1fr; }
     LobbyScreen #lobby-who { width: 72; height: 1; color: $text-muted; }
+    LobbyScreen #lobby-pages { width: 72; height: 1; color: $text-muted; }
     LobbyScreen #lobby { width: 72; height: auto; max-height: 18; }
     LobbyScreen #lobby-board { width: 72; height: 1fr; margin-top: 1; }
     """
@@ -99,6 +105,11 @@ class LobbyScreen(Screen[None]):
         Binding("o", "pick('open')", "Open", id="lobby.open"),
         Binding("j", "pick('join')", "Join", id="lobby.join"),
         Binding("w", "pick('watch')", "Watch", id="lobby.watch"),
+        # named by the line under the list (``[ ] pages · / search``) while there is
+        # more than one page: 80 columns of footer have no room left for them
+        Binding("[", "pick('prev')", "Prev page", id="lobby.prev", show=False),
+        Binding("]", "pick('next')", "Next page", id="lobby.next", show=False),
+        Binding("slash", "pick('search')", "Search", id="lobby.search", show=False),
         Binding("q", "pick('quit')", "Quit", id="lobby.quit"),
     ]
 
@@ -106,9 +117,15 @@ class LobbyScreen(Screen[None]):
         super().__init__()
         self.saved: list[Resumable] = []  # unfinished saves (read on show)
         self.resumes: list[Resumable] = []
-        self.tables: list[listing.Listed] = []  # others' tables, as listed
-        #: what the lists show now: (the resumables' times and tables, others' tables)
-        self._shown: tuple[list[tuple[float, listing.Listed | None]], list[listing.Listed]] | None = None
+        self.tables: list[TableEntry] = []  # others' tables, this page of them
+        self.shown_page: LobbyPage | None = None  # the page shown
+        self.search_for = ""  # what the tables are searched for
+        self._shown: Any = None
+        self._feed: Any = None  # where the pages come from (:func:`.net.lobby.feed`)
+        self._own: set[str] = set()  # the tables this player hosts
+        self._joined: dict[str, float] = {}  # … and joined: code → when
+        self._ui_thread = threading.get_ident()
+        self._first = False
 
     @property
     def place(self) -> LobbyPlace:
@@ -118,6 +135,9 @@ class LobbyScreen(Screen[None]):
         with Vertical(id="lobby-box"):
             yield Static(id="lobby-who", markup=False)
             yield OptionList(id="lobby")
+            pages = Static(id="lobby-pages", markup=False)
+            pages.display = False  # until there is more than a page, or a search
+            yield pages
             store = unoduo(self).store
             if store is not None:
                 from ..widgets.leaderboard import Leaderboard
@@ -128,9 +148,14 @@ class LobbyScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self._ui_thread = threading.get_ident()
         self.show_who()
-        self.set_interval(REFRESH_SECONDS, self.refresh_tables)
         self.reload()
+
+    def on_unmount(self) -> None:
+        if self._feed is not None:
+            self._feed.close()
+            self._feed = None
 
     def show_who(self) -> None:
         place = self.place
@@ -163,22 +188,73 @@ class LobbyScreen(Screen[None]):
         return [Resumable(s.created.timestamp() if s.created else 0.0, s, s.id in hosted)
                 for s in summaries[:MAX_RESUME]]
 
-    def refresh_tables(self, first: bool = False) -> None:
-        """Read the listing; rebuild the list when what it shows changed."""
+    def _follow(self, page: int = 0) -> Follow:
+        """What this lobby asks to see: ``page`` of the tables its query finds, its
+        player's own apart."""
         store = unoduo(self).store
-        tables = listing.read_listings(self.place.folder)
-        own = listing.mine(store.data_dir) if store is not None else set()
-        joined = dict((code, when) for when, code in listing.iter_joined(store.data_dir)
-                      ) if store is not None else {}
-        rejoin = [Resumable(joined[t.code], listed=t) for t in tables
+        if store is not None:
+            self._own = listing.mine(store.data_dir)
+            self._joined = {code: when for when, code in listing.iter_joined(store.data_dir)}
+        codes = listing.followed_codes(store.data_dir) if store is not None else ()
+        return Follow(self.search_for, page, codes)
+
+    def refresh_tables(self, first: bool = False, page: int | None = None) -> None:
+        """Ask for the page again (turned to ``page``): its player's tables may have
+        changed (a table hosted or joined); a lobby dir's listing is read again."""
+        shown = self.shown_page
+        follow = self._follow(shown.page if page is None and shown else page or 0)
+        if self._feed is None:
+            self._feed = listing.feed(self.place.folder, follow, self._pushed, self._lost)
+            if not self._feed.pushed:
+                self.set_interval(REFRESH_SECONDS, self._feed.poll)
+        self._first = first
+        if self._feed.pushed:  # the list at once, as it was; the service's page follows
+            self.show_page(self.shown_page or LobbyPage((), (), 0, 1, 0))
+            self._first = first
+        self._feed.follow(follow)
+
+    def _pushed(self, page: LobbyPage) -> None:
+        """A page from the feed (its thread, or this one)."""
+        if threading.get_ident() == self._ui_thread:
+            self.show_page(page)
+            return
+        try:
+            self.app.call_from_thread(self.show_page, page)
+        except RuntimeError:  # the app has ended
+            pass
+
+    def _lost(self) -> None:
+        def say() -> None:
+            self.notify("The server's tables cannot be reached now.", severity="error")
+        try:
+            self.app.call_from_thread(say)
+        except RuntimeError:  # the app has ended
+            pass
+
+    def show_page(self, page: LobbyPage) -> None:
+        """Show ``page``; rebuild the list when what it shows changed."""
+        if not self.is_mounted:
+            return
+        self.shown_page = page
+        own, joined = self._own, self._joined
+        rejoin = [Resumable(joined[t.code], listed=t) for t in page.mine
                   if t.code in joined and t.code not in own and not t.over]
         self.resumes = sorted(self.saved + rejoin, key=lambda r: -r.when)[:MAX_RESUME]
-        self.tables = [t for t in tables
-                       if t.code not in own and t.code not in joined and not t.over]
+        self.tables = list(page.tables)
+        pages = self.query_one("#lobby-pages", Static)
+        found = f"{page.total} tables" + (f" matching {page.query!r}" if page.query else "")
+        paged = page.pages > 1 or bool(page.query)
+        pages.display = paged
+        if paged:
+            pages.update(f"{found} · page {page.page + 1} of {page.pages} · [ ] pages · "
+                         "/ search")
         shown = ([(r.when, r.listed) for r in self.resumes], self.tables)
         if shown != self._shown:
             self._shown = shown
-            self._fill(first)
+            self._fill(self._first)
+        else:
+            self.refresh_bindings()  # the page's number may have changed alone
+        self._first = False
 
     def _fill(self, first: bool) -> None:
         menu = self.query_one(OptionList)
@@ -214,6 +290,14 @@ class LobbyScreen(Screen[None]):
                 return None
             if what == "watch" and not self.tables:
                 return None
+            shown = self.shown_page
+            if what in ("prev", "next", "search") and not (
+                    shown and (shown.pages > 1 or shown.query)):
+                return False  # one page of tables, unsearched: nothing to turn or find
+            if what == "prev" and not (shown and shown.page > 0):
+                return None
+            if what == "next" and not (shown and shown.page + 1 < shown.pages):
+                return None
         return True
 
     def palette_commands(self) -> Iterable[SystemCommand]:
@@ -248,6 +332,11 @@ class LobbyScreen(Screen[None]):
                 act.sit(self, code, "play" if kind == "join" else "watch")
         elif kind == "quick":
             act.quick(self)
+        elif kind in ("prev", "next") and self.shown_page is not None:
+            step = 1 if kind == "next" else -1
+            self.refresh_tables(page=max(0, self.shown_page.page + step))
+        elif kind == "search":
+            act.search(self)
         elif kind == "new":
             from .new_match import NewMatchScreen
             app.push_screen(NewMatchScreen())

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from ..table import Table
     from .lobby import LobbyScreen, Resumable
 
-__all__ = ["resume", "sit", "quick", "open_table", "rename", "QuickWait", "RenameForm"]
+__all__ = ["resume", "sit", "quick", "open_table", "rename", "search", "QuickWait",
+           "RenameForm", "SearchForm"]
 
 #: seconds between two looks at who has sat down, while waiting for a quick match
 WAIT_POLL = 0.1
@@ -46,7 +47,9 @@ def _say(lobby: LobbyScreen, exc: BaseException, code: str | None = None) -> Non
         message = f"The table refused: {exc.reason}"
     elif isinstance(exc, ConnectionError):
         message = "That table has closed."
-        if code is not None:
+        from ..net.codes import hall_path
+
+        if code is not None and hall_path() is None:
             forget_if_gone(lobby.place.folder, code)
     else:
         message = str(exc) or type(exc).__name__
@@ -230,3 +233,26 @@ class RenameForm(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def search(lobby: "LobbyScreen") -> None:
+    """Ask what to look for among the tables (a host's name, a game, a code); empty:
+    every table."""
+    def answered(typed: str | None) -> None:
+        if typed is None:
+            return
+        lobby.search_for = " ".join(typed.split())[:100]
+        lobby.refresh_tables(page=0)
+
+    unoduo(lobby).push_screen(SearchForm(lobby.search_for), answered)
+
+
+class SearchForm(RenameForm):
+    """One line: what to look for (Enter searches, empty shows every table)."""
+
+    TITLE = "Search the tables: a host's name, a game or a code"
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.TITLE, classes="dialog-title")
+            yield Input(self.old, id="search", max_length=100)

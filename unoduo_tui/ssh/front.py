@@ -311,7 +311,8 @@ class RelaySession(PtyBridge):
         columns, rows = self._size
         link.send(relay.Open(self.sid, columns, rows, self._term or DEFAULT_TERM,
                              self._colorterm(), str(identity.folder), identity.name,
-                             identity.fingerprint, str(self.client.server.lobby_dir)))
+                             identity.fingerprint, str(self.client.server.lobby_dir),
+                             self.client.server.voucher.proof(identity.fingerprint)))
         if self._closing:  # the client left while we were choosing
             self._hang_up()
         else:

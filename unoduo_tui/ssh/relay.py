@@ -47,6 +47,9 @@ class Open:
     name: str
     key: str | None
     lobby_dir: str
+    #: the server's signature for ``key`` (:mod:`~unoduo_tui.net.vouch`): the session's
+    #: hellos carry it, as a game process's carry its environment's
+    proof: str | None = None
 
 
 @dataclass(frozen=True)

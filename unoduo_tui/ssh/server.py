@@ -18,9 +18,14 @@ their codes.
 
 The serve dir (``--data-dir``, default the user data dir + ``/serve``, 0700) holds
 ``host_key`` (ed25519, made on first start, 0600), ``players/<key>/`` (each player's
-data dir), ``sockets/`` (0700: the tables hosted from the lobby), ``lobby/`` (the
-lobby's listing of open tables and its quick-match queue) and ``new_keys.log`` (the
+data dir), ``sockets/`` (0700: ``hall.sock``, the server's table service), ``lobby/``
+(unused under serve: a lobby's folder for a plain terminal) and ``new_keys.log`` (the
 last hour's new keys by address, :class:`~.identity.NewKeys`).
+
+The tables the players open are the server's: its table service
+(:class:`~unoduo_tui.net.hall.Hall`) holds them in this process's event loop and
+lists them to every lobby, pushed; they end with the server, however it ends (each is
+saved move by move, and ``resume`` brings it back).
 """
 
 from __future__ import annotations
@@ -37,7 +42,9 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import asyncssh
 
 from ..files import FileProblem, private_dir, put_new, read_regular
-from ..net.vouch import Voucher
+from ..net.hall import Hall, hall_environment
+from ..table.thinking import BotPool
+from ..net.vouch import Voucher, Vouches
 from ..text import printable
 from .identity import NEW_KEYS_FILE, Identity, NewKeys, identify, known
 from .limits import Gate, Limits, Place, Refusal, address_of
@@ -139,14 +146,19 @@ class GameServer:
         #: ``workers`` > 0: the games run in that many worker processes (:mod:`.front`)
         self.workers = workers
         self.pool: WorkerPool | None = None
-        #: ends our tables if we are killed (:mod:`.reaper`), and its pipe's end
-        self._reaper: asyncio.subprocess.Process | None = None
-        self._lifeline: int | None = None
+        #: the tables the players open, and the lobbies following them
+        self.bots = BotPool(1)  # where the hall's bots think: not on this loop's GIL
+        self.hall = Hall(vouches=Vouches(self.voucher.public), root=serve_dir / "players",
+                         log=self.log, thinker=self.bots.think)
+        self.hall_path = self.sockets_dir / "hall.sock"
 
     async def start(self, host: str, port: int, host_key: Path) -> tuple[str, int]:
         """Listen on ``host``:``port`` (0: any free port); the address it got."""
         self.host_key = load_host_key(host_key)
-        await self._start_reaper()
+        _open_files_to_the_hard_limit()  # each table the hall holds keeps its save open
+        self.hall_path.unlink(missing_ok=True)  # a killed server's: ours (0700 folder)
+        await asyncio.to_thread(self.bots.start)
+        await self.hall.start(str(self.hall_path))
         try:
             if self.workers:
                 await self._start_workers()
@@ -162,7 +174,8 @@ class GameServer:
         except BaseException:  # e.g. the port is taken: nothing left running
             if self.pool is not None:
                 await self.pool.stop()
-            await self._end_tables()
+            await self.hall.close()
+            await asyncio.to_thread(self.bots.close)
             raise
         sock = self._acceptor.sockets[0].getsockname()
         return sock[0], sock[1]
@@ -172,7 +185,8 @@ class GameServer:
         from .session import DEFAULT_TERM, child_env
 
         env = child_env(DEFAULT_TERM, None, {"UNODUO_SOCKET_DIR": str(self.sockets_dir),
-                                             "UNODUO_LOBBY_DIR": str(self.lobby_dir)})
+                                             "UNODUO_LOBBY_DIR": str(self.lobby_dir),
+                                             **hall_environment(self.hall_path)})
         self.pool = WorkerPool(self.workers, self.limits, env, self.log)
         await self.pool.start()
 
@@ -205,36 +219,23 @@ class GameServer:
             await self._acceptor.wait_closed()
         if self.pool is not None:
             await self.pool.stop()
-        await self._end_tables()
+        await self.hall.close()
+        await asyncio.to_thread(self.bots.close)
+        self.hall_path.unlink(missing_ok=True)
 
-    async def _end_tables(self) -> None:
-        """End the tables hosted from this server's lobby (nobody can reach them with
-        the server gone; each is saved move by move and ``resume`` brings it back):
-        :func:`~.reaper.end_tables`; then let the reaper go (it finds none)."""
-        from .reaper import end_tables
 
-        await asyncio.to_thread(end_tables, self.lobby_dir, self.limits.hangup_grace)
-        if self._lifeline is not None:
-            os.close(self._lifeline)
-            self._lifeline = None
-        if self._reaper is not None:
-            await self._reaper.wait()
+def _open_files_to_the_hard_limit() -> None:
+    """As many open files as the system lets this process have: the hall holds a save
+    file open per table (10,000 tables: 10,000 files), and the default soft limit is
+    often 1,024."""
+    import resource
 
-    async def _start_reaper(self) -> None:
-        """The process that ends our tables if this one is killed (:mod:`.reaper`):
-        its stdin, a pipe only we hold open, ends when we do."""
-        theirs, ours = os.pipe()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
         try:
-            self._reaper = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "unoduo_tui.ssh.reaper", "--lobby", str(self.lobby_dir),
-                "--grace", str(self.limits.hangup_grace), stdin=theirs,
-                stdout=asyncio.subprocess.DEVNULL, start_new_session=True)
-        except OSError:
-            os.close(ours)
-            raise
-        finally:
-            os.close(theirs)
-        self._lifeline = ours
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (ValueError, OSError):
+            pass  # as it was: the tables past it are refused, one line each
 
 
 class Client(asyncssh.SSHServer):
@@ -379,6 +380,7 @@ class Client(asyncssh.SSHServer):
         # UNODUO_KEY and the server's word for it (the tables this game hosts check it)
         return {"UNODUO_SOCKET_DIR": str(self.server.sockets_dir),
                 "UNODUO_LOBBY_DIR": str(self.server.lobby_dir),
+                **hall_environment(self.server.hall_path),
                 **self.server.voucher.environment(self.identity.fingerprint),
                 "USER": self.identity.name, "LOGNAME": self.identity.name}
 

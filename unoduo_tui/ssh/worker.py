@@ -113,7 +113,7 @@ class Worker(asyncio.Protocol):
         if sid in self.sessions:
             raise ValueError(f"session {sid} is open already")
         config = SessionConfig(Path(message.data_dir), message.name, Path(message.lobby_dir),
-                               message.key, message.term, message.colorterm)
+                               message.key, message.term, message.colorterm, message.proof)
 
         def output(data: bytes) -> None:
             for chunk in relay.chunks(data):
