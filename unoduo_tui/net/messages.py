@@ -30,6 +30,7 @@ import dataclasses
 import types
 import typing
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, ClassVar, Literal, Union
 
 from . import frames
