@@ -280,7 +280,7 @@ def test_stopping_the_service_ends_every_table_and_each_is_saved_to_resume(serve
     (save,) = (s.players / "bob" / "matches").glob("*.unoduo")
     info = hall_link.open_table(s.players / "bob", "--resume", str(save))
     assert info["code"] == infos[1]["code"]  # the same code back, and the same seats
-    assert again.hall.tables[info["code"]].authority.tokens[0] == infos[1]["token"]
+    assert again.hall.tables[info["code"]].authority.seating.tokens[0] == infos[1]["token"]
 
 
 @settings(max_examples=300, deadline=None)

@@ -180,10 +180,10 @@ class Hall:
     def _entry(self, held: _Held) -> TableEntry:
         a = held.authority
         names = a.seat_names()
-        seated = tuple(player_name(names[s]) for s in sorted(a.tokens) if s in a.humans)
-        host = names[a.humans[0]] if a.humans else names[0]
+        seated = tuple(player_name(names[s]) for s in sorted(a.seating.tokens) if s in a.seating.humans)
+        host = names[a.seating.humans[0]] if a.seating.humans else names[0]
         return TableEntry(a.code, held.match, player_name(host, "Someone"), held.preset,
-                          a.table.seats, seated, len(a.open_seats), held.quick, a.over,
+                          a.table.seats, seated, len(a.seating.open_seats), held.quick, a.over,
                           len({c.seat for c in a.clients if c.seat is not None}))
 
     def _changed(self, held: _Held) -> None:
@@ -370,10 +370,10 @@ class Hall:
                               vouches=self.vouches, away=away * 60)
         held = _Held(authority, match_id, table.preset, request.quick, folder, self.clock())
         held_box.append(held)
-        host_seat = next((s for s in authority.humans), None)
-        if host_seat is not None and host_seat not in authority.tokens:
-            authority.tokens[host_seat] = new_token()  # the host's own seat
-        record.save(code, authority.tokens, authority.names)
+        host_seat = next((s for s in authority.seating.humans), None)
+        if host_seat is not None and host_seat not in authority.seating.tokens:
+            authority.seating.tokens[host_seat] = new_token()  # the host's own seat
+        record.save(code, authority.seating.tokens, authority.seating.names)
         await authority.start()
         self.tables[code] = held
         held.entry = self._entry(held)
@@ -388,9 +388,9 @@ class Hall:
 
     def _host_seat(self, held: _Held) -> msg.Opened:
         a = held.authority
-        seat = next((s for s in a.humans), None)
+        seat = next((s for s in a.seating.humans), None)
         return msg.Opened(a.code, True, held.match, seat,
-                          a.tokens.get(seat) if seat is not None else None)
+                          a.seating.tokens.get(seat) if seat is not None else None)
 
     async def _hold(self, held: _Held) -> None:
         """Serve ``held`` until it ends; then it is no longer listed."""
@@ -435,12 +435,12 @@ class Hall:
             if held is None:
                 return msg.Cancelled(True)  # gone already
             a = held.authority
-            seat = next((s for s in a.humans), None)
-            token = a.tokens.get(seat, "") if seat is not None else ""
+            seat = next((s for s in a.seating.humans), None)
+            token = a.seating.tokens.get(seat, "") if seat is not None else ""
             if not held.quick or not hmac.compare_digest(token.encode(),
                                                          request.token.encode()):
                 raise _Problem("that is not your quick table")
-            if not a.open_seats:
+            if not a.seating.open_seats:
                 return msg.Cancelled(False)
             a.finished.set()
             if held.task is not None:
