@@ -164,14 +164,14 @@ class Hand(ShowsView, CardCanvas):
                 else:
                     rows[0].append(PLAYABLE_MARK.center(5), "bold")
                     rows[0].append(" ")
-            for n in range(4):
-                if n == 0 and not raised and card in playable:
+            for line in range(4):
+                if line == 0 and not raised and card in playable:
                     continue  # the mark is there
-                if top <= n < top + 3:
-                    rows[n].append_text(face[n - top])
+                if top <= line < top + 3:
+                    rows[line].append_text(face[line - top])
                 else:
-                    rows[n].append(" " * 5)
-                rows[n].append(" ")
+                    rows[line].append(" " * 5)
+                rows[line].append(" ")
             label = str(i + 1) if i < 9 else ""
             marker = "▲" if i == self.selected and not mine and not self.read_only else ""
             rows[4].append((label or marker).center(_STEP), "dim" if not raised else "bold")
