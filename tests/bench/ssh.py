@@ -462,6 +462,9 @@ async def run_idle_lobby(args: argparse.Namespace, workers: int) -> dict:
         def cpu() -> float:
             return sum(_cpu_seconds(k) for k in _tree(server.pid))
 
+        def server_cpu() -> float:
+            return _cpu_seconds(server.pid)
+
         before = cpu()
         await asyncio.sleep(args.seconds)
         alone = cpu() - before  # the tables with nobody in the lobby
@@ -477,10 +480,10 @@ async def run_idle_lobby(args: argparse.Namespace, workers: int) -> dict:
             waiting, failed = waiting + (number >= 0), failed + (number < 0)
             print(f"\r{waiting} in the lobby, {failed} failed", end="", file=sys.stderr)
         print(file=sys.stderr)
-        await asyncio.sleep(2.0)  # the last lobbies drawn
-        before = cpu()
+        await asyncio.sleep(args.settle)  # the last lobbies drawn, their boards read
+        before, before_server = cpu(), server_cpu()
         await asyncio.sleep(args.seconds)
-        idle = cpu() - before
+        idle, idle_server = cpu() - before, server_cpu() - before_server
         load = os.getloadavg()[0]
         n = max(waiting, 1)
         per_player = max(0.0, idle - alone) / args.seconds / n * 100
@@ -491,7 +494,8 @@ async def run_idle_lobby(args: argparse.Namespace, workers: int) -> dict:
         if errors:
             print(f"  the first failure: {errors[0]}")
         print(f"  server tree CPU over {args.seconds:.0f} s: {alone:.2f} s with nobody "
-              f"connected, {idle:.2f} s with the {waiting} idle lobbies")
+              f"connected, {idle:.2f} s with the {waiting} idle lobbies ({idle_server:.2f} s of "
+              "it the server's own process, holding the tables; the rest its workers)")
         print(f"  an idle lobby: {per_player:.3f} % of a core per player "
               f"(load average {load:.1f})")
         stopping = time.monotonic()
@@ -565,6 +569,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="players per source address (127.0.0.2, 127.0.0.3, …)")
     parser.add_argument("--idle-lobby", type=int, default=0, metavar="N",
                         help="measure N players idle in the lobby instead (with --tables)")
+    parser.add_argument("--settle", type=float, default=2.0,
+                        help="seconds from the last lobby shown to the measure "
+                             "(with --idle-lobby: each lobby's leaderboard refreshes the "
+                             "server's index from every save once, as it opens)")
     parser.add_argument("--tables", type=int, default=1000,
                         help="open tables the idle lobbies list (with --idle-lobby)")
     parser.add_argument("--timeout", type=float, default=300.0,
