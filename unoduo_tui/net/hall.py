@@ -362,11 +362,16 @@ class Hall:
         if code in self.tables:  # a kept code another table holds now: a new one
             code, kept = self._new_code(), None
         held_box: list[_Held] = []
+
+        def presence(_: Authority) -> None:
+            if held_box:
+                self._changed(held_box[0])
+
         authority = Authority(table, code, tokens=kept["tokens"] if kept else None,
                               names=kept["names"] if kept else None,
                               on_seats=lambda tokens, names: record.save(code, tokens, names),
                               idle=idle * 60 if idle > 0 else None,
-                              on_presence=lambda a: held_box and self._changed(held_box[0]),
+                              on_presence=presence,
                               vouches=self.vouches, away=away * 60)
         held = _Held(authority, match_id, table.preset, request.quick, folder, self.clock())
         held_box.append(held)

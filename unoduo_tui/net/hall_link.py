@@ -39,7 +39,8 @@ def _connect(path: Path | None, timeout: float | None) -> socket.socket:
     return sock
 
 
-def _receive(sock: socket.socket, frames: FrameReader, pending: list) -> msg.Message:
+def _receive(sock: socket.socket, frames: FrameReader, pending: list[dict[str, Any]]
+             ) -> msg.Message:
     while not pending:
         data = sock.recv(1 << 16)
         if not data:
@@ -136,7 +137,8 @@ class Following:
         """Nothing: the service pushes."""
 
     def _read(self) -> None:
-        frames, pending = FrameReader(), []
+        frames = FrameReader()
+        pending: list[dict[str, Any]] = []
         try:
             while True:
                 answer = _receive(self._sock, frames, pending)
