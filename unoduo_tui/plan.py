@@ -132,8 +132,8 @@ def preset_rules(preset: str, seats: int, options: Mapping[str, Any] | None = No
     kept = {}
     for name, value in dict(options or {}).items():
         if name in names and name not in wanted:
-            try:
-                Rules(preset=preset, **{name: value})
+            try:  # alone (with what the house rules' checks need: stacking, four seats)
+                Rules(preset=preset, **{**(_FIT if _is_house(name) else {}), name: value})
             except (TypeError, ValueError):
                 continue  # a remembered choice the rules no longer allow
             kept[name] = value
@@ -142,7 +142,28 @@ def preset_rules(preset: str, seats: int, options: Mapping[str, Any] | None = No
             others = [p for p in _option_presets(name) if p != preset]
             raise ValueError(f"--{name.replace('_', '-')} is not an option of the {preset} "
                              "preset" + (f" (only {' and '.join(others)})" if others else ""))
-    return Rules(preset=preset, seats=seats, **kept, **wanted)
+    try:
+        return Rules(preset=preset, seats=seats, **kept, **wanted)
+    except ValueError:
+        if not kept:
+            raise
+    # a remembered choice that does not fit with the rest (H2 stack_draw4=any without
+    # stacking, H5 partners at an odd table): what was asked wins, the misfit is dropped
+    for name in list(kept):
+        rest = {k: v for k, v in kept.items() if k != name}
+        try:
+            return Rules(preset=preset, seats=seats, **rest, **wanted)
+        except ValueError:
+            continue
+    return Rules(preset=preset, seats=seats, **wanted)
+
+
+#: what a remembered house rule is checked alone with (H2 any needs stacking, H5 four seats)
+_FIT = {"stacking": True, "seats": 4}
+
+
+def _is_house(name: str) -> bool:
+    return any(o.name == name and o.house for o in OPTIONS)
 
 
 def _option_presets(name: str) -> tuple[str, ...]:

@@ -62,3 +62,16 @@ def test_export_names_the_jumper_as_the_seat_of_a_jump_in(tmp_path, capsys):
     _, m = load(path.read_bytes())
     jumps = [(e.seat, "jump " + e.cards[0].text) for e in m.events if e.kind == "jump"]
     assert exported and [(s, a.split(" swap")[0].replace(" uno", "")) for s, a in exported] == jumps
+
+
+def test_a_remembered_house_rule_that_does_not_fit_what_was_asked_is_dropped():
+    from unoduo_tui.plan import preset_rules
+
+    remembered = {"stack_draw4": "any", "stacking": True, "teams": "partners"}
+    assert preset_rules("classic", 4, remembered).teams == "partners"
+    odd = preset_rules("classic", 3, remembered)  # partners need an even table
+    assert (odd.teams, odd.stack_draw4) == ("off", "any")
+    off = preset_rules("classic", 4, remembered, stacking=False)  # any needs stacking
+    assert (off.stacking, off.stack_draw4, off.teams) == (False, "off", "partners")
+    with pytest.raises(ValueError, match="4, 6, 8 or 10 players"):
+        preset_rules("classic", 3, {}, teams="partners")  # asked for: refused, not dropped

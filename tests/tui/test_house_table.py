@@ -176,3 +176,20 @@ async def test_h2_the_challenge_prompt_offers_to_stack_a_wild_draw_4_by_keys():
         await press(pilot, "g")
         log = [str(a) for a in t.match.actions if not a.is_chance]
         assert "play W+4 G" in log and t.match.pending_draw in (0, 8)
+
+
+def test_h5_the_match_over_dialog_and_the_score_sheet_name_the_winning_team():
+    from unoduo_tui.dialogs import MatchOver
+    from unoduo_tui.widgets.scoresheet import standing
+
+    m = Match.from_position(Rules(preset="classic", seats=4, teams="partners", target=5),
+                            hands=[["G1", "G2"], ["B9"], ["Y1", "Y2"], ["R9", "R8"]],
+                            draw_pile=["R3"], discard_pile=["B5"], to_act=1, phase="turn",
+                            colour="B", p1=1)
+    m.apply("play B9")
+    assert m.over and m.winner == 1
+    head, _ = MatchOver(m.view(3), NAMES)._many(m.view(3))
+    assert head == "You and Bo win the match with 6!"
+    head, _ = MatchOver(m.view(0), NAMES)._many(m.view(0))
+    assert head == "Bo & Di win the match with 6!"
+    assert standing(m.view(0), NAMES) == "Bo & Di win"
