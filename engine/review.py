@@ -229,11 +229,11 @@ class Reviewer:
         """Each option's round win (0 or 1) in each sampled world (see :meth:`outcomes`)."""
         return self.outcomes(view, options, world)[0]
 
-    def _chance(self, raw: float, worlds: int) -> float:
-        """A raw rollout frequency (0–1) of ``worlds`` worlds as a win chance in points,
-        calibrated (hindsight's one real playout is an outcome, not a frequency: kept)."""
+    def _chance(self, raw: float) -> float:
+        """A raw rollout frequency (0–1) as a win chance in points, calibrated
+        (hindsight's one real playout is an outcome, not a frequency: kept)."""
         if self.calibrate and not self.hindsight:
-            raw = calibrated(raw, self.rules.preset, self.rules.seats, worlds)
+            raw = calibrated(raw, self.rules.preset, self.rules.seats)
         return 100.0 * raw
 
     def decision(self, p: Position) -> Decision:
@@ -250,15 +250,14 @@ class Reviewer:
         b, i = max(range(len(legal)), key=raw.__getitem__), legal.index(p.played)
         best = legal[b]
         raw_loss = max(0.0, _paired(per[b], per[i]) - _paired_se(per[b], per[i]))
-        worlds = len(per[0])
-        before = self._chance(raw[b], worlds)
-        after = self._chance(raw[b] - raw_loss, worlds)
+        before = self._chance(raw[b])
+        after = self._chance(raw[b] - raw_loss)
         label = label_of(before - after, forced=len(legal) == 1)
         match = (None if not equity[i] else
                  100.0 * _match_chance(after / 100.0, per[i], equity[i]))
         d = Decision(p.index, p.step, p.seat, view.round, str(p.played), str(best), label,
                      before - after, before, after,
-                     tuple((str(a), self._chance(v, worlds)) for a, v in zip(legal, raw)),
+                     tuple((str(a), self._chance(v)) for a, v in zip(legal, raw)),
                      match_after=match)
         if d.flagged:
             d = replace(d, reason=reason(d, view))

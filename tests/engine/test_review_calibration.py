@@ -11,13 +11,13 @@ import pytest
 from engine import Match, Rules, bots
 from engine.rng import Rng
 from engine.review import Reviewer, positions
-from tests.bench.review import calibrate, fit_platt, read_rows, reliability, ROW
-from engine.review_calibration import PLATT, calibrated, platt
+from tests.bench.review import calibrate, fit_isotonic, fit_platt, read_rows, reliability, ROW
+from engine.review_calibration import KNOTS, calibrated, interpolate
 
 
 def test_the_map_is_increasing_keeps_unanimous_results_and_unfitted_presets():
-    assert ("duo", 2) in PLATT and ("classic", 4) in PLATT
-    for key in PLATT:
+    assert ("duo", 2) in KNOTS and ("classic", 4) in KNOTS
+    for key in KNOTS:
         xs = [calibrated(k / 100, *key) for k in range(101)]
         assert xs[0] == 0.0 and xs[-1] == 1.0  # every world agreed: kept
         assert all(0.0 < x < 1.0 for x in xs[1:-1])
@@ -35,6 +35,17 @@ def test_the_platt_fit_recovers_a_known_map():
         ys.append(int(rng.below(1 << 30) < p * (1 << 30)))
     a, b = fit_platt(xs, ys)
     assert a == pytest.approx(0.8, abs=0.05) and b == pytest.approx(-0.3, abs=0.05)
+
+
+def test_the_isotonic_fit_pools_what_would_decrease_and_its_map_interpolates():
+    knots = fit_isotonic([0.1, 0.1, 0.2, 0.2, 0.3, 0.4, 0.4, 0.5], [0, 1, 1, 0, 0, 1, 0, 1])
+    # 0.1 and 0.2 (both ½) and 0.3 (0) would not increase: pooled into one block of
+    # mean 2/5; 0.5's block of all wins is left to the map's end (1, 1)
+    assert knots == ((0.18, 0.4), (0.4, 0.5))
+    line = ((0.2, 0.3), (0.6, 0.7))
+    assert interpolate(0.4, line) == pytest.approx(0.5)
+    assert interpolate(0.1, line) == pytest.approx(0.15)  # towards (0, 0)
+    assert interpolate(0.8, line) == pytest.approx(0.85)  # towards (1, 1)
 
 
 def test_the_reliability_table_counts_each_tenth():
@@ -57,7 +68,8 @@ def test_calibrate_reads_the_positions_rows_and_reports_held_out_tables():
     assert len(rows) == 400 and rows[0]["raw"] == float(lines[1].split("\t")[11])
     out = calibrate(rows)
     assert out[0].startswith("== duo, 2 seats: 400 positions of 40 rounds")
-    assert "calibrated, held out" in out and out[-1].startswith("PLATT = {('duo', 2): (")
+    assert {"raw rollout frequency", "Platt, held out", "isotonic, held out"} <= set(out)
+    assert out[-1].startswith("KNOTS = {('duo', 2): ((")
 
 
 def test_the_review_maps_every_value_of_a_decision():
@@ -70,10 +82,7 @@ def test_the_review_maps_every_value_of_a_decision():
     for p in ps:
         raw = Reviewer(rules, seed=3, budget=64, calibrate=False).decision(p)
         cal = Reviewer(rules, seed=3, budget=64).decision(p)
-        worlds = max(16, 64 // len(p.view.legal_actions))
         for (a, r), (b, c) in zip(raw.values, cal.values):
             assert a == b
-            assert c == pytest.approx(100 * calibrated(r / 100, "duo", 2, worlds))
-        assert cal.win_before == pytest.approx(100 * calibrated(raw.win_before / 100, "duo", 2,
-                                                                worlds))
-    assert platt(0.5, 1.0, 0.0) == pytest.approx(0.5)
+            assert c == pytest.approx(100 * calibrated(r / 100, "duo", 2))
+        assert cal.win_before == pytest.approx(100 * calibrated(raw.win_before / 100, "duo", 2))
