@@ -120,7 +120,7 @@ def default_names(kinds: Sequence[str], names: Sequence[str | None] = (),
     return tuple(out)
 
 
-def preset_rules(preset: str, seats: int, options: Mapping[str, Any] | None = None,
+def preset_rules(preset: str, seats: int | None, options: Mapping[str, Any] | None = None,
                  **given: Any) -> Rules:
     """The :class:`Rules` for ``preset`` at ``seats``: the ``given`` options (``None``:
     not given) over ``options`` (remembered ones, dropped when the preset lacks them or

@@ -149,7 +149,7 @@ def test_summary_counts_worst_three_and_curves():
 
 def test_random_plays_far_less_accurately_than_hard_and_easy_normal_hard_in_order():
     """Over seeded arena matches (what ``unoduo simulate`` plays) against normal bots —
-    12 of them, as ``python -m engine.review_bench levels --matches 12 --target 1
+    12 of them, as ``python -m tests.bench.review levels --matches 12 --target 1
     --seed 2`` measures (6 at a budget of 160 put easy 1 point above normal: the two
     are 1–2 points apart, within the noise of so few decisions)."""
     rules = Rules(target=1)

@@ -433,9 +433,10 @@ def add_rule_options(parser: argparse.ArgumentParser) -> None:
         kind, metavar = _option_type(opt.name, values)
         presets = " and ".join(opt.default)
         on_off = all(isinstance(v, bool) for v in values)
+        alone: dict[str, Any] = {"nargs": "?", "const": True} if on_off else {}
         parser.add_argument(f"--{opt.name.replace('_', '-')}", type=kind,
                             metavar=metavar, help=f"{opt.label} ({opt.rule}; {presets})",
-                            **({"nargs": "?", "const": True} if on_off else {}))
+                            **alone)
 
 
 def rule_options(args: argparse.Namespace) -> dict[str, Any]:

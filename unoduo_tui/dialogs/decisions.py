@@ -99,7 +99,8 @@ class SwapPicker(CanLeave, Dialog[int | None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "pick":
-            return bool(parameters) and int(parameters[0]) < len(self.seats)  # type: ignore[arg-type]
+            index = parameters[0] if parameters else None
+            return isinstance(index, int) and index < len(self.seats)
         return True
 
     def action_pick(self, index: int) -> None:

@@ -324,7 +324,7 @@ class GameScreen(GameKeys, Screen[None]):
             hint = (lambda: self._challenge_hint(view)) if self.table.practice else None
             def answered(what: str) -> None:
                 if what == "stack":  # H2: the W+4 goes on, its colour asked as any Wild's
-                    self.play(next(a.card for a in legal if a.kind == "play"))
+                    self.play(next(a.card for a in legal if a.kind == "play" and a.card is not None))
                 else:
                     self.do(what)
 

@@ -170,7 +170,9 @@ class GameKeys(_Screen):
         """``j`` (H4): play the card identical to the top card out of turn."""
         jumps = [a for a in self._legal() if a.kind == "jump"]
         if jumps:
-            self.hand.select_card(jumps[0].card)
+            card = jumps[0].card
+            if card is not None:  # a jump names its card
+                self.hand.select_card(card)
             self._choose(jumps)
 
     def play(self, card: Card) -> None:
@@ -190,13 +192,14 @@ class GameKeys(_Screen):
         """One of ``legal`` (one card's plays or jumps): the colour or the seat asked
         for when there is a choice."""
         card = legal[0].card
+        assert card is not None  # a play or a jump names its card
         armed = self.uno_armed
         swaps = [a for a in legal if a.swap is not None]
         if swaps:  # H1: a 7 that is not the last card swaps hands with a seat
             from ..dialogs import SwapPicker
 
             view = self.my_view()
-            seats = [a.swap for a in swaps]
+            seats = [a.swap for a in swaps if a.swap is not None]
             counts = view.hand_sizes if view is not None else (0,) * (max(seats) + 1)
             self._wait(SwapPicker(f"{card}: swap hands with whom?", seats, self.names, counts),
                        lambda seat: self.do(next(a for a in swaps if a.swap == seat)))

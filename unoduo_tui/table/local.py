@@ -514,7 +514,7 @@ class LocalTable:
     def _jump_due(self) -> bool:
         """H4: a bot seat not to act may jump in, and the bots were not asked yet."""
         m = self.match
-        return (m.rules.jump_in and self._jumps_asked != m.log_length
+        return bool(m.rules.jump_in and self._jumps_asked != m.log_length
                 and any(self.plays_itself(s) and m.legal_actions(s)
                         for s in range(m.seats) if s != m.to_act))
 
