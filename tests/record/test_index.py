@@ -15,6 +15,8 @@ import pytest
 from engine import Match, Rules
 from engine.savefile import Encoder, Footer, Header
 from unoduo_tui.record import ratings as R
+from unoduo_tui.record.derive import derive
+from unoduo_tui.record.identity import Owner
 from unoduo_tui.record.index import Index
 from unoduo_tui.record.stats import changes, records
 from unoduo_tui.store import Seat, Store
@@ -344,3 +346,19 @@ def test_a_hosted_match_saved_before_seat_records_takes_its_table_files_names(st
         '{"code": "tide-wolf-1742", "tokens": {}, "names": {"1": "Jo"}}')
     Index.of(store.data_dir).refresh(rebuild=True)
     assert {who for who, _ in _records(store)} == {"name:hana", "name:jo"}
+
+
+def test_h5_both_partners_of_the_winning_team_are_winners_in_the_record(store):
+    """H5: the team wins — the index counts a win for both partners, none for the others."""
+    from unoduo_tui.record.derive import won
+
+    rules = Rules(preset="classic", seats=4, target=60, teams="partners")
+    m = finished(rules, 5)
+    partner = rules.partner(m.winner)
+    assert [won(m, s) for s in range(4)] == [s in (m.winner, partner) for s in range(4)]
+    seats = (Seat("Ann", "human"), Seat("Easy bot", "bot:easy"), Seat("Bea", "human"),
+             Seat("Easy bot", "bot:easy"))
+    path = save(store, m, seats)
+    d = derive(store.data_dir, f"matches/{path.name}", Owner(), store.data_dir)
+    assert d.status == "finished"
+    assert [row.won for row in d.seats] == [s in (m.winner, partner) for s in range(4)]

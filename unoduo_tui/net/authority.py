@@ -78,7 +78,7 @@ from ..text import player_name, printable
 from .codes import MAX_DELAY
 from . import messages as msg
 from .door import Door, peer_key
-from .frames import BadFrame, FrameReader
+from .frames import BadFrame, FrameReader, next_frame
 from .guesses import Guesser
 from .messages import ACT_CHARS, MAX_TOKENS, BadMessage
 from .seating import Seating
@@ -439,7 +439,7 @@ class Authority:
         frames = frames or FrameReader()
         pending = pending if pending is not None else deque()
         try:
-            first = await asyncio.wait_for(self._next(reader, frames, pending), HELLO_SECONDS)
+            first = await asyncio.wait_for(next_frame(reader, frames, pending), HELLO_SECONDS)
             if first is None or first.get("t") != "hello":
                 return
             try:
@@ -451,7 +451,7 @@ class Authority:
             if not await self._welcome(client, hello):
                 return
             while not client.closed:
-                data = await self._next(reader, frames, pending)
+                data = await next_frame(reader, frames, pending)
                 if data is None:
                     return
                 try:
@@ -468,15 +468,6 @@ class Authority:
                 await asyncio.wait([sender], timeout=SEND_SECONDS)
             finally:
                 sender.cancel()
-
-    async def _next(self, reader: asyncio.StreamReader, frames: FrameReader,
-                    pending: deque) -> dict | None:
-        while not pending:
-            data = await reader.read(1 << 16)
-            if not data:
-                return None
-            pending.extend(frames.feed(data))
-        return pending.popleft()
 
     def _refuse(self, client: _Client, reason: str) -> None:
         self._put(client, msg.Refused(reason))

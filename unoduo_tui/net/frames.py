@@ -14,12 +14,14 @@ the reader allocate more than about the frame's own size.
 
 from __future__ import annotations
 
+import asyncio
 import struct
+from collections import deque
 from typing import Any
 
 import msgpack
 
-__all__ = ["PROTOCOL", "MAX_FRAME", "BadFrame", "encode", "FrameReader"]
+__all__ = ["PROTOCOL", "MAX_FRAME", "BadFrame", "encode", "FrameReader", "next_frame"]
 
 #: the protocol version every message carries; a peer speaking another is refused
 PROTOCOL = 1
@@ -114,3 +116,15 @@ class FrameReader:
     def pending(self) -> int:
         """Bytes received that are not yet a whole frame."""
         return len(self._buffer)
+
+
+async def next_frame(reader: asyncio.StreamReader, frames: FrameReader,
+                     pending: "deque[Any]") -> Any:
+    """The next frame of a connection (``pending`` holds those read but not taken
+    yet), or ``None`` at its end; ``BadFrame`` as :meth:`FrameReader.feed`."""
+    while not pending:
+        data = await reader.read(1 << 16)
+        if not data:
+            return None
+        pending.extend(frames.feed(data))
+    return pending.popleft()

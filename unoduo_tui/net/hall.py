@@ -55,7 +55,7 @@ from ..text import player_name
 from . import messages as msg
 from .authority import AWAY_SECONDS, HELLO_SECONDS, Authority, peer_key
 from .codes import TableFile, joined_path, new_code, new_token
-from .frames import BadFrame, FrameReader
+from .frames import BadFrame, FrameReader, next_frame
 from .guesses import Guesser, Guesses
 from .messages import BadMessage, TableEntry
 from .vouch import Vouches
@@ -232,7 +232,7 @@ class Hall:
         pending: deque[dict] = deque()
         handed = False
         try:
-            first = await asyncio.wait_for(_next(reader, frames, pending), HELLO_SECONDS)
+            first = await asyncio.wait_for(next_frame(reader, frames, pending), HELLO_SECONDS)
             if first is None:
                 return
             try:
@@ -292,7 +292,7 @@ class Hall:
         try:
             self._send_page(follower, self._listed())
             while True:
-                data = await _next(reader, frames, pending)
+                data = await next_frame(reader, frames, pending)
                 if data is None:
                     return
                 try:
@@ -466,16 +466,6 @@ def _forget(held: _Held) -> None:
             gone()
         except Exception:  # noqa: BLE001 - a leftover save is harmless
             pass
-
-
-async def _next(reader: asyncio.StreamReader, frames: FrameReader, pending: deque
-                ) -> dict | None:
-    while not pending:
-        data = await reader.read(1 << 16)
-        if not data:
-            return None
-        pending.extend(frames.feed(data))
-    return pending.popleft()
 
 
 async def _answer(writer: asyncio.StreamWriter, message: msg.Message) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from engine import Match
 from engine.savefile import HEAD_BYTES, TAIL_BYTES, SaveFileError, decode, load, read_ends
 from engine.tally import tally
 
@@ -71,6 +72,13 @@ class Derived:
         return datetime.fromtimestamp(self.mtime_ns / 1e9, timezone.utc).strftime("%Y-%m-%d")
 
 
+def won(match: Match, seat: int) -> bool:
+    """``seat`` won the finished ``match``: it went out first or, with partners (H5),
+    its team did — both partners of the winning team are winners."""
+    winner = match.winner
+    return winner is not None and match.rules.team(seat) == match.rules.team(winner)
+
+
 def derive(root: Path, source: str, owner: Owner, data_dir: Path) -> Derived:
     """The save ``root / source`` (a player's ``data_dir`` holds it; ``owner`` is whose
     it is), as the index records it."""
@@ -100,7 +108,7 @@ def derive(root: Path, source: str, owner: Owner, data_dir: Path) -> Derived:
         match_id = path.name[:-len(".unoduo")] if path.name.endswith(".unoduo") else path.name
         who = identities(header, seat_names(data_dir, decoded, match_id), owner)
         seats = tuple(
-            SeatRow(s, w.key, w.name, w.kind, w.verified, t.places[s], match.winner == s,
+            SeatRow(s, w.key, w.name, w.kind, w.verified, t.places[s], won(match, s),
                     t.scores[s], st_.points, tuple(getattr(st_, c) for c in COUNTS))
             for s, (w, st_) in enumerate(zip(who, t.seats)))
         return Derived(source, size, mtime, "finished", None, match_id, header.rules.preset,
