@@ -161,12 +161,9 @@ class HouseMatch(ClassicMatch):
             ok = action in self.legal_actions() and (seat is None or seat == self._to_act)
         if not ok:
             raise IllegalAction(self._why(action, seat))
-        events = self._events
-        mark = len(events)
-        self._legal = None
-        self._log.append(action)
-        self._handlers[action](self, action)
-        return events[mark:]
+        mark = len(self._events)
+        self.push(action)  # checked above
+        return self._events[mark:]
 
     def _why(self, action: Action, seat: int | None) -> str:
         """The rule that forbids ``action`` (H first, then the shared reasons)."""
