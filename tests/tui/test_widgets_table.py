@@ -319,3 +319,8 @@ async def test_a_watcher_of_two_seats_sees_both_seats_counts():
     for seat, name in enumerate(("Ann", "Bob")):
         assert re.search(rf"{name}\b.*?\b{view.hand_sizes[seat]}\b", chain), chain
     assert "You" not in chain
+
+
+def test_h5_the_target_names_the_team_with_partners():
+    """H5: with partners the team's score wins, and the sheet says so."""
+    assert target_rule(Rules(preset="classic", seats=4, teams="partners"), 4) == "first team to 500"

@@ -45,9 +45,12 @@ _ROW_NAME_W = 6  # a seat's row name with three or more seats
 
 def target_rule(rules: Rules, seats: int) -> str:
     """The target and who wins, in words: "first to 500 wins" when the seat that
-    reaches the target wins (classic ``winner_takes``), "lose at 200" when it loses
+    reaches the target wins (classic ``winner_takes``; "first team to 500" with
+    partners, H5), "lose at 200" when it loses
     (UNO Duo; two seats scoring their own hands), else "at 500, lowest wins"."""
     if rules.scoring == "winner_takes":
+        if rules.teams == "partners":  # H5: the team's score, the team wins
+            return f"first team to {rules.target}"
         return f"first to {rules.target} wins"
     return f"lose at {rules.target}" if seats == 2 else f"at {rules.target}, lowest wins"
 
