@@ -232,6 +232,10 @@ def test_the_log_says_who_a_next_seat_card_hits():
     assert effect_note(_play(0, "GR", 3), None, names, 2) == \
         "Reverse: play goes Ann → Bea → you → Dan → Ann."
     assert effect_note(_play(2, "W+4", 1), None, names, 0) == "Bea must draw 4 or challenge."
+    # H2: a Wild Draw 4 stacked on a volley is not challenged: the next seat faces it
+    stacked = new_event("play", 2, (Card.parse("W+4"),), 8, data=1)
+    assert effect_note(stacked, None, names, 0) == "Bea faces +8."
+    assert effect_note(stacked, None, names, 1) == "You face +8."
     drawn = new_event("draw", 1, (), 2, data="draw2")
     assert effect_note(drawn, None, names, 0) == "Bea is skipped."
     challenge = new_event("challenge", 1, data=False)

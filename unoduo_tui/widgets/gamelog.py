@@ -65,6 +65,9 @@ def effect_note(event: Event, after: Event | None, names: Sequence[str],
         before = 1 if (nxt - seat) % n == 1 else -1
         order = play_goes(seat, -before, names, viewer)
         return f"Reverse: play goes {order}" + ("" if order.endswith("…") else ".")
+    if rank == "W+4" and event.total > 4:  # H2: stacked on a volley, never challenged
+        return (f"You face +{event.total}." if nxt == viewer
+                else f"{names[nxt]} faces +{event.total}.")
     if rank == "W+4":  # what is asked of them, not yet what they did
         return ("You must draw 4 or challenge." if nxt == viewer
                 else f"{names[nxt]} must draw 4 or challenge.")
