@@ -117,7 +117,7 @@ class KeyRun:
                    pace: float = 0.0) -> None:
         """``count`` keys of ``script`` from its ``start``-th, each once the last has
         settled and (``pace``) at least ``pace`` seconds after it."""
-        from .ssh.driver import ChannelDriver
+        from unoduo_tui.ssh.driver import ChannelDriver
 
         driver = self.app._driver
         assert isinstance(driver, ChannelDriver)

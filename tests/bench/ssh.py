@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import re
 import statistics
@@ -54,6 +55,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import AsyncIterator
 
 import asyncssh
 
@@ -133,22 +135,30 @@ def source_address(number: int, per_address: int) -> str:
     return f"127.0.0.{2 + number // per_address}"
 
 
+@contextlib.asynccontextmanager
+async def _terminal(number: int, port: int, per_address: int, player: Player
+                    ) -> AsyncIterator[tuple[asyncssh.SSHClientProcess, asyncio.Task]]:
+    """Player ``number``'s session at 80×24 with a key of its own, from its source
+    address, its screen read into ``player``: (the process, the task reading it)."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    async with asyncssh.connect("127.0.0.1", port, username=f"p{number}",
+                                client_keys=[key], known_hosts=None, agent_path=None,
+                                local_addr=(source_address(number, per_address), 0)
+                                ) as conn:
+        process = await conn.create_process(term_type="xterm-256color",
+                                            term_size=(80, 24), encoding=None)
+        yield process, asyncio.create_task(_pump(process, player))
+
+
 async def play(number: int, port: int, ready: asyncio.Queue, go: asyncio.Event,
                stop: asyncio.Event, pace: float, probe_every: int, timeout: float,
                per_address: int = 8, lobby_only: bool = False) -> Player:
     """One scripted player (``lobby_only``: connect, note the time to the lobby on
     screen in :attr:`Player.to_lobby`, and leave)."""
     player = Player(number)
-    key = asyncssh.generate_private_key("ssh-ed25519")
     try:
         started = time.monotonic()
-        async with asyncssh.connect("127.0.0.1", port, username=f"p{number}",
-                                    client_keys=[key], known_hosts=None, agent_path=None,
-                                    local_addr=(source_address(number, per_address), 0)
-                                    ) as conn:
-            process = await conn.create_process(term_type="xterm-256color",
-                                                term_size=(80, 24), encoding=None)
-            pump = asyncio.create_task(_pump(process, player))
+        async with _terminal(number, port, per_address, player) as (process, pump):
             await player.wait_for(b"Signed in", timeout)
             player.to_lobby = time.monotonic() - started
             if lobby_only:
@@ -378,18 +388,11 @@ async def idle_player(number: int, port: int, ready: asyncio.Queue, stop: asynci
     and does nothing more until ``stop``.  ``logging_in``: per source address, how many
     may be logging in at once (serve's login pool: 4)."""
     player = Player(number)
-    key = asyncssh.generate_private_key("ssh-ed25519")
     address = source_address(number, per_address)
     gate = logging_in.setdefault(address, asyncio.Semaphore(4))
     try:
         await gate.acquire()
-        async with asyncssh.connect("127.0.0.1", port, username=f"p{number}",
-                                    client_keys=[key], known_hosts=None, agent_path=None,
-                                    local_addr=(source_address(number, per_address), 0)
-                                    ) as conn:
-            process = await conn.create_process(term_type="xterm-256color",
-                                                term_size=(80, 24), encoding=None)
-            pump = asyncio.create_task(_pump(process, player))
+        async with _terminal(number, port, per_address, player) as (process, pump):
             try:
                 await player.wait_for(b"Signed in", timeout)
             finally:
@@ -414,9 +417,9 @@ def _open_tables(folder: Path, count: int) -> None:
 
     from engine import Rules
 
-    from ..net import hall_link
-    from ..net.client import plan_to_json
-    from ..plan import HUMAN, MatchPlan
+    from unoduo_tui.net import hall_link
+    from unoduo_tui.net.client import plan_to_json
+    from unoduo_tui.plan import HUMAN, MatchPlan
 
     hall = folder / "sockets" / "hall.sock"
 
