@@ -50,7 +50,32 @@ class Recorder:
         return getattr(self._sock, name)
 
 
-class Served:
+class LoopThread:
+    """An event loop on a thread of its own, where a test's server runs: :meth:`run` a
+    coroutine there (its result, within :data:`WAIT`), :meth:`call` a function there."""
+
+    loop: asyncio.AbstractEventLoop
+    thread: threading.Thread
+
+    def start_loop(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def stop_loop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(WAIT)
+
+    def call(self, fn):
+        async def wrapped():
+            return fn()
+        return self.run(wrapped())
+
+    def run(self, coro):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(WAIT)
+
+
+class Served(LoopThread):
     """A :class:`LocalTable` behind an :class:`Authority` on a temp Unix socket."""
 
     def __init__(self, match_plan: MatchPlan, *, store: Any = None, clock=None,
@@ -60,9 +85,7 @@ class Served:
         self.path = self.folder / "t.sock"
         self.table = LocalTable.start(store, match_plan, bot_pause=0)
         self.code = new_code()
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
+        self.start_loop()
         kw: dict[str, Any] = {"clock": clock} if clock else {}
         if away is not None:
             kw["away"] = away
@@ -70,13 +93,6 @@ class Served:
                                                      vouches=vouches, **kw))
         self.run(self.authority.start(str(self.path), ("127.0.0.1", 0) if tcp else None))
 
-    def call(self, fn):
-        async def wrapped():
-            return fn()
-        return self.run(wrapped())
-
-    def run(self, coro):
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(WAIT)
 
     def raw(self) -> socket.socket:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -101,8 +117,7 @@ class Served:
         if not self.thread.is_alive():
             return  # stopped already
         self.run(self.authority.close())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(WAIT)
+        self.stop_loop()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 

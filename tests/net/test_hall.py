@@ -5,7 +5,6 @@ of all its tables behind its own guess limits."""
 
 from __future__ import annotations
 
-import asyncio
 import queue
 import random
 import socket
@@ -27,11 +26,11 @@ from unoduo_tui.net.hall import HALL_PER_HOUR, Hall
 from unoduo_tui.store import Store
 from unoduo_tui.table import Refused
 
-from .helpers import WAIT, plan
+from .helpers import WAIT, LoopThread, plan
 from .test_fuzz import _mutate
 
 
-class HallServed:
+class HallServed(LoopThread):
     """A :class:`Hall` in its own event loop thread, at ``<env>/s/hall.sock``, set as
     this process's ``$UNODUO_HALL``."""
 
@@ -40,19 +39,10 @@ class HallServed:
         self.players = env / "players"
         self.players.mkdir(exist_ok=True)
         monkeypatch.setenv(HALL, str(self.path))
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
+        self.start_loop()
         self.hall = self.call(lambda: Hall(root=self.players, bot_pause=0, **kw))
         self.run(self.hall.start(str(self.path)))
 
-    def call(self, fn):
-        async def wrapped():
-            return fn()
-        return self.run(wrapped())
-
-    def run(self, coro):
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(WAIT)
 
     def store(self, who: str) -> Store:
         return Store(self.players / who)
@@ -70,8 +60,7 @@ class HallServed:
     def stop(self) -> None:
         if self.thread.is_alive():
             self.run(self.hall.close())
-            self.loop.call_soon_threadsafe(self.loop.stop)
-            self.thread.join(WAIT)
+            self.stop_loop()
 
 
 @pytest.fixture

@@ -129,3 +129,20 @@ class Served:
         for p in self.players:
             p.close()
         await self.server.stop()
+
+
+async def host_and_join(server: Any, host_key: asyncssh.SSHKey, joiner_key: asyncssh.SSHKey
+                        ) -> tuple[Any, str, Any, str]:
+    """alice (``host_key``) opens a UNO Duo table from the lobby, the other seat open,
+    and bob (``joiner_key``) joins it from his: (alice, her first draft line, bob, his)."""
+    alice = await server.play(host_key, "alice")
+    await alice.screen.wait("Signed in as alice")
+    await alice.keys("o")
+    await alice.screen.wait("Host a table")
+    await alice.keys("\t", "\r")  # UNO Duo, two seats, the other one open
+    alice_first = await alice.screen.wait_any("keep (k) or reject (r)", "Player 2 is drafting")
+    bob = await server.play(joiner_key, "bob")
+    await bob.screen.wait("Join alice's table — UNO Duo, 2 seats, 1 open")
+    await bob.keys("j")
+    bob_first = await bob.screen.wait_any("keep (k) or reject (r)", "alice is drafting")
+    return alice, alice_first, bob, bob_first

@@ -8,7 +8,7 @@ import json
 import re
 
 
-from .term import WAIT, new_key
+from .term import WAIT, host_and_join, new_key
 
 CTRL_S = "\x13"
 
@@ -70,16 +70,7 @@ async def test_a_dropped_connection_resumes_with_the_same_key(served):
 async def test_a_second_key_joins_an_open_table_from_the_lobby(served):
     s = await served()
     alice_key, bob_key = new_key(), new_key()
-    alice = await s.play(alice_key, "alice")
-    await alice.screen.wait("Signed in as alice")
-    await alice.keys("o")
-    await alice.screen.wait("Host a table")
-    await alice.keys("\t", "\r")  # UNO Duo, two seats, the other one open
-    alice_first = await alice.screen.wait_any("keep (k) or reject (r)", "Player 2 is drafting")
-    bob = await s.play(bob_key, "bob")
-    await bob.screen.wait("Join alice's table — UNO Duo, 2 seats, 1 open")
-    await bob.keys("j")
-    bob_first = await bob.screen.wait_any("keep (k) or reject (r)", "alice is drafting")
+    alice, alice_first, bob, bob_first = await host_and_join(s, alice_key, bob_key)
     assert alice_first.startswith("keep") != bob_first.startswith("keep")  # one drafts
     # whoever drafts first keeps a card; the other one sees the draft come to them
     mover, other = (bob, alice) if bob_first.startswith("keep") else (alice, bob)

@@ -16,7 +16,7 @@ from unoduo_tui.ssh import front
 from unoduo_tui.ssh.hosted import WORKER_LOST
 from unoduo_tui.ssh.limits import Limits
 
-from .term import WAIT, Served, new_key
+from .term import WAIT, Served, host_and_join, new_key
 from tests.bench.ssh import _tree
 
 from .test_game import _DRAFT, my_draft_turn, new_match_vs_a_bot
@@ -344,16 +344,7 @@ async def test_players_of_one_worker_are_known_to_the_tables_by_their_own_keys(s
     table as their own keys, each vouched for by the server — not as one guesser."""
     s = await served(workers=1)
     alice_key, bob_key = new_key(), new_key()
-    alice = await s.play(alice_key, "alice")
-    await alice.screen.wait("Signed in as alice")
-    await alice.keys("o")
-    await alice.screen.wait("Host a table")
-    await alice.keys("\t", "\r")  # UNO Duo, two seats, the other one open
-    await alice.screen.wait_any("keep (k) or reject (r)", "Player 2 is drafting")
-    bob = await s.play(bob_key, "bob")
-    await bob.screen.wait("Join alice's table — UNO Duo, 2 seats, 1 open")
-    await bob.keys("j")
-    await bob.screen.wait_any("keep (k) or reject (r)", "alice is drafting")
+    await host_and_join(s, alice_key, bob_key)
     (link,) = s.server.pool.links
     assert len(link.sessions) == 2  # one worker holds both
     (entry,) = s.server.hall.entries()
