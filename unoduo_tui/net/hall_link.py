@@ -9,6 +9,7 @@ connection read by a thread of its own, which calls ``on_page`` with each
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 from pathlib import Path
@@ -72,7 +73,7 @@ def _info(opened: msg.Opened) -> dict:
             "token": opened.token, "port": None, "pid": None, "hosting": opened.hosting}
 
 
-def open_table(data_dir: Any, *what: str, away: float | None = None,
+def open_table(data_dir: str | os.PathLike[str], *what: str, away: float | None = None,
                idle: float | None = None, key: str | None = None,
                path: Path | None = None) -> dict:
     """:func:`.client.start_authority` at the service: ``what`` is ``("--plan",
@@ -90,7 +91,7 @@ def open_table(data_dir: Any, *what: str, away: float | None = None,
     return _info(opened)
 
 
-def quick_match(data_dir: Any, name: str, key: str | None = None,
+def quick_match(data_dir: str | os.PathLike[str], name: str, key: str | None = None,
                 path: Path | None = None) -> dict:
     """Where quick match puts this player (``hosting``: at their own table)."""
     opened = request(msg.QuickMatch(str(data_dir), name, key), path)

@@ -55,7 +55,7 @@ import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol
 
 from engine.rules import PRESETS
 
@@ -71,7 +71,7 @@ if TYPE_CHECKING:
 
 __all__ = ["lobby_dir", "Listed", "read_listings", "Listing", "queue_lock", "quick_match",
            "cancel_quick", "QuickSeat", "LISTING_VERSION", "pid_alive", "identity_name",
-           "save_identity_name", "entries", "FolderFeed", "feed", "followed_codes"]
+           "save_identity_name", "entries", "Feed", "FolderFeed", "feed", "followed_codes"]
 
 LISTING_VERSION = 1
 #: the largest listing file read (a real one is ~300 bytes)
@@ -457,6 +457,17 @@ def followed_codes(data_dir: Path) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*mine(data_dir), *joined]))[:MAX_FOLLOWED]
 
 
+class Feed(Protocol):
+    """Where a lobby's tables come from (:func:`feed`): ``pushed`` (the server's table
+    service sends each change) or polled (:meth:`poll`, the lobby dir's listing)."""
+
+    pushed: bool
+
+    def follow(self, follow: Follow) -> None: ...
+    def poll(self) -> None: ...
+    def close(self) -> None: ...
+
+
 class FolderFeed:
     """A lobby's tables from a lobby dir's listing (a plain terminal's lobby: one Unix
     user's): read again by :meth:`poll`, which the lobby calls every second —
@@ -480,7 +491,7 @@ class FolderFeed:
 
 
 def feed(folder: Path, follow: Follow, on_page: Callable[[LobbyPage], None],
-         on_lost: Callable[[], None]) -> Any:
+         on_lost: Callable[[], None]) -> Feed:
     """Where a lobby's tables come from: pushed by the server's table service under
     ``unoduo serve`` (:class:`.hall_link.Following`, ``pushed``), else the lobby dir's
     listing (:class:`FolderFeed`)."""

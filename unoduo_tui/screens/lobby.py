@@ -30,7 +30,7 @@ import threading
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
@@ -120,8 +120,9 @@ class LobbyScreen(Screen[None]):
         self.tables: list[TableEntry] = []  # others' tables, this page of them
         self.shown_page: LobbyPage | None = None  # the page shown
         self.search_for = ""  # what the tables are searched for
-        self._shown: Any = None
-        self._feed: Any = None  # where the pages come from (:func:`.net.lobby.feed`)
+        #: what the lists show now: (the resumables' times and tables, this page's tables)
+        self._shown: tuple[list[tuple[float, TableEntry | None]], list[TableEntry]] | None = None
+        self._feed: listing.Feed | None = None  # where the pages come from
         self._own: set[str] = set()  # the tables this player hosts
         self._joined: dict[str, float] = {}  # … and joined: code → when
         self._ui_thread = threading.get_ident()
