@@ -152,7 +152,7 @@ async def _terminal(number: int, port: int, per_address: int, player: Player
 
 async def play(number: int, port: int, ready: asyncio.Queue, go: asyncio.Event,
                stop: asyncio.Event, pace: float, probe_every: int, timeout: float,
-               per_address: int = 8, lobby_only: bool = False) -> Player:
+               per_address: int = 4, lobby_only: bool = False) -> Player:
     """One scripted player (``lobby_only``: connect, note the time to the lobby on
     screen in :attr:`Player.to_lobby`, and leave)."""
     player = Player(number)
@@ -568,8 +568,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--burst", type=int, default=10,
                         help="players connecting at once, before the run, to time "
                              "connect → lobby (0: none)")
-    parser.add_argument("--per-address", type=int, default=8,
-                        help="players per source address (127.0.0.2, 127.0.0.3, …)")
+    parser.add_argument("--per-address", type=int, default=4,
+                        help="players per source address (127.0.0.2, 127.0.0.3, …; serve logs in 4 at once from one address)")
     parser.add_argument("--idle-lobby", type=int, default=0, metavar="N",
                         help="measure N players idle in the lobby instead (with --tables)")
     parser.add_argument("--settle", type=float, default=2.0,
