@@ -210,9 +210,7 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
     def apply(self, action: "Action | str", seat: int | None = None) -> list[Event]:
         """Make a decision; returns its events.  An illegal or malformed action raises
         :class:`IllegalAction` naming the rule, and leaves the match untouched."""
-        legal = self._legal
-        if legal is None:
-            legal = self.legal_actions()
+        legal = self._legal or self.legal_actions()  # () when over: nothing is legal
         if action.__class__ is not Action:
             action = Action.parse(action)
         if action not in legal or (seat is not None and seat != self._to_act):

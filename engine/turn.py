@@ -64,8 +64,8 @@ class Turn:
         legal = cache.get(mask)
         if legal is None:
             legal = table.build(mask, uno, k)
-            if len(cache) < 1024:  # bounded (a small table stays in the CPU's cache);
-                cache[mask] = legal  # once full it keeps what it has: a miss is built
+            if len(cache) < 8192:  # bounded (about 1 MB; random play with big hands
+                cache[mask] = legal  # misses 23% at 8192, 40% at 1024): once full a miss is built
         exposed = self._exposed
         if exposed is not None and exposed != seat and len(self._hands[exposed]) == 1:
             legal += (A_CATCH,)  # U2
@@ -122,7 +122,7 @@ class Turn:
     def _on_play(self: "Match", action) -> None:
         seat = self._to_act
         hand = self._hands[seat]
-        _, card, colour, uno = PARTS[action]
+        card, colour, uno, effect = _PLAY_PARTS[action]
         phase = self._phase
         if phase == "drawn":
             hand.pop()  # T2: the drawn copy is the one played
@@ -130,39 +130,34 @@ class Turn:
             hand.remove(card)  # T2: otherwise the older copy of a twin leaves
         if card not in hand:
             self._masks[seat] ^= card.bit
-        rank = card.rank
-        guilty = rank == "W+4" and self._wd4_is_guilty(hand)
-        exposed = self._exposed
-        if exposed is not None and exposed != seat:
+        # A6: judged before the card changes the colour and the top card
+        guilty = effect is _WD4 and self._wd4_is_guilty(hand)
+        if self._exposed is not None and self._exposed != seat:
             self._exposed = None  # U2: any other move ends the opponent's exposure
         self._blocked = 0
         self._discard.append(card)
-        self._color = colour or card.colour
+        self._color = colour  # the colour a Wild names, else the card's
         left = len(hand)
         if left == 1:
             self._exposed = None if uno else seat  # U1
         # Match._next inlined here, in _on_draw and in _on_pass's keep: these run once a
         # decision in every rollout of the hard bot, where a method call per play counts
         nxt = (seat + self._direction) % self._seats
-        total = self._pending + 2 if phase == "volley" else 2  # a Draw 2's (A1, C6)
         if self._search:
             pass  # a search copy keeps no events (search_copy): none is looked up
         elif phase == "volley":  # a stacked Draw 2 (A1): the volley's total varies
-            self._events.append(
-                _event(Play, ("play", seat, card.alone, total, colour, uno, None, nxt)))
+            self._events.append(_event(Play, ("play", seat, card.alone, self._pending + 2,
+                                              action.colour, uno, None, nxt)))
         else:  # one shared event per (action, seat, next seat): see _PLAYED
-            event = _PLAYED[seat][nxt].get(action)
-            if event is None:
-                event = _played(action, seat, nxt)
-            self._events.append(event)
+            self._events.append(_PLAYED[seat][nxt].get(action) or _played(action, seat, nxt))
         if left == 0:
-            self._go_out(seat, card, total)
-        elif rank in _PASSES:  # numbers and A3 Wild: the turn passes
-            self._to_act = nxt
+            self._go_out(seat, card, self._pending + 2 if phase == "volley" else 2)
+        elif effect is None:  # numbers and A3 Wild: the turn passes (no draw is pending
+            self._to_act = nxt  # in a turn or after a draw: nothing to reset)
             self._phase = "turn"
-            self._pending = 0
-        else:
-            self._card_effect(seat, card, total, guilty, nxt)
+        else:  # a Draw 2's total (A1, C6)
+            self._card_effect(seat, card, self._pending + 2 if phase == "volley" else 2,
+                              guilty, nxt)
 
     def _begin_turn(self: "Match", seat: int) -> None:
         self._to_act = seat
@@ -272,6 +267,14 @@ class Turn:
 
 
 _CODE = attrgetter("code")
+_WD4 = "W+4"
+#: each play's (card, the colour it leaves active, says UNO, the card's effect: None
+#: when the turn simply passes — a number or a Wild, T1/A3 — else its rank): one
+#: lookup for what the play handler reads
+_PLAY_PARTS: "dict[Action, tuple[Card, str | None, bool, str | None]]" = {
+    a: (a.card, a.colour or a.card.colour, a.uno,
+        None if a.card.rank in _PASSES else (_WD4 if a.card.rank == _WD4 else a.card.rank))
+    for a in Action.by_code if a.kind == "play" and a.card is not None}
 
 # The events of the commonest moves are made once and shared.  An event is an
 # immutable value, as a card and an action are, so a match may hold the same one
