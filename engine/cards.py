@@ -69,7 +69,7 @@ class Card:
         return card
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: object) -> "Card":
         """Parse card notation (case-insensitive); ``ValueError`` names bad text."""
         if isinstance(text, Card):
             return text
@@ -94,13 +94,13 @@ class Card:
     def sort_key(self) -> int:
         return self.code
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[object, ...]:
         return (Card.parse, (self.text,))
 
     def __copy__(self) -> "Card":
         return self
 
-    def __deepcopy__(self, memo: dict) -> "Card":
+    def __deepcopy__(self, memo: dict[int, object]) -> "Card":
         return self
 
     def matches(self, top: "Card", colour: str | None) -> bool:

@@ -27,7 +27,7 @@ from .cards import ALL_CARDS
 from .classic import ClassicMatch
 from .events import new_event as ev
 from .explain import why_illegal
-from .match import handlers, kind_handlers, legal_by_phase
+from .match import Match, handlers, kind_handlers, legal_by_phase
 from .turn import Turn, _actions_for
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -61,7 +61,7 @@ class HouseMatch(ClassicMatch):
                 return self._jumps(seat)
         legal = self._legal
         if legal is None:
-            legal = Turn.legal_actions(self)
+            legal = Match.legal_actions(self)
             if self._phase == "turn" and self._rules.seven_zero:
                 legal = self._legal = self._sevens_and_zeros(legal)
         return legal
@@ -85,11 +85,11 @@ class HouseMatch(ClassicMatch):
             out.append(a)
         return tuple(out)
 
-    def _legal_drawn(self) -> tuple:
+    def _legal_drawn(self) -> "tuple[Action, ...]":
         legal = ClassicMatch._legal_drawn(self)
         return self._sevens_and_zeros(legal) if self._rules.seven_zero else legal
 
-    def _legal_volley(self) -> tuple:
+    def _legal_volley(self) -> "tuple[Action, ...]":
         """C6 and H2 ``any``: stack a Draw 2 or a Wild Draw 4 on a Draw 2 volley."""
         if self._forced or not self._rules.stacking or self._rules.stack_draw4 != "any":
             return ClassicMatch._legal_volley(self)
@@ -98,7 +98,7 @@ class HouseMatch(ClassicMatch):
                                 len(self._hands[seat]) == 2, A_DRAW))
         return self._with_catch(out)
 
-    def _legal_wd4(self) -> tuple:
+    def _legal_wd4(self) -> "tuple[Action, ...]":
         """H2: facing a Wild Draw 4 (or a volley holding one): stack a Wild Draw 4
         (``same``/``any``), draw the total, or — a lone one — challenge."""
         if self._forced:
@@ -144,7 +144,7 @@ class HouseMatch(ClassicMatch):
             action = Action.parse(action)
         if action.kind == "jump":
             return self._holder(action.card)
-        return self._to_act
+        return None if self._over else self._to_act
 
     def apply(self, action: "Action | str", seat: int | None = None) -> "list[Event]":
         """As :meth:`Match.apply`; a ``jump`` is taken from ``seat`` (``None``: the seat

@@ -117,7 +117,7 @@ def count_events(rules: Rules, events: Sequence[Event], over: bool, winner: int 
             why = e.why
             if (why in _VOLLEY_DRAWS or (why == "last" and last_rank == "+2")) \
                     and volley_by is not None:
-                size = volley_total or e.count
+                size = volley_total or e.ncards
                 taker = seats[e.seat]
                 taker.volley_taken = max(taker.volley_taken, size)
                 dealer = seats[volley_by]

@@ -27,6 +27,8 @@ __all__ = ["PlayerView", "SeatEvents"]
 
 #: events per frozen chunk: a view copies at most this many event references
 CHUNK = 32
+#: a seat's redacted events at one moment: (frozen chunks, tail, count)
+EventSnapshot = tuple[tuple[tuple[Event, ...], ...], tuple[Event, ...], int]
 
 
 class SeatEvents:
@@ -51,8 +53,7 @@ class SeatEvents:
         other.chunks = list(self.chunks)
         return other
 
-    def snapshot(self, events: Sequence[Event]) -> tuple[tuple[tuple[Event, ...], ...],
-                                                        tuple[Event, ...], int]:
+    def snapshot(self, events: Sequence[Event]) -> "EventSnapshot":
         """(frozen chunks, tail, count) of this seat's events, after catching up with
         the match's ``events`` (the tail is an immutable tuple, shared until it grows)."""
         n = len(events)
@@ -89,11 +90,6 @@ class PlayerView:
     contents are equal.  ``match_id`` tells one match from another (a bot that is
     reused notices a new match by it)."""
 
-    __slots__ = ("seat", "match_id", "hand", "hand_sizes", "top", "color", "draw_size",
-                 "discard_size", "pending_draw", "scores", "round", "p1", "to_act", "phase",
-                 "over", "winner", "legal_actions", "exposed", "rules", "drawn", "dump_colour",
-                 "rounds", "dealer", "direction", "event_count", "_chunks", "_tail", "_events")
-
     seat: int | None  #: None: a spectator's public view (Match.public_view)
     match_id: str
     hand: "tuple[Card, ...]"
@@ -115,10 +111,17 @@ class PlayerView:
     rules: Rules
     drawn: "Card | None"
     dump_colour: str | None
-    rounds: tuple
+    rounds: tuple[tuple[int | None, tuple[int, ...]], ...]
     dealer: int | None
     direction: int
     event_count: int
+    # the events: frozen chunks and a tail (SeatEvents.snapshot), and the tuple of them
+    # once built (or given whole: from_dict)
+    _chunks: tuple[tuple[Event, ...], ...]
+    _tail: tuple[Event, ...]
+    _events: tuple[Event, ...] | None
+
+    __slots__ = tuple(__annotations__)
 
     @property
     def events(self) -> "tuple[Event, ...]":
@@ -222,7 +225,7 @@ class PlayerView:
         self._events = self._tail
         return self
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in _FIELDS if name != "events") + (self.events,)
 
     def __eq__(self, other: object) -> bool:
@@ -262,6 +265,6 @@ def _seat(value: object) -> int | None:
 
 
 def _colour(value: object) -> str | None:
-    if value is None or value in ("R", "Y", "G", "B"):
-        return value  # type: ignore[return-value]
+    if value is None or (isinstance(value, str) and value in ("R", "Y", "G", "B")):
+        return value
     raise ValueError(f"malformed view data: {value!r} is not a colour")

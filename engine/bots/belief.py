@@ -258,7 +258,7 @@ class Belief:
                           hard=False)
         elif seat == self.opp and why == "volley" and self.played:  # A1: did not stack
             self._exclude(self.slots, _DRAW2_BITS, hard=False)
-        for i in range(e.count):
+        for i in range(e.ncards):
             self._gain(seat, e.cards[i] if e.cards else None)
         self._old_pile = None
         if why != "catch":

@@ -108,7 +108,7 @@ class ClassicBelief:
         self._new_round()
 
     def _on_dealt(self, e) -> None:
-        self._gain(e.seat, e.count)
+        self._gain(e.seat, e.ncards)
 
     def _on_start(self, e) -> None:
         self.pile.append(e.cards[0])
@@ -136,7 +136,7 @@ class ClassicBelief:
         (its cards are among the unseen ones again)."""
         if e.seat != self.seat:
             self.known[e.seat] = []
-            self.slots[e.seat] = [[0, 0] for _ in range(e.count)]
+            self.slots[e.seat] = [[0, 0] for _ in range(e.ncards)]
 
     def _on_draw(self, e) -> None:
         seat, why = e.seat, e.why
@@ -146,10 +146,10 @@ class ClassicBelief:
             bits = (_COLOUR_BITS.get(self.colour, 0) | _WILD_BITS
                     | (0 if top.is_wild else _RANK_BITS[top.rank]))
             self._exclude(self.slots[seat], bits, hard=False)
-            self._gain(seat, e.count)
+            self._gain(seat, e.ncards)
             self._drew = (seat, bits)
         else:
-            self._gain(seat, e.count)
+            self._gain(seat, e.ncards)
 
     def _after_draw(self, e) -> None:
         """T2: a drawn card that was not played at once and not kept by a pass (which
