@@ -9,7 +9,7 @@ from __future__ import annotations
 __all__ = ["Card", "COLOURS", "COLOUR_NAMES", "deck_cards", "hand_points", "ALL_CARDS"]
 
 COLOURS = ("R", "Y", "G", "B")
-COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
+COLOUR_NAMES: dict[str | None, str] = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 RANKS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "+2")
 WILD, WILD4 = "W", "W+4"
 

@@ -97,7 +97,7 @@ class ChanceLog(MatchState):
             return Chance.shuffle(order)
         return self._take_chance("shuffle", generate).cards
 
-    def restore_history(self, log: "list[Action | Chance]", events: "list[Event]",
+    def restore_history(self, log: "list[Action | Chance]", events: "list[Event[object]]",
                         queue: "Iterable[Action | Chance]") -> None:
         """Give a copy made with ``clone(history=False)`` its log and events so far and
         the log entries still to replay (the replay cursor's snapshots keep only the

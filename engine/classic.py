@@ -10,6 +10,7 @@ code of the match, read with "the opponent" as "the next seat in the direction o
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Iterable
 
 from .actions import A_CATCH, A_DRAW, Action, Chance
@@ -76,7 +77,7 @@ class ClassicMatch(Match):
         while True:
             k = len(candidates)
             deck = tuple(left)
-            entry = self._take_chance("cut", lambda rng: self._random_draws(rng, k, deck), count=k)
+            entry = self._take_chance("cut", partial(self._random_draws, k=k, deck=deck), count=k)
             for card in entry.cards:
                 if card in left:
                     left.remove(card)
@@ -131,7 +132,7 @@ class ClassicMatch(Match):
             self._draw.append(start)
             pile = self._draw[::-1]  # top first
             order = self._take_chance(
-                "shuffle", lambda rng: self._random_shuffle(pile, rng), expect=pile).cards
+                "shuffle", partial(self._random_shuffle, pile), expect=pile).cards
             self._draw = list(reversed(order))
             self._emit(ev("reshuffle", None, start.alone, amount=len(pile)))
         self._discard.append(start)

@@ -155,7 +155,7 @@ class Draft(MatchState):
 _SEATS = max(r[-1] for r in PRESETS.values())
 
 
-def _table(kind: str, amount: int, private: bool) -> "list[list[Event]]":
+def _table(kind: str, amount: int, private: bool) -> "list[list[Event[object]]]":
     cls = EVENT_TYPES[kind]
     return [[tuple.__new__(cls, (kind, seat, card.alone, amount, None, False,
                                  seat if private else None, None))

@@ -51,6 +51,14 @@ class Event(NamedTuple, Generic[D]):
         return self._replace(cards=())
 
     @property
+    def actor(self) -> int:
+        """:attr:`seat` of an event a seat made (a play, a draw, a challenge…)."""
+        seat = self.seat
+        if seat is None:
+            raise ValueError(f"a {self.kind} event of no seat")
+        return seat
+
+    @property
     def hidden(self) -> bool:
         """True when this copy had secret cards removed."""
         return self.private is not None and not self.cards and self.amount > 0

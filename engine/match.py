@@ -247,7 +247,7 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         return legal
 
 
-    def apply(self, action: "Action | str", seat: int | None = None) -> list[Event]:
+    def apply(self, action: "Action | str", seat: int | None = None) -> list[Event[object]]:
         """Make a decision; returns its events.  An illegal or malformed action raises
         :class:`IllegalAction` naming the rule, and leaves the match untouched."""
         legal = self._legal or self.legal_actions()  # () when over: nothing is legal
@@ -321,7 +321,7 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         other._search = True
         return other
 
-    def _emit(self, event: Event) -> None:
+    def _emit(self, event: Event[object]) -> None:
         self._events.append(event)
 
     def _hand_mask(self, seat: int) -> int:
@@ -390,7 +390,7 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         v._events = None
         return v
 
-    def describe(self, event: Event, names: Sequence[str], viewer: int | None = None) -> str:
+    def describe(self, event: Event[object], names: Sequence[str], viewer: int | None = None) -> str:
         return describe(event, names, viewer)
 
     def clone(self, history: bool = True) -> "Match":
@@ -424,7 +424,7 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
 #: in for: a search copy only ever appends to them (search_copy's docstring)
 _SINK: "deque[object]" = deque(maxlen=0)
 _LOG_SINK = cast("list[Action | Chance]", _SINK)
-_EVENT_SINK = cast("list[Event]", _SINK)
+_EVENT_SINK = cast("list[Event[object]]", _SINK)
 
 
 def kind_handlers(cls: "type[Match]") -> "dict[str, Handler]":

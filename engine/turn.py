@@ -12,7 +12,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from .actions import (A_CATCH, A_CHALLENGE, A_DRAW, A_NODUMP, A_PASS, DUMPS, DUMPS_UNO,
-                      PARTS, PLAYS, PLAYS_UNO, Action, Chance)
+                      PLAYS, PLAYS_UNO, Action, Chance)
 from .cards import ALL_CARDS, COLOURS
 from .events import Draw, Pass, Play
 from .events import new_event as ev

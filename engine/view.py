@@ -28,7 +28,7 @@ __all__ = ["PlayerView", "SeatEvents"]
 #: events per frozen chunk: a view copies at most this many event references
 CHUNK = 32
 #: a seat's redacted events at one moment: (frozen chunks, tail, count)
-EventSnapshot = tuple[tuple[tuple[Event, ...], ...], tuple[Event, ...], int]
+EventSnapshot = tuple[tuple[tuple[Event[object], ...], ...], tuple[Event[object], ...], int]
 
 
 class SeatEvents:
@@ -42,9 +42,9 @@ class SeatEvents:
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
-        self.chunks: list[tuple[Event, ...]] = []
-        self.frozen: tuple[tuple[Event, ...], ...] = ()
-        self.tail: tuple[Event, ...] = ()
+        self.chunks: list[tuple[Event[object], ...]] = []
+        self.frozen: tuple[tuple[Event[object], ...], ...] = ()
+        self.tail: tuple[Event[object], ...] = ()
         self.upto = 0
 
     def copy(self) -> "SeatEvents":
@@ -53,7 +53,7 @@ class SeatEvents:
         other.chunks = list(self.chunks)
         return other
 
-    def snapshot(self, events: Sequence[Event]) -> "EventSnapshot":
+    def snapshot(self, events: Sequence[Event[object]]) -> "EventSnapshot":
         """(frozen chunks, tail, count) of this seat's events, after catching up with
         the match's ``events`` (the tail is an immutable tuple, shared until it grows)."""
         n = len(events)
@@ -77,7 +77,7 @@ class SeatEvents:
         return self.frozen, self.tail, n
 
 
-def _redact(e: Event) -> Event:
+def _redact(e: Event[object]) -> Event[object]:
     """``e`` without its cards (another seat's secret): :meth:`Event.seen_by`, faster."""
     return tuple.__new__(type(e), (e[0], e[1], (), *e[3:]))
 
@@ -117,14 +117,14 @@ class PlayerView:
     event_count: int
     # the events: frozen chunks and a tail (SeatEvents.snapshot), and the tuple of them
     # once built (or given whole: from_dict)
-    _chunks: tuple[tuple[Event, ...], ...]
-    _tail: tuple[Event, ...]
-    _events: tuple[Event, ...] | None
+    _chunks: tuple[tuple[Event[object], ...], ...]
+    _tail: tuple[Event[object], ...]
+    _events: tuple[Event[object], ...] | None
 
     __slots__ = tuple(__annotations__)
 
     @property
-    def events(self) -> "tuple[Event, ...]":
+    def events(self) -> "tuple[Event[object], ...]":
         """The events this seat saw, oldest first (redacted for this seat)."""
         events = self._events
         if events is None:
@@ -135,7 +135,7 @@ class PlayerView:
             self._events = events
         return events
 
-    def events_from(self, start: int) -> "tuple[Event, ...]":
+    def events_from(self, start: int) -> "tuple[Event[object], ...]":
         """``events[start:]`` without building :attr:`events` (an incremental reader's call)."""
         if self._events is not None:
             return self._events[start:]
@@ -148,6 +148,14 @@ class PlayerView:
             out.extend(chunk)
         out.extend(self._tail)
         return tuple(out)
+
+    @property
+    def own_seat(self) -> int:
+        """:attr:`seat` of a seat's view (the bots', a review's); a spectator's view
+        (seat ``None``) has none: ``ValueError``."""
+        if self.seat is None:
+            raise ValueError("a spectator's view belongs to no seat")
+        return self.seat
 
     @property
     def next_seat(self) -> int:
@@ -179,7 +187,7 @@ class PlayerView:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], earlier: "tuple[Event, ...]" = ()
+    def from_dict(cls, data: dict[str, Any], earlier: "tuple[Event[object], ...]" = ()
                   ) -> "PlayerView":
         """Inverse of :meth:`to_dict`; malformed data raises ``ValueError``.
         ``earlier``: the events before the ones ``data`` lists (``to_dict(since)``)."""
