@@ -12,7 +12,10 @@ player meets it from every seat — luck cancels out and what is left is skill.
 With jump-in (H4) every other seat's bot is asked (``jump``) after each move while the
 window is open; with partners (H5) both partners are credited with the team's win.  A pure function: no
 files, no printing; ``on_match(match, levels_by_seat)`` is called after each
-finished match, in order (the CLI writes save files and progress from it).
+finished match, in order (the CLI writes save files and progress from it).  The hard
+bot's ``think_ms`` is CPU time with no wall-clock cap here (in the app it stops at
+twice its budget of wall-clock time): on a busy or niced machine a run takes longer,
+its result is the same.
 ``python -m engine.bots.arena hard,normal 20 1 2 100`` runs one from a shell
 (levels, matches, seed, jobs, think_ms, simulations; ``-`` for no think_ms).
 """
@@ -30,6 +33,7 @@ from ..match import Match
 from ..rng import Rng
 from ..rules import Rules
 from . import Bot, make
+from .hard import HardBot
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..actions import Action, Chance
@@ -164,6 +168,9 @@ def _play(levels: tuple[str, ...], deal: int, turn: int, rules: Rules,
     order = tuple((seat - turn) % n for seat in range(n))  # order[seat] = player index
     bots = [make(levels[i], seed=deal * n + i, think_ms=think_ms, simulations=simulations)
             for i in order]
+    for bot in bots:  # strength per CPU second: a busy machine must not cut a search short
+        if isinstance(bot, HardBot):
+            bot.wall_factor = math.inf
     m = Match.new(rules, seed=deal)
     times: tuple[list[float], ...] = tuple([] for _ in range(n))
     clock = time.perf_counter

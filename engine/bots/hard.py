@@ -160,6 +160,9 @@ class HardBot(NormalBot):
         self.simulations = simulations
         self.prune = prune
         self._rng = Rng(seed, 0x4A2D)
+        #: the wall-clock cap, in multiples of ``think_ms`` (the arena lifts it: a
+        #: strength run's result must not depend on how busy the machine is)
+        self.wall_factor = WALL_FACTOR
         self.last_worlds = 0  # worlds sampled for the last decision (for benchmarks)
         self.last_rollouts = 0  # rollouts played for the last decision (for benchmarks)
         self._values: list[list[float]] = []  # per option, per world, of the last search
@@ -236,7 +239,7 @@ class HardBot(NormalBot):
         else:
             budget = self.think_ms / 1000.0
             deadline = started[1] + budget * 0.97 - 0.002
-            wall_deadline = started[0] + budget * WALL_FACTOR
+            wall_deadline = started[0] + budget * self.wall_factor
         limit = self.simulations if self.simulations is not None else 1 << 30
         n = len(options)
         values: list[list[float]] = [[] for _ in options]  # per option, per world
