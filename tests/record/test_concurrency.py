@@ -58,6 +58,38 @@ def test_two_matches_ending_at_the_same_instant_lose_no_update(tmp_path):
     assert {r.who: (r.matches, r.rating) for r in index.read(records)} == noted
 
 
+def _first_writer(roots: list, who: int, barrier) -> None:
+    """A process writing its first row into each fresh index at the instant the others
+    do (each first connection turns a new file to WAL)."""
+    try:
+        for r, root in enumerate(roots):
+            barrier.wait(timeout=120)
+            Index(root).put(_synthetic(who, 1, 1, r * 10 + who))
+    except BaseException:
+        barrier.abort()  # the others stop at once rather than wait for this one
+        raise
+
+
+def test_processes_opening_a_new_index_at_the_same_instant_all_write(tmp_path):
+    """SQLite refuses a change to WAL at once, without its busy wait, while another
+    connection has the file open: the first connections of many processes to a new
+    index took turns on nothing and one of them lost its match (found by CI)."""
+    roots = [tmp_path / f"data{r}" for r in range(12)]
+    ctx = multiprocessing.get_context("spawn")
+    barrier = ctx.Barrier(4)
+    procs = [ctx.Process(target=_first_writer, args=([str(r) for r in roots], n, barrier))
+             for n in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=300)
+        assert p.exitcode == 0
+    for root in roots:
+        index = Index(root)
+        assert index.read(lambda conn: conn.execute(
+            "SELECT count(*) FROM matches").fetchone()[0], fresh=False) == 4
+
+
 def test_two_players_of_a_server_ending_matches_at_the_same_instant_lose_no_update(
         tmp_path):
     """An SSH server's players end matches at once, each process its own key: the

@@ -20,7 +20,8 @@ saying so and nothing else.  ``unoduo stats --rebuild`` starts from nothing.
 **Many writers.** A process keeps one connection to the index file, checked before
 every operation (a deleted or replaced index is never written through an old handle:
 its inode changed), and writes in one ``BEGIN IMMEDIATE`` transaction: concurrent match ends queue on SQLite's lock (``busy_timeout``) and each
-refold reads what the one before wrote.  A damaged file (not a database, a bad page,
+refold reads what the one before wrote; a connection is set up under ``record.lock``
+(the first turns the file to WAL, which cannot wait on SQLite's lock).  A damaged file (not a database, a bad page,
 another schema) is removed — under ``record.lock`` — and made again from the saves.
 """
 
@@ -30,6 +31,7 @@ import fcntl
 import os
 import sqlite3
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
@@ -124,8 +126,25 @@ class Index:
 
     # -- connections -------------------------------------------------------------------
 
-    def _connect(self) -> sqlite3.Connection:
+    @contextmanager
+    def _exclusive(self) -> Iterator[None]:
+        """``record.lock`` held: one process at a time sets up a connection (the first
+        one turns the new file to WAL, which SQLite refuses at once — no busy wait —
+        while another connection has it open) or removes a damaged index."""
         private_dir(self.root)
+        fd = os.open(self.root / "record.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW,
+                     FILE_MODE)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
+
+    def _connect(self) -> sqlite3.Connection:
+        with self._exclusive():
+            return self._set_up()
+
+    def _set_up(self) -> sqlite3.Connection:
         try:  # 0600 whatever the umask: SQLite's -wal and -shm files take its mode
             os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, FILE_MODE))
         except OSError as exc:
@@ -176,11 +195,7 @@ class Index:
         """Remove the damaged index (the file whose inode is ``damaged``), under
         ``record.lock``: one process at a time, and not one another process has
         made afresh meanwhile."""
-        private_dir(self.root)
-        fd = os.open(self.root / "record.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW,
-                     FILE_MODE)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        with self._exclusive():
             if self._inode() != damaged:
                 return
             for tail in ("", "-wal", "-shm"):
@@ -188,8 +203,6 @@ class Index:
                     os.unlink(str(self.path) + tail)
                 except FileNotFoundError:
                     pass
-        finally:
-            os.close(fd)
 
     def _conn(self) -> tuple[sqlite3.Connection, threading.RLock]:
         """This process's connection to the index file there is now: kept open (closing
