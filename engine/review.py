@@ -37,20 +37,26 @@ unseen cards shuffled again and the draft so far replayed), rolled out through t
 rest of the draft (the normal bot's rule) and the round.
 
 The raw rollout frequencies are mapped to win chances by a calibration fitted on
-simulated positions, per preset and seat count (:mod:`engine.review_calibration`),
-so that "40%" means the seat went on to win about 40% of the time.  In UNO Duo each
+simulated positions, per preset and seat count (:mod:`engine.review_calibration`;
+without house rules), so that "40%" means the seat went on to win about 40% of the
+time.  In UNO Duo each
 decision also carries the seat's chance of winning the *match* (``match_after``,
 the curve's value, so it spans the match's rounds): the calibrated round chance
 times the mean match equity (:func:`~engine.bots.hard.match_equity`, E2/E4, from
 the totals and the rolled-out points) of the worlds the seat went out in, plus the
 rest times that of the worlds it did not.
 
-**Accuracy** (0–100) is lichess's, from win chances (https://lichess.org/page/accuracy):
-each decision's accuracy is ``103.1668 * exp(-0.04354 * (win_before - win_after))
-- 3.1669`` (clamped to 0–100), and a seat's is the mean of their volatility-weighted
-mean (each weighted by the standard deviation of the seat's win chance over a
-sliding window, clamped to 0.5–12) and their harmonic mean, as lila's
-``AccuracyPercent.gameAccuracy`` does.  Forced decisions do not count.
+**Accuracy** (0–100) is lichess's, from win chances (https://lichess.org/page/accuracy,
+lila's ``AccuracyPercent``): each decision's accuracy is 100 when ``win_after`` is not
+below ``win_before``, else ``103.1668 * exp(-0.04354 * (win_before - win_after))
+- 3.1669 + 1`` (lila's "uncertainty bonus"), clamped to 0–100.  A seat's accuracy is
+the mean of two means of its decisions' accuracies, as lila's ``gameAccuracy``: one
+weighted by volatility (each decision by the standard deviation of the win chance
+over the window of ``n / 10`` values, 2 to 8, that ends just after it, clamped to
+0.5–12), one harmonic (each accuracy counted as at least 1).  Lichess's series is
+the game's, one value per ply; a seat's here is its own win chance before each of
+its decisions, then after its last (the other seats' moves come in between).  Forced
+decisions do not count.
 """
 
 from __future__ import annotations
@@ -189,10 +195,13 @@ class Reviewer:
 
     def win_chance(self, end: Match, view: PlayerView) -> float:
         """``view``'s seat's chance (0 or 1) of winning the round at a rolled-out
-        round's end (an even share when the rollout was cut short)."""
+        round's end — with partners (H5), its team's — an even share when the rollout
+        was cut short."""
+        rules = self.rules
         if not end.over:  # a rollout cut short: nobody went out
-            return 1.0 / end.seats
-        return 1.0 if end.rounds[-1][0] == view.seat else 0.0
+            return (2.0 if rules.teams == "partners" else 1.0) / end.seats
+        winner = end.rounds[-1][0]
+        return 1.0 if winner is not None and rules.team(winner) == rules.team(view.seat) else 0.0
 
     def outcomes(self, view: PlayerView, options: Sequence[Action],
                  world: "Callable[[], Match] | None" = None
@@ -231,8 +240,9 @@ class Reviewer:
 
     def _chance(self, raw: float) -> float:
         """A raw rollout frequency (0–1) as a win chance in points, calibrated
-        (hindsight's one real playout is an outcome, not a frequency: kept)."""
-        if self.calibrate and not self.hindsight:
+        (hindsight's one real playout is an outcome, not a frequency: kept; a house
+        rule changes the game the maps were fitted on: kept)."""
+        if self.calibrate and not self.hindsight and not self.rules.house:
             raw = calibrated(raw, self.rules.preset, self.rules.seats)
         return 100.0 * raw
 
@@ -300,7 +310,10 @@ def review(items: Iterable[Position], rules: Rules, seed: int = 0, budget: int |
 
 def move_accuracy(win_before: float, win_after: float) -> float:
     """lichess's accuracy of one move from win chances in points (0–100)."""
-    raw = 103.1668 * math.exp(-0.04354 * max(0.0, win_before - win_after)) - 3.1669
+    if win_after >= win_before:
+        return 100.0
+    raw = (103.1668100711649 * math.exp(-0.04354415386753951 * (win_before - win_after))
+           - 3.166924740191411 + 1.0)  # lila's "uncertainty bonus"
     return min(100.0, max(0.0, raw))
 
 
@@ -316,15 +329,16 @@ def game_accuracy(decisions: Sequence[Decision]) -> float | None:
     if not rated:
         return None
     accs = [move_accuracy(d.win_before, d.win_after) for d in rated]
-    wins = [d.win_before for d in rated]
-    size = min(8, max(2, len(wins) // 10))
-    weights = []
-    for i in range(len(wins)):
-        lo = max(0, min(i - size // 2, len(wins) - size))
-        window = wins[lo:lo + size] or wins[i:i + 1]
-        weights.append(min(12.0, max(0.5, _stdev(window))))
+    # the seat's series: its win chance before each decision, then after its last
+    series = [d.win_before for d in rated] + [rated[-1].win_after]
+    size = min(8, max(2, len(rated) // 10))
+    # lila: the first window repeated (size − 2) times, then every window of ``size``
+    # in order — decision i's ends at the value just after it
+    windows = ([series[:size]] * (size - 2)
+               + [series[i:i + size] for i in range(len(series) - size + 1)])
+    weights = [min(12.0, max(0.5, _stdev(w))) for w in windows]
     weighted = sum(a * w for a, w in zip(accs, weights)) / sum(weights)
-    harmonic = len(accs) / sum(1.0 / max(a, 1e-9) for a in accs)
+    harmonic = len(accs) / sum(1.0 / max(1.0, a) for a in accs)
     return (weighted + harmonic) / 2.0
 
 

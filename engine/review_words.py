@@ -20,6 +20,17 @@ def _cards(n: int) -> str:
     return f"{n} card{'s' * (n != 1)}"
 
 
+def _card(a: Action) -> str:
+    """A play's card as the log tells it: a Wild with the colour it named, a 7 with
+    the seat it swapped with (H1)."""
+    text = str(a.card)
+    if a.colour is not None:
+        text += f" naming {COLOUR_NAMES[a.colour]}"
+    if a.swap is not None:
+        text += f" swapping with seat {a.swap + 1}"
+    return text
+
+
 def _reason(played: Action, best: Action, view: PlayerView) -> str:
     hand = view.hand
     if view.phase == "draft":  # S3: the drafted card is the newest in hand
@@ -30,13 +41,13 @@ def _reason(played: Action, best: Action, view: PlayerView) -> str:
     if best.kind == "play" and played.kind in ("draw", "pass"):
         card = best.card
         left = len(hand) - 1
-        what = "kept the drawn card" if played.kind == "pass" else "drew"
+        what = f"kept the drawn {card}" if played.kind == "pass" else f"drew with {card} playable"
         if left == 0:
-            return f"You {what} with {card} playable, your last card: playing it went out"
-        return f"You {what} with {card} playable; playing it left you {_cards(left)}"
+            return f"You {what}, your last card: playing it went out"
+        return f"You {what}; playing it left you {_cards(left)}"
     if played.kind == "play" and best.kind in ("draw", "pass"):
         instead = "keeping the drawn card" if best.kind == "pass" else "drawing"
-        return f"You played {played.card}; {instead} was better"
+        return f"You played {_card(played)}; {instead} was better"
     if played.kind == best.kind == "play":
         if played.card == best.card and played.colour != best.colour:
             n = sum(1 for c in hand if c.colour == best.colour)
@@ -44,7 +55,7 @@ def _reason(played: Action, best: Action, view: PlayerView) -> str:
                     f"{COLOUR_NAMES[best.colour or 'R']} was better (you held {n})")
         if played.card == best.card and best.uno and not played.uno:
             return f"You did not say UNO playing {played.card}, down to one card"
-        return f"You played {played.card}; {best.card} was better"
+        return f"You played {_card(played)}; {_card(best)} was better"
     if played.kind == best.kind == "colour":
         n = sum(1 for c in hand if c.colour == best.colour)
         return (f"You named {COLOUR_NAMES[played.colour or 'R']}; "

@@ -12,6 +12,14 @@
   raw frequencies and of a Platt and an isotonic map fitted on the other folds, held
   out by match, and the isotonic map fitted on all
   (:data:`engine.review_calibration.KNOTS`).
+- ``reviews``: the check of what a review shows, on matches the fit never saw — every
+  decision of seeded normal-bot matches reviewed as ``unoduo review`` does (the
+  shipped calibration, the default budget): its ``win_after`` and (UNO Duo)
+  ``match_after``, and whether the seat won that round and that match
+  (:data:`REVIEW_ROW` rows on stdout).
+- ``reliability``: reads those rows on stdin; per preset and seat count, the
+  reliability table of ``win_after`` against the rounds won (and, UNO Duo, of
+  ``match_after`` against the matches won).
 """
 
 from __future__ import annotations
@@ -118,19 +126,70 @@ def position_rows(rules: Rules, matches: int, seed: int, worlds: int = 100
                    won)
 
 
-def read_rows(lines: Iterable[str]) -> list[dict]:
-    """:data:`ROW`\\ s back from their text (a header line or blank lines are skipped)."""
+def read_rows(lines: Iterable[str], names: Sequence[str] = ROW) -> list[dict]:
+    """Rows of ``names`` (:data:`ROW` or :data:`REVIEW_ROW`) back from their text (a
+    header line or blank lines are skipped; an empty field is ``None``)."""
     out = []
     for line in lines:
         words = line.rstrip("\n").split("\t")
-        if len(words) != len(ROW) or words[0] == "preset":
+        if len(words) != len(names) or words[0] == "preset":
             continue
-        row = dict(zip(ROW, words))
-        for name in ("seats", "seed", "round", "step", "seat", "hand", "fewest", "draw",
-                     "worlds", "won"):
-            row[name] = int(row[name])
-        row["raw"] = float(row["raw"])
+        row: dict = dict(zip(names, words))
+        for name in names[1:]:
+            text = row[name]
+            row[name] = (None if text == "" else float(text) if name in _FLOATS
+                         else text if name == "phase" else int(text))
         out.append(row)
+    return out
+
+
+#: the rows' fields that are numbers with a fraction
+_FLOATS = frozenset({"raw", "win_after", "match_after"})
+
+#: a reviews row (``reviews`` prints them, ``reliability`` reads them; tab-separated):
+#: win chances in points (0–100), ``match_after`` empty outside UNO Duo
+REVIEW_ROW = ("preset", "seats", "seed", "round", "step", "seat", "options", "win_after",
+              "match_after", "won", "won_match")
+
+
+def review_rows(rules: Rules, matches: int, seed: int, budget: int | None = None
+                ) -> Iterator[tuple]:
+    """For every decision of ``matches`` seeded normal-bot matches (seeds ``seed``,
+    ``seed + 1``, …), reviewed as ``unoduo review`` reviews a match (one
+    :class:`Reviewer` for the match, the shipped calibration): one
+    :data:`REVIEW_ROW` each."""
+    for k in range(matches):
+        m = normal_match(rules, seed + k)
+        reviewer = Reviewer(rules, seed=seed + k, budget=budget)
+        for p in positions(rules, m.actions, m.seed):
+            d = reviewer.decision(p)
+            won = int(m.rounds[d.round - 1][0] == p.seat)
+            yield (rules.preset, rules.seats, seed + k, d.round, p.step, p.seat,
+                   len(d.values), round(d.win_after, 2),
+                   "" if d.match_after is None else round(d.match_after, 2), won,
+                   int(m.winner == p.seat))
+
+
+def review_reliability(rows: Sequence[dict]) -> list[str]:
+    """The report of ``python -m tests.bench.review reliability``."""
+    out = []
+    groups: dict[tuple[str, int], list[dict]] = {}
+    for r in rows:
+        groups.setdefault((r["preset"], r["seats"]), []).append(r)
+    for (preset, seats), group in sorted(groups.items()):
+        rounds = len({(r["seed"], r["round"]) for r in group})
+        matches = len({r["seed"] for r in group})
+        out.append(f"== {preset}, {seats} seats: {len(group)} decisions of {rounds} rounds, "
+                   f"{matches} matches ==")
+        out += _table("win_after (the round), against the rounds won", reliability(
+            [(r["win_after"] / 100, r["won"], (r["seed"], r["round"])) for r in group]))
+        duo = [r for r in group if r["match_after"] is not None]
+        if duo:
+            out += _table("match_after (the match: UNO Duo's curve), against the matches "
+                          "won (95% by match)", reliability(
+                              [(r["match_after"] / 100, r["won_match"], r["seed"])
+                               for r in duo]))
+        out.append("")
     return out
 
 
@@ -313,7 +372,8 @@ def calibrate(rows: Sequence[dict], folds: int = 5) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.bench.review",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=("speed", "levels", "positions", "calibrate"))
+    parser.add_argument("what", choices=("speed", "levels", "positions", "calibrate",
+                                         "reviews", "reliability"))
     parser.add_argument("--matches", type=int, default=6)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--preset", default="duo")
@@ -341,6 +401,12 @@ def main(argv: list[str] | None = None) -> int:
         print("\t".join(ROW))
         for row in position_rows(rules, args.matches, args.seed, args.worlds):
             print("\t".join(map(str, row)), flush=True)
+    elif args.what == "reviews":
+        print("\t".join(REVIEW_ROW))
+        for row in review_rows(rules, args.matches, args.seed, args.budget):
+            print("\t".join(map(str, row)), flush=True)
+    elif args.what == "reliability":
+        print("\n".join(review_reliability(read_rows(sys.stdin, REVIEW_ROW))))
     else:
         print("\n".join(calibrate(read_rows(sys.stdin), args.folds)))
     return 0

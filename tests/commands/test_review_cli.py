@@ -158,3 +158,26 @@ def test_a_cache_of_another_format_or_calibration_is_refused(tmp_path):
         stale = dict(data, **{field: old})
         path.write_text(json.dumps(stale), encoding="utf-8")
         assert cache.load(loaded.path, key, 2) is None, field
+
+
+def test_a_cache_of_more_seats_serves_one_seat_and_is_kept(tmp_path, monkeypatch):
+    """The viewer reviews every seat, ``--seat N`` one: the one is read from the all's
+    cache, and reviewing one seat does not replace a cache of all of them."""
+    store, ref, _ = _saved(tmp_path, limit=40)
+    both = run_review(store.open(ref, read_only=True), (0, 1), jobs=1)
+    save = store.open(ref, read_only=True).path
+    path = cache.cache_path(save, False)
+    written = path.read_bytes()
+    import engine.review as review_mod
+    calls = []
+    real = review_mod.Reviewer.decision
+    monkeypatch.setattr(review_mod.Reviewer, "decision",
+                        lambda self, p: calls.append(p) or real(self, p))
+    one = run_review(store.open(ref, read_only=True), (1,), jobs=1)
+    assert calls == []  # from the cache of both seats
+    assert one.decisions == tuple(d for d in both.decisions if d.seat == 1)
+    assert one.seats[1] == both.seats[1] and one.seats[0].decisions == 0
+    assert path.read_bytes() == written  # read, not rewritten
+    key = cache.Key(cache.content_hash(save), (1,), False, 48, json.loads(written)["calibration"])
+    assert cache.save(save, key, one) is True
+    assert path.read_bytes() == written  # the cache of both seats stays

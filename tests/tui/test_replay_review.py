@@ -124,3 +124,31 @@ def test_snapshot_of_the_review_at_a_mistake(snap_compare, monkeypatch):
 
     assert snap_compare(scene_app("replay", "textual-dark"), terminal_size=(80, 24),
                         run_before=reviewed)
+
+
+async def test_spoiler_free_the_reviews_progress_has_no_total(tmp_path, monkeypatch):
+    """The total of decisions to review is the match's length: spoiler-free, the
+    progress bar has no total and the status line says only that it is working."""
+    from textual.widgets import ProgressBar
+
+    import engine.review
+
+    monkeypatch.setattr(engine.review, "BUDGET", 400)
+    store = Store(tmp_path)
+    app = replay_app(store, save(store, seed=3, target=100))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("s", "a")  # spoiler-free, at the start; the review on
+        await until(pilot, lambda: len(screen.reviewed) >= 1, "a first decision", timeout=300)
+        assert not screen.review_done
+        await pilot.pause()
+        status = str(screen.query_one("#replay-status").render())
+        bar = screen.query_one("#review-progress", ProgressBar)
+        assert "reviewing…" in status and f"/{screen.review_total}" not in status
+        assert bar.total is None
+        await pilot.press("s")  # spoilers shown: the total too
+        status = str(screen.query_one("#replay-status").render())
+        assert bar.total == screen.review_total and f"{screen.cursor.count}" in status
+        await pilot.press("a")  # stopped
+        assert not screen.review_running

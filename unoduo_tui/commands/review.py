@@ -70,31 +70,39 @@ def _curve(values: Sequence[float], width: int = 60) -> str:
     return "".join(_BARS[min(7, int(v * 8 / 100.0001))] for v in cells)
 
 
-def summary_lines(loaded, result: "Review", names: Sequence[str], seats: Sequence[int]
-                  ) -> list[str]:
-    """The text summary of ``unoduo review``."""
+def summary_lines(loaded, result: "Review", names: Sequence[str], seats: Sequence[int],
+                  width: int = 80) -> list[str]:
+    """The text summary of ``unoduo review``, in ``width`` columns: what the numbers
+    mean, then per seat its accuracy, counts, three biggest mistakes (numbered as
+    ``transcript`` numbers decisions, which is where the replay's ``g`` goes) and curve."""
+    import textwrap
+
     from engine.review import FLAGGED, LABELS, THRESHOLDS
 
     limits = ", ".join(f"{name} < {below:g}" for name, below in THRESHOLDS[:-1])
-    out = [f"Review of match {loaded.id}" + (" — HINDSIGHT: judged with the real hidden "
-                                               "cards" if result.hindsight else ""),
-           "Win chance: of winning the round, " + ("played out once from the real cards"
-                                                    if result.hindsight else
-                                                    "from each seat's own view") +
-           ". Labels by points "
-           f"lost: {limits}, blunder beyond; forced: one legal action. The curve: "
-           + ("of winning the match." if loaded.header.rules.preset == "duo"
-              else "of winning the round."), ""]
+    duo = loaded.header.rules.preset == "duo"
+    about = ("Win chance: of winning the round, "
+             + ("played out once from the real hidden cards (hindsight)" if result.hindsight
+                else "from what the seat knew then") +
+             f". Labels by points of it lost: {limits}, blunder beyond; forced: one legal "
+             "action. Accuracy: lichess's, from win chances. The curve: of winning the "
+             + ("match." if duo else "round."))
+    out = [f"Review of match {loaded.id}"]
+    if result.hindsight:
+        out.append("HINDSIGHT: judged with the real hidden cards, which no player saw")
+    out += textwrap.wrap(about, width) + [""]
     for s in result.seats:
         if s.seat not in seats:
             continue
         acc = "—" if s.accuracy is None else f"{s.accuracy:.0f}"
-        counts = ", ".join(f"{s.counts[k]} {k}" for k in LABELS)
-        out.append(f"Seat {s.seat + 1} {names[s.seat]}: accuracy {acc}, {s.decisions} "
-                   f"decisions ({counts})")
+        out.append(f"Seat {s.seat + 1} {names[s.seat]}: accuracy {acc} over {s.decisions} "
+                   "decisions")
+        out.append("  " + ", ".join(f"{s.counts[k]} {k}" for k in LABELS))
         for d in s.worst:
-            out.append(f"  #{d.index} round {d.round}: {d.label}, −{d.loss:.0f} — {d.reason}")
+            out += textwrap.wrap(f"{d.step + 1}. round {d.round}, {d.label} −{d.loss:.0f}: "
+                                 f"{d.reason}", width, initial_indent="  ",
+                                 subsequent_indent="      ")
         if not s.worst:
             out.append("  no " + " / ".join(FLAGGED))
-        out.append(f"  win chance: {_curve(result.curves[s.seat])}")
+        out.append(f"  win chance: {_curve(result.curves[s.seat], width - 15)}")
     return out

@@ -20,9 +20,12 @@ from engine.rules import Rules
 from . import cache
 from ..transcript import witnesses
 
-__all__ = ["reviewable_seats", "run_review", "as_json", "Cancelled"]
+__all__ = ["reviewable_seats", "run_review", "review_log", "as_json", "Cancelled", "REVIEW_SEED"]
 
 
+#: the review's own sampling seed: the same for every match (never the match's seed,
+#: which a match in play keeps from its players: values drawn from it would tell of it)
+REVIEW_SEED = 0
 #: processes a review runs in (the machine's two cores)
 JOBS = 2
 #: how they start: forked (spawn fails in an app whose stdout is Textual's: "bad
@@ -124,10 +127,12 @@ def _reviewed(rules: Rules, log, seed: int, seats: Sequence[int], hindsight: boo
     return positions(rules, log, seed, seats=seats, hindsight=hindsight)
 
 
-def _decisions(rules: Rules, log, seed: int, seats: Sequence[int], hindsight: bool,
+def review_log(rules: Rules, log, seed: int, seats: Sequence[int], hindsight: bool,
                budget: int) -> Iterator[Decision]:
-    """The review of ``seats``' decisions (the same whichever process runs it)."""
-    return review(_reviewed(rules, log, seed, seats, hindsight), rules, seed=seed & 0xFFFF,
+    """The review of ``seats``' decisions in the match ``log`` records (``seed``: the
+    match's, to replay it; the worlds are drawn from :data:`REVIEW_SEED`) — the same
+    whichever process runs it."""
+    return review(_reviewed(rules, log, seed, seats, hindsight), rules, seed=REVIEW_SEED,
                   budget=budget, hindsight=hindsight)
 
 
@@ -135,7 +140,7 @@ def _job(out, rules: Rules, log, seed: int, seats: Sequence[int], hindsight: boo
          budget: int) -> None:
     """A worker process: each decision of ``seats`` onto ``out``, then ``None``."""
     try:
-        for d in _decisions(rules, log, seed, seats, hindsight, budget):
+        for d in review_log(rules, log, seed, seats, hindsight, budget):
             out.put(d)
     finally:
         out.put(None)
@@ -147,7 +152,7 @@ def _stream(rules: Rules, log: list[str], seed: int, seats: Sequence[int], hinds
     ``cancelled()`` (the processes are ended)."""
     groups = [list(seats[i::jobs]) for i in range(min(jobs, len(seats)))]
     if len(groups) <= 1:
-        for d in _decisions(rules, log, seed, seats, hindsight, budget):
+        for d in review_log(rules, log, seed, seats, hindsight, budget):
             if cancelled():
                 raise Cancelled()
             yield d

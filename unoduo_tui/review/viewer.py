@@ -157,10 +157,18 @@ class ReviewPane(_Screen):
         self.review_total = total
         if d is not None:
             self.reviewed[d.step] = d
-        bar = self.query_one("#review-progress", ProgressBar)
-        bar.update(total=max(1, total), progress=done)
+        self._progress()
         if self.review_on:
             self.show()
+
+    def _progress(self) -> None:
+        """The progress bar: done of the total — spoiler-free, without a total (it is
+        the match's length): only that the review is working."""
+        bar = self.query_one("#review-progress", ProgressBar)
+        if self.spoiler_free:
+            bar.update(total=None)
+        else:
+            bar.update(total=max(1, self.review_total or 1), progress=len(self.reviewed))
 
     def _review_finished(self) -> None:
         self.review_done = True
@@ -181,6 +189,8 @@ class ReviewPane(_Screen):
         self.query_one("#review-progress").display = self.review_on and not self.review_done
         if not self.review_on:
             return
+        if not self.review_done:
+            self._progress()  # spoiler-free may have been turned on or off
         cursor = self.cursor
         width = max(10, self.size.width - 2 - (0 if self.review_done else 22))
         count = max(1, cursor.count)
@@ -212,8 +222,9 @@ class ReviewPane(_Screen):
         pos = self.cursor.position
         d = self.reviewed.get(pos - 1) if pos else None
         if d is None:
-            if not self.review_done:
-                return f" · reviewing {len(self.reviewed)}/{self.review_total or '…'}"
+            if not self.review_done:  # spoiler-free: the total is the match's length
+                return (" · reviewing…" if self.spoiler_free else
+                        f" · reviewing {len(self.reviewed)}/{self.review_total or '…'}")
             return " · not reviewed"
         if d.label in ("best", "forced"):
             return f" · {d.label}"
