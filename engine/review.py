@@ -28,7 +28,9 @@ flagged).
 engine's evaluation before a move), ``win_after`` the played one's, ``loss`` their
 difference — counted only beyond one standard error of the paired difference over
 the worlds (points of win chance, never below 0: noise in the sampled worlds is not
-the player's fault; the best of several noisy means is itself biased upwards).  Labels, by ``loss``
+the player's fault; the best of several noisy means is itself biased upwards).  The
+``best`` move is the one valued highest, or the move played when the loss is 0 (no
+alternative was measurably better).  Labels, by ``loss``
 (:data:`THRESHOLDS`): ``best`` below 1 point, ``good`` below 3, ``inaccuracy``
 below 6, ``mistake`` below 12, ``blunder`` from 12; ``forced`` when there was one
 legal action (never flagged).  Draft decisions (S3, keep / reject) are reviewed
@@ -258,8 +260,9 @@ class Reviewer:
         per, equity = self.outcomes(view, legal, world)
         raw = [sum(v) / len(v) for v in per]
         b, i = max(range(len(legal)), key=raw.__getitem__), legal.index(p.played)
-        best = legal[b]
         raw_loss = max(0.0, _paired(per[b], per[i]) - _paired_se(per[b], per[i]))
+        # the best move: the move played when none was measurably better
+        best = legal[b] if raw_loss > 0.0 else p.played
         before = self._chance(raw[b])
         after = self._chance(raw[b] - raw_loss)
         label = label_of(before - after, forced=len(legal) == 1)

@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .review import Decision
     from .view import PlayerView
 
-__all__ = ["reason"]
+__all__ = ["reason", "action_words"]
 
 
 def _cards(n: int) -> str:
@@ -29,6 +29,22 @@ def _card(a: Action) -> str:
     if a.swap is not None:
         text += f" swapping with seat {a.swap + 1}"
     return text
+
+
+def action_words(text: str) -> str:
+    """A decision in a few words, for a status line: "R5", "W naming blue", "draw",
+    "keep the drawn card", "dump, G2 last"…"""
+    a = Action.parse(text)
+    uno = " with UNO" if a.uno else ""
+    if a.kind == "play":
+        return _card(a) + uno
+    if a.kind == "dump":
+        return f"dump, {a.card} last{uno}"
+    if a.kind == "jump":
+        return f"jump in with {_card(a)}{uno}"
+    if a.kind == "colour":
+        return f"name {COLOUR_NAMES[a.colour or 'R']}"
+    return {"pass": "keep the drawn card", "nodump": "no dump"}.get(a.kind, a.kind)
 
 
 def _reason(played: Action, best: Action, view: PlayerView) -> str:

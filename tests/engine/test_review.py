@@ -283,6 +283,30 @@ def test_the_review_does_not_depend_on_the_matchs_seed():
     assert first and first == other
 
 
+def test_a_decision_within_the_noise_of_the_best_was_the_best():
+    """``best`` is the move valued highest, or the move played when its loss is 0."""
+    rules = Rules(target=1)
+    m = _played(29, rules)
+    ds = [d for d in review(positions(rules, m.actions, m.seed), rules, budget=48)
+          if len(d.values) > 1]
+    assert any(d.loss > 0 for d in ds) and any(d.loss == 0 for d in ds)
+    for d in ds:
+        values = dict(d.values)
+        if d.loss == 0:
+            assert d.best == d.played and d.win_before == d.win_after
+        else:
+            assert d.best != d.played and values[d.best] == max(values.values())
+
+
+def test_action_words_for_the_status_line():
+    from engine.review_words import action_words
+
+    assert [action_words(a) for a in ("play R5", "play W B", "play G7 uno", "draw", "pass",
+                                      "dump G2", "nodump", "colour Y", "keep", "challenge")
+            ] == ["R5", "W naming blue", "G7 with UNO", "draw", "keep the drawn card",
+                  "dump, G2 last", "no dump", "name yellow", "keep", "challenge"]
+
+
 def test_reasons_say_what_the_log_says():
     from types import SimpleNamespace
 

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import pytest
 
+from engine.review_words import action_words
 from tests.net.helpers import until
 from tests.tui.conftest import SIZE, screen_text
 from tests.tui.test_replay import replay_app, save
@@ -46,7 +47,7 @@ async def test_a_shows_the_review_as_it_comes_and_m_goes_to_the_mistakes(tmp_pat
         assert screen.cursor.position == marks[0]
         d = screen.reviewed[marks[0] - 1]
         status = str(screen.query_one("#replay-status").render())
-        assert f"{d.label} −{d.loss:.0f}, best {d.best}" in status
+        assert f"{d.label} −{d.loss:.0f}, best: {action_words(d.best)}" in status
         await pilot.press("end", "M")
         assert screen.cursor.position == marks[-1]
         curve = str(screen.query_one("#review-curve").render())

@@ -24,6 +24,7 @@ from textual.worker import Worker, get_current_worker
 
 from engine.replay import ALL
 from engine.review import Decision, curves
+from engine.review_words import action_words
 
 from .run import Cancelled, run_review
 
@@ -228,4 +229,4 @@ class ReviewPane(_Screen):
             return " · not reviewed"
         if d.label in ("best", "forced"):
             return f" · {d.label}"
-        return f" · {d.label} −{d.loss:.0f}, best {d.best}"
+        return f" · {d.label} −{d.loss:.0f}, best: {action_words(d.best)}"
