@@ -181,3 +181,11 @@ def test_a_cache_of_more_seats_serves_one_seat_and_is_kept(tmp_path, monkeypatch
     key = cache.Key(cache.content_hash(save), (1,), False, 48, json.loads(written)["calibration"])
     assert cache.save(save, key, one) is True
     assert path.read_bytes() == written  # the cache of both seats stays
+
+
+def test_the_text_curve_ends_at_the_last_decision():
+    from unoduo_tui.commands.review import _curve
+
+    assert _curve([0.0, 50.0, 100.0], 60) == "▁▄█"  # fewer values than cells: each
+    values = [0.0] * 99 + [100.0]
+    assert len(_curve(values, 60)) == 60 and _curve(values, 60).endswith("█")

@@ -66,7 +66,7 @@ def _curve(values: Sequence[float], width: int = 60) -> str:
     if not values:
         return ""
     n = len(values)
-    cells = [values[min(n - 1, i * n // width)] for i in range(min(width, n))]
+    cells = [values[(i + 1) * n // min(width, n) - 1] for i in range(min(width, n))]
     return "".join(_BARS[min(7, int(v * 8 / 100.0001))] for v in cells)
 
 
