@@ -153,3 +153,33 @@ async def test_spoiler_free_the_reviews_progress_has_no_total(tmp_path, monkeypa
         assert bar.total == screen.review_total and f"{screen.cursor.count}" in status
         await pilot.press("a")  # stopped
         assert not screen.review_running
+
+
+async def test_the_status_line_keeps_room_for_the_decision_beside_the_review(tmp_path):
+    """80 columns, spoiler-free, all hands, a blunder: the label, loss and best move and
+    the spoiler-free mark stay, and the decision's sentence keeps room (the perspective
+    gives way, the hands on screen tell it)."""
+    from engine.review import Decision
+
+    store = Store(tmp_path)
+    app = replay_app(store, save(store, seed=4, target=20))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("s")  # spoiler-free, at the start
+        for _ in range(30):
+            await pilot.press("right")
+        step = screen.cursor.position - 1
+        seat = screen.cursor.actor()
+        assert seat is not None
+        screen.reviewed = {step: Decision(step + 2, step, seat, 1, "draw", "play W+4 B",
+                                          "blunder", 32.0, 47.0, 15.0)}
+        screen.review_on = screen.review_done = True
+        screen.show()
+        status = str(screen.query_one("#replay-status").render())
+        head = f" {screen.cursor.position} · round 1 · "
+        words = " · blunder −32, best: W+4 naming blue · spoiler-free"
+        assert status.startswith(head) and status.endswith(words), status
+        assert len(status) <= 80 and len(status) - len(head) - len(words) >= 12, status
+        await pilot.press("a")  # the review off: the perspective is back
+        assert "all hands · spoiler-free" in str(screen.query_one("#replay-status").render())
