@@ -37,10 +37,10 @@ from engine.review import Reviewer, positions, review, summarise
 from engine.review_calibration import interpolate
 from engine.rules import Rules
 
-__all__ = ["arena_matches", "level_accuracy", "review_seconds", "speed_match", "normal_match",
-           "position_rows", "read_rows", "fit_platt", "fit_isotonic", "reliability", "held_out",
-           "calibrate",
-           "main"]
+__all__ = ["arena_matches", "level_accuracy", "level_accuracies", "review_seconds",
+           "speed_match", "normal_match", "position_rows", "read_rows", "fit_platt",
+           "fit_isotonic", "reliability", "held_out", "calibrate", "review_rows",
+           "review_reliability", "ROW", "REVIEW_ROW", "main"]
 
 
 def arena_matches(levels: Sequence[str], matches: int, seed: int, rules: Rules,
@@ -55,6 +55,14 @@ def arena_matches(levels: Sequence[str], matches: int, seed: int, rules: Rules,
 def level_accuracy(level: str, matches: int, seed: int, rules: Rules,
                    budget: int) -> float:
     """``level``'s mean accuracy over ``matches`` arena matches against normal bots."""
+    accs = level_accuracies(level, matches, seed, rules, budget)
+    return sum(accs) / len(accs)
+
+
+def level_accuracies(level: str, matches: int, seed: int, rules: Rules,
+                     budget: int) -> list[float]:
+    """``level``'s accuracy in each of ``matches`` arena matches against normal bots
+    (a match where it made no unforced decision left out)."""
     others = ("normal",) * (rules.seats - 1)
     accs = []
     for k, (m, by_seat) in enumerate(arena_matches((level,) + others, matches, seed, rules)):
@@ -64,7 +72,7 @@ def level_accuracy(level: str, matches: int, seed: int, rules: Rules,
         acc = summarise(ds, rules.seats).seats[seats[0]].accuracy
         if acc is not None:
             accs.append(acc)
-    return sum(accs) / len(accs)
+    return accs
 
 
 def speed_match(rules: Rules, seed: int, min_decisions: int = 300) -> Match:
@@ -416,8 +424,12 @@ def main(argv: list[str] | None = None) -> int:
                   f"{300 * wall / max(1, done):.1f} s wall per 300 decisions)", flush=True)
     elif args.what == "levels":
         for level in LEVELS:
-            acc = level_accuracy(level, args.matches, args.seed, rules, args.budget or 240)
-            print(f"{level:7} accuracy {acc:5.1f} over {args.matches} matches", flush=True)
+            accs = level_accuracies(level, args.matches, args.seed, rules, args.budget or 240)
+            mean = sum(accs) / len(accs)
+            se = math.sqrt(sum((a - mean) ** 2 for a in accs) / max(1, len(accs) - 1)
+                           / len(accs))
+            print(f"{level:7} accuracy {mean:5.1f} ± {1.96 * se:.1f} (95%) over {len(accs)} "
+                  "matches", flush=True)
     elif args.what == "positions":
         rules = Rules(preset=args.preset, seats=args.seats, target=args.target or 1)
         print("\t".join(ROW))
