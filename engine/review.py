@@ -72,7 +72,7 @@ from .bots.hard import HardBot, rollout_value
 from .bots.hard_classic import classic_round
 from .bots.rollout import play_round
 from .match import Match
-from .review_calibration import calibrated
+from .review_calibration import calibrated, fitted
 from .review_draft import draft_sampler
 from .review_words import reason
 from .rng import Rng
@@ -244,7 +244,7 @@ class Reviewer:
         """A raw rollout frequency (0–1) as a win chance in points, calibrated
         (hindsight's one real playout is an outcome, not a frequency: kept; a house
         rule changes the game the maps were fitted on: kept)."""
-        if self.calibrate and not self.hindsight and not self.rules.house:
+        if self.calibrate and not self.hindsight and fitted(self.rules):
             raw = calibrated(raw, self.rules.preset, self.rules.seats)
         return 100.0 * raw
 

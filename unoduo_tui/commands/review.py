@@ -78,12 +78,17 @@ def summary_lines(loaded, result: "Review", names: Sequence[str], seats: Sequenc
     import textwrap
 
     from engine.review import FLAGGED, LABELS, THRESHOLDS
+    from engine.review_calibration import fitted
 
     limits = ", ".join(f"{name} < {below:g}" for name, below in THRESHOLDS[:-1])
-    duo = loaded.header.rules.preset == "duo"
-    about = ("Win chance: of winning the round, "
+    rules = loaded.header.rules
+    duo = rules.preset == "duo"
+    about = ("Win chance: of winning the round"
+             + (" (the team's)" if rules.teams == "partners" else "") + ", "
              + ("played out once from the real hidden cards (hindsight)" if result.hindsight
-                else "from what the seat knew then") +
+                else "from what the seat knew then"
+                + ("" if fitted(rules) else " (uncalibrated: no map is fitted for this "
+                   "game, only for UNO Duo and classic at 4 seats without house rules)")) +
              f". Labels by points of it lost: {limits}, blunder beyond; forced: one legal "
              "action. Accuracy: lichess's, from win chances. The curve: of winning the "
              + ("match." if duo else "round."))
