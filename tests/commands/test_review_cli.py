@@ -189,3 +189,49 @@ def test_the_text_curve_ends_at_the_last_decision():
     assert _curve([0.0, 50.0, 100.0], 60) == "▁▄█"  # fewer values than cells: each
     values = [0.0] * 99 + [100.0]
     assert len(_curve(values, 60)) == 60 and _curve(values, 60).endswith("█")
+
+
+def test_review_processes_ended_early_do_not_run_the_apps_signal_handlers(tmp_path):
+    """The app's SIGTERM handler (unoduo_tui.shutdown) resets the terminal: a review's
+    worker processes, forked from the app and ended when the review is stopped, must
+    not run it (they did: 3 s after `a` stopped a review, the replay's screen was gone)."""
+    import os
+    import signal
+
+    from unoduo_tui.review.run import Cancelled
+
+    marker = tmp_path / "handled"
+
+    def apps_handler(sig, frame):  # what a worker would do with the app's handler
+        if os.getpid() != parent:
+            marker.write_text(str(os.getpid()))
+            os._exit(0)
+
+    parent = os.getpid()
+    store, ref, _ = _saved(tmp_path, limit=70)
+    previous = signal.signal(signal.SIGTERM, apps_handler)
+    seen: list = []
+    try:
+        with pytest.raises(Cancelled):
+            run_review(store.open(ref, read_only=True), (0, 1), jobs=2, use_cache=False,
+                       progress=lambda done, total, d: seen.append(d),
+                       cancelled=lambda: len(seen) > 2)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert not marker.exists()
+
+
+def test_a_failure_in_a_review_process_is_told_not_printed(tmp_path, monkeypatch, capfd):
+    """A worker's exception comes back as the parent's error (the viewer says it), and
+    the worker writes nothing on the screen (a traceback would land on the app's)."""
+    import engine.review as review_mod
+
+    def broken(self, p):
+        raise ValueError("no world can be sampled here")
+
+    monkeypatch.setattr(review_mod.Reviewer, "decision", broken)  # forked: the workers' too
+    store, ref, _ = _saved(tmp_path, limit=40)
+    with pytest.raises(RuntimeError, match="the review failed: ValueError: no world"):
+        run_review(store.open(ref, read_only=True), (0, 1), jobs=2, use_cache=False)
+    out, err = capfd.readouterr()
+    assert "Traceback" not in out + err

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import queue
+import signal
 from typing import Any, Callable, Final, Iterator, Sequence
 
 import engine.review as engine_review
@@ -18,6 +19,7 @@ from engine.review_calibration import VERSION as CALIBRATION
 from engine.rules import Rules
 
 from . import cache
+from ..shutdown import die_with_parent
 from ..transcript import witnesses
 
 __all__ = ["reviewable_seats", "run_review", "review_log", "as_json", "Cancelled", "REVIEW_SEED"]
@@ -136,12 +138,28 @@ def review_log(rules: Rules, log, seed: int, seats: Sequence[int], hindsight: bo
                   budget=budget, hindsight=hindsight)
 
 
+#: the signals a worker process must not handle as the app does (its handlers,
+#: :class:`~unoduo_tui.shutdown.SignalExit`, would reset the app's terminal from the
+#: worker 3 s after the worker was ended): blocked across the fork, then the defaults
+_WORKER_SIGNALS = frozenset({signal.SIGTERM, signal.SIGHUP, signal.SIGINT})
+
+
 def _job(out, rules: Rules, log, seed: int, seats: Sequence[int], hindsight: bool,
          budget: int) -> None:
-    """A worker process: each decision of ``seats`` onto ``out``, then ``None``."""
+    """A worker process: each decision of ``seats`` onto ``out``, then ``None`` (a
+    failure is put as its message — the worker writes nothing on the app's screen).
+    SIGTERM and SIGHUP end it at once, SIGINT is its parent's to handle, and it dies
+    with its parent."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _WORKER_SIGNALS)
+    die_with_parent()
     try:
         for d in review_log(rules, log, seed, seats, hindsight, budget):
             out.put(d)
+    except Exception as exc:  # noqa: BLE001 - told to the parent, which raises it
+        out.put(f"{type(exc).__name__}: {exc}")
     finally:
         out.put(None)
 
@@ -162,9 +180,13 @@ def _stream(rules: Rules, log: list[str], seed: int, seats: Sequence[int], hinds
     procs = [ctx.Process(target=_job, args=(out, rules, log, seed, g, hindsight, budget),
                          daemon=True)
              for g in groups]
-    for proc in procs:
-        proc.start()
     try:
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _WORKER_SIGNALS)
+        try:
+            for proc in procs:
+                proc.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         running = len(procs)
         while running:
             if cancelled():
@@ -177,6 +199,8 @@ def _stream(rules: Rules, log: list[str], seed: int, seats: Sequence[int], hinds
                 continue
             if d is None:
                 running -= 1
+            elif isinstance(d, str):
+                raise RuntimeError(f"the review failed: {d}")
             else:
                 yield d
     finally:
@@ -184,4 +208,5 @@ def _stream(rules: Rules, log: list[str], seed: int, seats: Sequence[int], hinds
             if proc.is_alive():
                 proc.terminate()
         for proc in procs:
-            proc.join()
+            if proc.pid is not None:
+                proc.join()

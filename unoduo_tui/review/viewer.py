@@ -151,8 +151,19 @@ class ReviewPane(_Screen):
                        cancelled=lambda: worker.is_cancelled)
         except Cancelled:
             return
+        except (RuntimeError, ValueError, OSError) as exc:  # said, not a traceback
+            if not worker.is_cancelled:
+                app.call_from_thread(self._review_failed, str(exc))
+            return
         if not worker.is_cancelled:
             app.call_from_thread(self._review_finished)
+
+    def _review_failed(self, why: str) -> None:
+        self._review_worker = None
+        self.review_on = False
+        self.notify(f"The review stopped: {why}", title="Review", severity="error",
+                    timeout=8)
+        self.show()
 
     def _reviewed_one(self, done: int, total: int, d: Decision | None) -> None:
         self.review_total = total
