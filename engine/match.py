@@ -14,7 +14,7 @@ import itertools
 from functools import lru_cache
 import os
 from collections import Counter, deque
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 from .action_cards import ActionCards
 from .actions import Action, ActionError, Chance, IllegalAction, parse_entry
@@ -29,6 +29,9 @@ from .phases import MID_ROUND, Phase
 from .state import MatchState, _copy_fields
 from .turn import Turn
 from .view import PlayerView, SeatEvents
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rng import Rng
 
 __all__ = ["Match"]
 
@@ -282,6 +285,13 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         other._queue = deque()
         other._search = True
         return other
+
+    def shuffle_draw_pile(self, rng: "Rng") -> None:
+        """Put a search copy's draw pile in a new order (the game review's hindsight:
+        every hand known, the pile's order not); a match itself is never changed so."""
+        if not self._search:
+            raise ValueError("only a search copy's draw pile may be shuffled")
+        rng.shuffle(self._draw)
 
     def _emit(self, event: Event) -> None:
         self._events.append(event)

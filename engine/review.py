@@ -8,7 +8,9 @@ the same sampled worlds for every alternative, so their difference is not noise 
 the deal).  It never reads a hidden card: it receives per-seat
 :class:`~engine.view.PlayerView`\\ s only (:func:`positions` takes them from the
 match), except in the separate *hindsight* mode, which plays the alternatives out
-from the real position (every hand and the pile's real order).
+from the real position — every hand as it was, the draw pile's cards in orders drawn
+at random (the real order would make each playout of the rollout policy one fixed
+outcome: every value 0 or 100, every loss 0 or 100 points).
 
 **Win chance** (0–100), the value of an alternative: the seat's chance of winning
 the *round* (going out first, E1/C9), in both presets, from round rollouts.  Measured
@@ -213,11 +215,11 @@ class Reviewer:
         ``o``); the match equities are UNO Duo's (E2, E4; classic: empty lists)."""
         rollout = (play_round if self.rules.preset == "duo" else classic_round)
         duo = self.rules.preset == "duo"
-        if world is not None:  # hindsight: the real position, once
-            worlds = 1
-            sample: "Callable[[], Match | None]" = world
+        worlds = max(MIN_WORLDS, min(MAX_WORLDS, self.budget // len(options)))
+        if world is not None:  # hindsight: every real hand, the draw pile reshuffled
+            sample: "Callable[[], Match | None]" = _hindsight_sampler(
+                world, Rng(self.seed * 16 + view.seat + 1, 1 + view.event_count))
         else:
-            worlds = max(MIN_WORLDS, min(MAX_WORLDS, self.budget // len(options)))
             sample = self._sampler(view)
         per: list[list[float]] = [[] for _ in options]
         equity: list[list[float]] = [[] for _ in options]
@@ -241,9 +243,9 @@ class Reviewer:
         return self.outcomes(view, options, world)[0]
 
     def _chance(self, raw: float) -> float:
-        """A raw rollout frequency (0–1) as a win chance in points, calibrated
-        (hindsight's one real playout is an outcome, not a frequency: kept; a house
-        rule changes the game the maps were fitted on: kept)."""
+        """A raw rollout frequency (0–1) as a win chance in points, calibrated (the
+        maps are for worlds from a seat's view, not hindsight's: kept; a house rule
+        changes the game the maps were fitted on: kept)."""
         if self.calibrate and not self.hindsight and fitted(self.rules):
             raw = calibrated(raw, self.rules.preset, self.rules.seats)
         return 100.0 * raw
@@ -275,6 +277,16 @@ class Reviewer:
         if d.flagged:
             d = replace(d, reason=reason(d, view))
         return d
+
+
+def _hindsight_sampler(real: "Callable[[], Match]", rng: Rng) -> "Callable[[], Match]":
+    """Hindsight's worlds: the real position (every hand as it was), its draw pile in a
+    new order each time — the order is the one thing still left to chance."""
+    def sample() -> Match:
+        m = real()
+        m.shuffle_draw_pile(rng)
+        return m
+    return sample
 
 
 def _match_chance(win: float, wins: Sequence[float], equity: Sequence[float]) -> float:

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 import pytest
 
 from engine import Card, Match, Rules, bots
 from engine.actions import Action, parse_entry
-from engine.review import (FLAGGED, THRESHOLDS, Decision, Position, game_accuracy, label_of,
+from engine.review import (FLAGGED, THRESHOLDS, Decision, Position, Reviewer, game_accuracy,
+                           label_of,
                            move_accuracy, positions, review, summarise)
 from tests.bench.review import level_accuracy
+from engine.rng import Rng
 from engine.view import PlayerView
 
 
@@ -326,3 +329,27 @@ def test_reasons_say_what_the_log_says():
     assert said("play W Y", "play W G") == ("You named yellow with W; green was better "
                                             "(you held 1)")
     assert said("play R5", "play R5 uno") == "You did not say UNO playing R5, down to one card"
+
+
+def test_hindsight_knows_every_hand_and_leaves_the_piles_order_to_chance():
+    """Hindsight's worlds hold every real hand and the real draw pile's cards in a new
+    order each: its values are frequencies, not one playout's 0 or 100."""
+    rules = Rules(target=1)
+    m = _played(31, rules)
+    ps = [p for p in positions(rules, m.actions, m.seed, hindsight=True)
+          if p.view.phase == "turn" and len(p.view.legal_actions) > 1][:6]
+    assert ps
+    reviewer = Reviewer(rules, budget=64, hindsight=True)
+    for p in ps:
+        real = p.world()
+        per = reviewer.values(p.view, list(p.view.legal_actions), p.world)
+        assert len(per[0]) > 1
+        w = p.world()
+        w.shuffle_draw_pile(Rng(1))
+        assert [w.hand(s) for s in range(2)] == [real.hand(s) for s in range(2)]
+        assert Counter(w.draw_pile) == Counter(real.draw_pile)
+        assert w.draw_pile != real.draw_pile or len(real.draw_pile) < 2
+    ds = list(review(ps, rules, budget=64, hindsight=True))
+    assert any(0.0 < v < 100.0 for d in ds for _, v in d.values)
+    with pytest.raises(ValueError, match="only a search copy"):
+        m.shuffle_draw_pile(Rng(1))  # the match itself: never

@@ -29,7 +29,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     review.add_argument("--seat", metavar="N", type=int,
                         help="only seat N's decisions (counted from 1)")
     review.add_argument("--hindsight", action="store_true",
-                        help="judge with the real hidden cards (finished matches only)")
+                        help="judge knowing every hand (finished matches only)")
     review.add_argument("--json", action="store_true", help="print one JSON object")
     review.set_defaults(run=run)
 
@@ -85,7 +85,7 @@ def summary_lines(loaded, result: "Review", names: Sequence[str], seats: Sequenc
     duo = rules.preset == "duo"
     about = ("Win chance: of winning the round"
              + (" (the team's)" if rules.teams == "partners" else "") + ", "
-             + ("played out once from the real hidden cards (hindsight)" if result.hindsight
+             + ("knowing every hand (hindsight)" if result.hindsight
                 else "from what the seat knew then"
                 + ("" if fitted(rules) else " (uncalibrated: no map is fitted for this "
                    "game, only for UNO Duo and classic at 4 seats without house rules)")) +
@@ -94,7 +94,8 @@ def summary_lines(loaded, result: "Review", names: Sequence[str], seats: Sequenc
              + ("match." if duo else "round."))
     out = [f"Review of match {loaded.id}"]
     if result.hindsight:
-        out.append("HINDSIGHT: judged with the real hidden cards, which no player saw")
+        out += textwrap.wrap("HINDSIGHT: judged knowing every hand, which no player did "
+                             "(the draw pile's order still left to chance)", width)
     out += textwrap.wrap(about, width) + [""]
     for s in result.seats:
         if s.seat not in seats:

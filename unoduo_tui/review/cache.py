@@ -23,9 +23,9 @@ __all__ = ["Key", "content_hash", "cache_path", "load", "save", "FORMAT"]
 
 #: the cache's format: 2 since the values are calibrated (engine.review_calibration),
 #: the draft is reviewed and UNO Duo's decisions carry the match's win chance; 3 since
-#: the worlds are drawn from the review's own seed (never the match's) and partners
-#: (H5) win as a team — a cache of another format is refused and the review computed
-#: again
+#: the worlds are drawn from the review's own seed (never the match's), partners (H5)
+#: win as a team and hindsight plays out many orders of the draw pile — a cache of
+#: another format is refused and the review computed again
 FORMAT = 3
 
 
