@@ -90,23 +90,6 @@ async def test_spoiler_free_draws_the_curve_only_up_to_the_cursor(tmp_path):
         assert curve() != shown
 
 
-async def test_a_while_computing_stops_the_review(tmp_path, monkeypatch):
-    import engine.review
-
-    monkeypatch.setattr(engine.review, "BUDGET", 400)
-    store = Store(tmp_path)
-    app = replay_app(store, save(store, seed=3, target=100))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        await pilot.press("a")
-        await until(pilot, lambda: len(screen.reviewed) >= 1, "a first decision", timeout=300)
-        assert not screen.review_done
-        await pilot.press("a")
-        assert not screen.review_on and not screen.review_running
-        assert "review stopped" in str(screen.query_one("#replay-status").render())
-
-
 def test_snapshot_of_the_review_at_a_mistake(snap_compare, monkeypatch):
     """80×24: the curve in the timeline's place, the mistake's label, loss and best move
     on the status line (the replay scene of ``unoduo_tui.screenshots``, fixed seeds)."""
@@ -127,9 +110,11 @@ def test_snapshot_of_the_review_at_a_mistake(snap_compare, monkeypatch):
                         run_before=reviewed)
 
 
-async def test_spoiler_free_the_reviews_progress_has_no_total(tmp_path, monkeypatch):
-    """The total of decisions to review is the match's length: spoiler-free, the
-    progress bar has no total and the status line says only that it is working."""
+async def test_a_while_computing_stops_the_review_and_spoiler_free_it_has_no_total(
+        tmp_path, monkeypatch):
+    """``a`` while the review is computed stops it.  Before that: the total of
+    decisions to review is the match's length, so spoiler-free the progress bar has no
+    total and the status line says only that it is working."""
     from textual.widgets import ProgressBar
 
     import engine.review
@@ -152,7 +137,8 @@ async def test_spoiler_free_the_reviews_progress_has_no_total(tmp_path, monkeypa
         status = str(screen.query_one("#replay-status").render())
         assert bar.total == screen.review_total and f"{screen.cursor.count}" in status
         await pilot.press("a")  # stopped
-        assert not screen.review_running
+        assert not screen.review_on and not screen.review_running
+        assert "review stopped" in str(screen.query_one("#replay-status").render())
 
 
 async def test_the_status_line_keeps_room_for_the_decision_beside_the_review(tmp_path):
