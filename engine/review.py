@@ -26,13 +26,15 @@ and ``win_before`` / ``win_after`` are the round's; UNO Duo's curve is the match
 the labels miss: points (a decision that loses points but not the round is not
 flagged).
 
-``win_before`` is the best alternative's value (the position's value, as a chess
-engine's evaluation before a move), ``win_after`` the played one's, ``loss`` their
-difference — counted only beyond one standard error of the paired difference over
-the worlds (points of win chance, never below 0: noise in the sampled worlds is not
-the player's fault; the best of several noisy means is itself biased upwards).  The
-``best`` move is the one valued highest, or the move played when the loss is 0 (no
-alternative was measurably better).  Labels, by ``loss``
+``win_after`` is the value of the move played (the seat's chance after it: what the
+curve shows and what the calibration is checked on), ``win_before`` the position's
+value — as a chess engine's evaluation before a move, the best alternative's, but
+less one standard error (the smaller of the best's own and that of its paired
+difference to the move played over the same worlds; never below ``win_after``): noise
+in the sampled worlds is not the player's fault, and the best of several noisy means
+is itself biased upwards.  ``loss`` is their difference, in points of win chance.
+The ``best`` move is the one valued highest, or the move played when the loss is 0
+(no alternative was measurably better).  Labels, by ``loss``
 (:data:`THRESHOLDS`): ``best`` below 1 point, ``good`` below 3, ``inaccuracy``
 below 6, ``mistake`` below 12, ``blunder`` from 12; ``forced`` when there was one
 legal action (never flagged).  Draft decisions (S3, keep / reject) are reviewed
@@ -262,11 +264,13 @@ class Reviewer:
         per, equity = self.outcomes(view, legal, world)
         raw = [sum(v) / len(v) for v in per]
         b, i = max(range(len(legal)), key=raw.__getitem__), legal.index(p.played)
-        raw_loss = max(0.0, _paired(per[b], per[i]) - _paired_se(per[b], per[i]))
+        # the position's value: the best move's, less the noise (the tighter of its own
+        # standard error and that of its difference to the move played)
+        top = max(raw[i], raw[b] - min(_paired_se(per[b], per[i]), _se(per[b])))
         # the best move: the move played when none was measurably better
-        best = legal[b] if raw_loss > 0.0 else p.played
-        before = self._chance(raw[b])
-        after = self._chance(raw[b] - raw_loss)
+        best = legal[b] if top > raw[i] else p.played
+        before = self._chance(top)
+        after = self._chance(raw[i])
         label = label_of(before - after, forced=len(legal) == 1)
         match = (None if not equity[i] else
                  100.0 * _match_chance(after / 100.0, per[i], equity[i]))
@@ -300,17 +304,18 @@ def _match_chance(win: float, wins: Sequence[float], equity: Sequence[float]) ->
     return win * sum(won) / len(won) + (1.0 - win) * sum(lost) / len(lost)
 
 
-def _paired(a: Sequence[float], b: Sequence[float]) -> float:
-    return sum(x - y for x, y in zip(a, b)) / len(a)
+def _se(xs: Sequence[float]) -> float:
+    """The standard error of the mean of ``xs``."""
+    k = len(xs)
+    if k < 2:
+        return 0.0
+    mean = sum(xs) / k
+    return math.sqrt(sum((x - mean) ** 2 for x in xs) / (k - 1) / k)
 
 
 def _paired_se(a: Sequence[float], b: Sequence[float]) -> float:
     """The standard error of the mean paired difference of ``a`` and ``b``."""
-    k = len(a)
-    if k < 2:
-        return 0.0
-    mean = _paired(a, b)
-    return math.sqrt(sum((x - y - mean) ** 2 for x, y in zip(a, b)) / (k - 1) / k)
+    return _se([x - y for x, y in zip(a, b)])
 
 
 def review(items: Iterable[Position], rules: Rules, seed: int = 0, budget: int | None = None,
