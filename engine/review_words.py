@@ -47,6 +47,14 @@ def action_words(text: str) -> str:
     return {"pass": "keep the drawn card", "nodump": "no dump"}.get(a.kind, a.kind)
 
 
+def _named(played: Action, best: Action, hand, card: str = "") -> str:
+    """A colour named when another was better, and how many of it the seat held."""
+    better = COLOUR_NAMES[best.colour or "R"]
+    n = sum(1 for c in hand if c.colour == best.colour)
+    return (f"You named {COLOUR_NAMES[played.colour or 'R']}{card}; {better} was better: "
+            f"you held {n} {better} card{'s' * (n != 1)}")
+
+
 def _reason(played: Action, best: Action, view: PlayerView) -> str:
     hand = view.hand
     if view.phase == "draft":  # S3: the drafted card is the newest in hand
@@ -66,16 +74,12 @@ def _reason(played: Action, best: Action, view: PlayerView) -> str:
         return f"You played {_card(played)}; {instead} was better"
     if played.kind == best.kind == "play":
         if played.card == best.card and played.colour != best.colour:
-            n = sum(1 for c in hand if c.colour == best.colour)
-            return (f"You named {COLOUR_NAMES[played.colour or 'R']} with {played.card}; "
-                    f"{COLOUR_NAMES[best.colour or 'R']} was better (you held {n})")
+            return _named(played, best, hand, f" with {played.card}")
         if played.card == best.card and best.uno and not played.uno:
             return f"You did not say UNO playing {played.card}, down to one card"
         return f"You played {_card(played)}; {_card(best)} was better"
     if played.kind == best.kind == "colour":
-        n = sum(1 for c in hand if c.colour == best.colour)
-        return (f"You named {COLOUR_NAMES[played.colour or 'R']}; "
-                f"{COLOUR_NAMES[best.colour or 'R']} was better (you held {n})")
+        return _named(played, best, hand)
     if "challenge" in (played.kind, best.kind):
         if played.kind == "challenge":
             return "You challenged the Wild Draw 4; taking the four was better"

@@ -326,8 +326,9 @@ def test_reasons_say_what_the_log_says():
     assert said("play W G", "play R5") == "You played W naming green; R5 was better"
     assert said("draw", "play R5") == "You drew with R5 playable; playing it left you 3 cards"
     assert said("pass", "play R5") == "You kept the drawn R5; playing it left you 3 cards"
-    assert said("play W Y", "play W G") == ("You named yellow with W; green was better "
-                                            "(you held 1)")
+    assert said("play W Y", "play W G") == ("You named yellow with W; green was better: "
+                                            "you held 1 green card")
+    assert said("colour B", "colour R") == "You named blue; red was better: you held 1 red card"
     assert said("play R5", "play R5 uno") == "You did not say UNO playing R5, down to one card"
 
 
