@@ -4,22 +4,16 @@
   least 300 decisions) as ``unoduo review`` does: UNO Duo, and classic at 4 seats.
 - ``levels``: each bot level's mean accuracy over seeded arena matches (the matches
   ``unoduo simulate`` plays) against normal bots.
-- ``positions``: the calibration's data — for every decision of seeded normal-bot
-  matches, the raw rollout frequency of the move played and whether that seat won
-  the round (tab-separated rows on stdout).
+- ``positions``: the calibration's data — every decision of seeded normal-bot
+  matches reviewed as ``unoduo review`` does but uncalibrated: the raw rollout
+  frequency of the move played (what the map turns into its ``win_after``) and
+  whether that seat won the round (tab-separated rows on stdout).
 - ``calibrate``: reads those rows on stdin; per preset and seat count, the
   reliability tables (tenth, positions, mean predicted, realised, difference) of the
-  raw frequencies and of a Platt and an isotonic map fitted on the other folds, held
-  out by match, and the isotonic map fitted on all
-  (:data:`engine.review_calibration.KNOTS`).
-- ``reviews``: the check of what a review shows, on matches the fit never saw — every
-  decision of seeded normal-bot matches reviewed as ``unoduo review`` does (the
-  shipped calibration, the default budget): its ``win_after`` and (UNO Duo)
-  ``match_after``, and whether the seat won that round and that match
-  (:data:`REVIEW_ROW` rows on stdout).
-- ``reliability``: reads those rows on stdin; per preset and seat count, the
-  reliability table of ``win_after`` against the rounds won (and, UNO Duo, of
-  ``match_after`` against the matches won).
+  raw frequencies, of the map shipped now (:data:`engine.review_calibration.KNOTS`:
+  held out when the rows are not those it was fitted on) and of a Platt and an
+  isotonic map fitted on the other folds, held out by match; then the isotonic map
+  fitted on all (what ``KNOTS`` holds).
 """
 
 from __future__ import annotations
@@ -33,14 +27,13 @@ from typing import Iterable, Iterator, Sequence
 from engine.bots import LEVELS, make
 from engine.bots.arena import run_arena
 from engine.match import Match
-from engine.review import Reviewer, positions, review, summarise
-from engine.review_calibration import interpolate
+from engine.review import BUDGET, MAX_WORLDS, MIN_WORLDS, Reviewer, positions, review, summarise
+from engine.review_calibration import calibrated, interpolate
 from engine.rules import Rules
 
 __all__ = ["arena_matches", "level_accuracy", "level_accuracies", "review_seconds",
            "speed_match", "normal_match", "position_rows", "read_rows", "fit_platt",
-           "fit_isotonic", "reliability", "held_out", "calibrate", "review_rows",
-           "review_reliability", "ROW", "REVIEW_ROW", "main"]
+           "fit_isotonic", "reliability", "held_out", "calibrate", "ROW", "main"]
 
 
 def arena_matches(levels: Sequence[str], matches: int, seed: int, rules: Rules,
@@ -137,28 +130,31 @@ def normal_match(rules: Rules, seed: int) -> Match:
     return m
 
 
-def position_rows(rules: Rules, matches: int, seed: int, worlds: int = 100
+def position_rows(rules: Rules, matches: int, seed: int, budget: int | None = None
                   ) -> Iterator[tuple]:
     """For every decision of ``matches`` seeded normal-bot matches (seeds ``seed``,
-    ``seed + 1``, …): the raw (uncalibrated) rollout frequency of the move played, from
-    ``worlds`` worlds of the seat's view, and whether that seat won that round (E1/C9)
-    — one :data:`ROW` each."""
+    ``seed + 1``, …), reviewed as ``unoduo review`` reviews a match (one
+    :class:`Reviewer` for the match, ``budget`` rollouts a decision) but uncalibrated:
+    the raw rollout frequency of the move played — what the calibration maps to its
+    ``win_after`` — and whether that seat won that round (E1/C9): one :data:`ROW` each."""
+    budget = BUDGET if budget is None else budget
     for k in range(matches):
         m = normal_match(rules, seed + k)
-        reviewer = Reviewer(rules, seed=seed + k, budget=worlds, calibrate=False)
+        reviewer = Reviewer(rules, seed=seed + k, budget=budget, calibrate=False)
         for p in positions(rules, m.actions, m.seed):
             v = p.view
-            per = reviewer.values(v, [p.played])[0]
+            d = reviewer.decision(p)
             won = int(m.rounds[v.round - 1][0] == p.seat)
             fewest = min(n for s, n in enumerate(v.hand_sizes) if s != p.seat)
+            worlds = max(MIN_WORLDS, min(MAX_WORLDS, budget // len(d.values)))
             yield (rules.preset, rules.seats, seed + k, v.round, p.step, p.seat, v.phase,
-                   len(v.hand), fewest, v.draw_size, len(per), round(sum(per) / len(per), 4),
+                   len(v.hand), fewest, v.draw_size, worlds, round(d.win_after / 100, 4),
                    won)
 
 
 def read_rows(lines: Iterable[str], names: Sequence[str] = ROW) -> list[dict]:
-    """Rows of ``names`` (:data:`ROW` or :data:`REVIEW_ROW`) back from their text (a
-    header line or blank lines are skipped; an empty field is ``None``)."""
+    """:data:`ROW`\\ s back from their text (a header line or blank lines are skipped;
+    an empty field is ``None``)."""
     out = []
     for line in lines:
         words = line.rstrip("\n").split("\t")
@@ -174,52 +170,7 @@ def read_rows(lines: Iterable[str], names: Sequence[str] = ROW) -> list[dict]:
 
 
 #: the rows' fields that are numbers with a fraction
-_FLOATS = frozenset({"raw", "win_after", "match_after"})
-
-#: a reviews row (``reviews`` prints them, ``reliability`` reads them; tab-separated):
-#: win chances in points (0–100), ``match_after`` empty outside UNO Duo
-REVIEW_ROW = ("preset", "seats", "seed", "round", "step", "seat", "options", "win_after",
-              "match_after", "won", "won_match")
-
-
-def review_rows(rules: Rules, matches: int, seed: int, budget: int | None = None
-                ) -> Iterator[tuple]:
-    """For every decision of ``matches`` seeded normal-bot matches (seeds ``seed``,
-    ``seed + 1``, …), reviewed as ``unoduo review`` reviews a match (one
-    :class:`Reviewer` for the match, the shipped calibration): one
-    :data:`REVIEW_ROW` each."""
-    for k in range(matches):
-        m = normal_match(rules, seed + k)
-        reviewer = Reviewer(rules, seed=seed + k, budget=budget)
-        for p in positions(rules, m.actions, m.seed):
-            d = reviewer.decision(p)
-            won = int(m.rounds[d.round - 1][0] == p.seat)
-            yield (rules.preset, rules.seats, seed + k, d.round, p.step, p.seat,
-                   len(d.values), round(d.win_after, 2),
-                   "" if d.match_after is None else round(d.match_after, 2), won,
-                   int(m.winner == p.seat))
-
-
-def review_reliability(rows: Sequence[dict]) -> list[str]:
-    """The report of ``python -m tests.bench.review reliability``."""
-    out = []
-    groups: dict[tuple[str, int], list[dict]] = {}
-    for r in rows:
-        groups.setdefault((r["preset"], r["seats"]), []).append(r)
-    for (preset, seats), group in sorted(groups.items()):
-        rounds = len({(r["seed"], r["round"]) for r in group})
-        matches = len({r["seed"] for r in group})
-        out.append(f"== {preset}, {seats} seats: {len(group)} decisions of {rounds} rounds, "
-                   f"{matches} matches ==")
-        out += _table("win_after (the round), against the rounds won", reliability(
-            [(r["win_after"] / 100, r["won"], (r["seed"], r["round"])) for r in group]))
-        duo = [r for r in group if r["match_after"] is not None]
-        if duo:
-            out += _table("match_after (the match: UNO Duo's curve), against the matches "
-                          "won", reliability([(r["match_after"] / 100, r["won_match"], r["seed"])
-                                              for r in duo]), by="match")
-        out.append("")
-    return out
+_FLOATS = frozenset({"raw"})
 
 
 def _logit(raw: float, worlds: int) -> float:
@@ -388,6 +339,9 @@ def calibrate(rows: Sequence[dict], folds: int = 5) -> list[str]:
         out.append(f"== {preset}, {seats} seats: {len(group)} positions of {rounds} rounds "
                    f"({folds} folds by match) ==")
         out += _table("raw rollout frequency", reliability(held_out(group, None, folds)))
+        shipped = [(calibrated(r["raw"], preset, seats), r["won"], (r["seed"], r["round"]))
+                   for r in group]
+        out += _table("the map shipped now", reliability(shipped))
         for method in METHODS:
             out += _table(f"{method}, held out",
                           reliability(held_out(group, method, folds)))
@@ -401,8 +355,7 @@ def calibrate(rows: Sequence[dict], folds: int = 5) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.bench.review",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=("speed", "levels", "positions", "calibrate",
-                                         "reviews", "reliability"))
+    parser.add_argument("what", choices=("speed", "levels", "positions", "calibrate"))
     parser.add_argument("--matches", type=int, default=6)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--preset", default="duo")
@@ -410,7 +363,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=int, default=None)
     parser.add_argument("--target", type=int, default=None,
                         help="points that end a match (1: one round each; positions: 1)")
-    parser.add_argument("--worlds", type=int, default=100, help="positions: per position")
     parser.add_argument("--folds", type=int, default=5, help="calibrate: held-out folds")
     parser.add_argument("--jobs", type=int, default=None,
                         help="speed: processes (default: as unoduo review)")
@@ -433,14 +385,8 @@ def main(argv: list[str] | None = None) -> int:
     elif args.what == "positions":
         rules = Rules(preset=args.preset, seats=args.seats, target=args.target or 1)
         print("\t".join(ROW))
-        for row in position_rows(rules, args.matches, args.seed, args.worlds):
+        for row in position_rows(rules, args.matches, args.seed, args.budget):
             print("\t".join(map(str, row)), flush=True)
-    elif args.what == "reviews":
-        print("\t".join(REVIEW_ROW))
-        for row in review_rows(rules, args.matches, args.seed, args.budget):
-            print("\t".join(map(str, row)), flush=True)
-    elif args.what == "reliability":
-        print("\n".join(review_reliability(read_rows(sys.stdin, REVIEW_ROW))))
     else:
         print("\n".join(calibrate(read_rows(sys.stdin), args.folds)))
     return 0
