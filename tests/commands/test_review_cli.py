@@ -231,7 +231,21 @@ def test_a_failure_in_a_review_process_is_told_not_printed(tmp_path, monkeypatch
 
     monkeypatch.setattr(review_mod.Reviewer, "decision", broken)  # forked: the workers' too
     store, ref, _ = _saved(tmp_path, limit=40)
-    with pytest.raises(RuntimeError, match="the review failed: ValueError: no world"):
+    with pytest.raises(RuntimeError, match="^no world can be sampled here$"):
         run_review(store.open(ref, read_only=True), (0, 1), jobs=2, use_cache=False)
     out, err = capfd.readouterr()
     assert "Traceback" not in out + err
+
+
+def test_a_review_that_cannot_go_on_is_one_line_and_exit_1(tmp_path, monkeypatch, capsys):
+    import engine.review as review_mod
+
+    def broken(self, p):
+        raise ValueError("no world can be sampled for seat 1 here")
+
+    monkeypatch.setattr(review_mod.Reviewer, "decision", broken)
+    store, ref, _ = _saved(tmp_path, limit=40)
+    assert main(["--data-dir", str(tmp_path), "review", ref]) == 1
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == [
+        "unoduo: the review stopped: no world can be sampled for seat 1 here"]

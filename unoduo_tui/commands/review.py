@@ -37,7 +37,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..review.run import as_json, reviewable_seats, run_review
     from ..text.words import seat_names
-    from .common import EXIT_FAIL, EXIT_OK, Progress, UsageError, read_only, remote_seats
+    from .common import EXIT_FAIL, EXIT_OK, Progress, UsageError, err, read_only, remote_seats
 
     loaded = read_only(args)
     if loaded is None:
@@ -48,11 +48,17 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     bar = Progress(sys.stderr, 1, "decisions") if sys.stderr.isatty() else None
+    failed = None
     try:
         result = run_review(loaded, seats, args.hindsight, progress=bar)
+    except (RuntimeError, ValueError) as exc:  # a position no world fits, a worker lost
+        failed = str(exc)
     finally:
         if bar is not None:
             bar.close()
+    if failed is not None:
+        err(f"the review stopped: {failed}")
+        return EXIT_FAIL
     names = seat_names(loaded.seats)
     if args.json:
         print(json.dumps(as_json(loaded, result, names, seats)))

@@ -159,7 +159,7 @@ def _job(out, rules: Rules, log, seed: int, seats: Sequence[int], hindsight: boo
         for d in review_log(rules, log, seed, seats, hindsight, budget):
             out.put(d)
     except Exception as exc:  # noqa: BLE001 - told to the parent, which raises it
-        out.put(f"{type(exc).__name__}: {exc}")
+        out.put(str(exc) or type(exc).__name__)
     finally:
         out.put(None)
 
@@ -200,7 +200,7 @@ def _stream(rules: Rules, log: list[str], seed: int, seats: Sequence[int], hinds
             if d is None:
                 running -= 1
             elif isinstance(d, str):
-                raise RuntimeError(f"the review failed: {d}")
+                raise RuntimeError(d)
             else:
                 yield d
     finally:
