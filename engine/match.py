@@ -31,6 +31,7 @@ from .turn import _TURN, _TURN_CACHES, Turn
 from .view import PlayerView, SeatEvents
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .rng import Rng
     from .state import Handler, LegalBuilder
     from .view import EventSnapshot
 
@@ -320,6 +321,13 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         other._queue = deque()
         other._search = True
         return other
+
+    def shuffle_draw_pile(self, rng: "Rng") -> None:
+        """Put a search copy's draw pile in a new order (the game review's hindsight:
+        every hand known, the pile's order not); a match itself is never changed so."""
+        if not self._search:
+            raise ValueError("only a search copy's draw pile may be shuffled")
+        rng.shuffle(self._draw)
 
     def _emit(self, event: Event[object]) -> None:
         self._events.append(event)

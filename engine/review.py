@@ -8,7 +8,9 @@ the same sampled worlds for every alternative, so their difference is not noise 
 the deal).  It never reads a hidden card: it receives per-seat
 :class:`~engine.view.PlayerView`\\ s only (:func:`positions` takes them from the
 match), except in the separate *hindsight* mode, which plays the alternatives out
-from the real position (every hand and the pile's real order).
+from the real position — every hand as it was, the draw pile's cards in orders drawn
+at random (the real order would make each playout of the rollout policy one fixed
+outcome: every value 0 or 100, every loss 0 or 100 points).
 
 **Win chance** (0–100), the value of an alternative: the seat's chance of winning
 the *round* (going out first, E1/C9), in both presets, from round rollouts.  Measured
@@ -24,11 +26,15 @@ and ``win_before`` / ``win_after`` are the round's; UNO Duo's curve is the match
 the labels miss: points (a decision that loses points but not the round is not
 flagged).
 
-``win_before`` is the best alternative's value (the position's value, as a chess
-engine's evaluation before a move), ``win_after`` the played one's, ``loss`` their
-difference — counted only beyond one standard error of the paired difference over
-the worlds (points of win chance, never below 0: noise in the sampled worlds is not
-the player's fault; the best of several noisy means is itself biased upwards).  Labels, by ``loss``
+``win_after`` is the value of the move played (the seat's chance after it: what the
+curve shows and what the calibration is checked on), ``win_before`` the position's
+value — as a chess engine's evaluation before a move, the best alternative's, but
+less one standard error (the smaller of the best's own and that of its paired
+difference to the move played over the same worlds; never below ``win_after``): noise
+in the sampled worlds is not the player's fault, and the best of several noisy means
+is itself biased upwards.  ``loss`` is their difference, in points of win chance.
+The ``best`` move is the one valued highest, or the move played when the loss is 0
+(no alternative was measurably better).  Labels, by ``loss``
 (:data:`THRESHOLDS`): ``best`` below 1 point, ``good`` below 3, ``inaccuracy``
 below 6, ``mistake`` below 12, ``blunder`` from 12; ``forced`` when there was one
 legal action (never flagged).  Draft decisions (S3, keep / reject) are reviewed
@@ -37,20 +43,26 @@ unseen cards shuffled again and the draft so far replayed), rolled out through t
 rest of the draft (the normal bot's rule) and the round.
 
 The raw rollout frequencies are mapped to win chances by a calibration fitted on
-simulated positions, per preset and seat count (:mod:`engine.review_calibration`),
-so that "40%" means the seat went on to win about 40% of the time.  In UNO Duo each
+simulated positions, per preset and seat count (:mod:`engine.review_calibration`;
+without house rules), so that "40%" means the seat went on to win about 40% of the
+time.  In UNO Duo each
 decision also carries the seat's chance of winning the *match* (``match_after``,
 the curve's value, so it spans the match's rounds): the calibrated round chance
 times the mean match equity (:func:`~engine.bots.hard.match_equity`, E2/E4, from
 the totals and the rolled-out points) of the worlds the seat went out in, plus the
 rest times that of the worlds it did not.
 
-**Accuracy** (0–100) is lichess's, from win chances (https://lichess.org/page/accuracy):
-each decision's accuracy is ``103.1668 * exp(-0.04354 * (win_before - win_after))
-- 3.1669`` (clamped to 0–100), and a seat's is the mean of their volatility-weighted
-mean (each weighted by the standard deviation of the seat's win chance over a
-sliding window, clamped to 0.5–12) and their harmonic mean, as lila's
-``AccuracyPercent.gameAccuracy`` does.  Forced decisions do not count.
+**Accuracy** (0–100) is lichess's, from win chances (https://lichess.org/page/accuracy,
+lila's ``AccuracyPercent``): each decision's accuracy is 100 when ``win_after`` is not
+below ``win_before``, else ``103.1668 * exp(-0.04354 * (win_before - win_after))
+- 3.1669 + 1`` (lila's "uncertainty bonus"), clamped to 0–100.  A seat's accuracy is
+the mean of two means of its decisions' accuracies, as lila's ``gameAccuracy``: one
+weighted by volatility (each decision by the standard deviation of the win chance
+over the window of ``n / 10`` values, 2 to 8, that ends just after it, clamped to
+0.5–12), one harmonic (each accuracy counted as at least 1).  Lichess's series is
+the game's, one value per ply; a seat's here is its own win chance before each of
+its decisions, then after its last (the other seats' moves come in between).  Forced
+decisions do not count.
 """
 
 from __future__ import annotations
@@ -64,7 +76,7 @@ from .bots.hard import HardBot, rollout_value
 from .bots.hard_classic import classic_round
 from .bots.rollout import play_round
 from .match import Match
-from .review_calibration import calibrated
+from .review_calibration import calibrated, fitted
 from .review_draft import draft_sampler
 from .review_words import reason
 from .rng import Rng
@@ -192,10 +204,13 @@ class Reviewer:
 
     def win_chance(self, end: Match, view: PlayerView) -> float:
         """``view``'s seat's chance (0 or 1) of winning the round at a rolled-out
-        round's end (an even share when the rollout was cut short)."""
+        round's end — with partners (H5), its team's — an even share when the rollout
+        was cut short."""
+        rules = self.rules
         if not end.over:  # a rollout cut short: nobody went out
-            return 1.0 / end.seats
-        return 1.0 if end.rounds[-1][0] == view.seat else 0.0
+            return (2.0 if rules.teams == "partners" else 1.0) / end.seats
+        winner = end.rounds[-1][0]
+        return 1.0 if winner is not None and rules.team(winner) == rules.team(view.own_seat) else 0.0
 
     def outcomes(self, view: PlayerView, options: Sequence[Action],
                  world: "Callable[[], Match] | None" = None
@@ -205,11 +220,11 @@ class Reviewer:
         ``o``); the match equities are UNO Duo's (E2, E4; classic: empty lists)."""
         rollout = (play_round if self.rules.preset == "duo" else classic_round)
         duo = self.rules.preset == "duo"
-        if world is not None:  # hindsight: the real position, once
-            worlds = 1
-            sample: "Callable[[], Match | None]" = world
+        worlds = max(MIN_WORLDS, min(MAX_WORLDS, self.budget // len(options)))
+        if world is not None:  # hindsight: every real hand, the draw pile reshuffled
+            sample: "Callable[[], Match | None]" = _hindsight_sampler(
+                world, Rng(self.seed * 16 + view.own_seat + 1, 1 + view.event_count))
         else:
-            worlds = max(MIN_WORLDS, min(MAX_WORLDS, self.budget // len(options)))
             sample = self._sampler(view)
         per: list[list[float]] = [[] for _ in options]
         equity: list[list[float]] = [[] for _ in options]
@@ -233,9 +248,10 @@ class Reviewer:
         return self.outcomes(view, options, world)[0]
 
     def _chance(self, raw: float) -> float:
-        """A raw rollout frequency (0–1) as a win chance in points, calibrated
-        (hindsight's one real playout is an outcome, not a frequency: kept)."""
-        if self.calibrate and not self.hindsight:
+        """A raw rollout frequency (0–1) as a win chance in points, calibrated (the
+        maps are for worlds from a seat's view, not hindsight's: kept; a house rule
+        changes the game the maps were fitted on: kept)."""
+        if self.calibrate and not self.hindsight and fitted(self.rules):
             raw = calibrated(raw, self.rules.preset, self.rules.seats)
         return 100.0 * raw
 
@@ -251,10 +267,13 @@ class Reviewer:
         per, equity = self.outcomes(view, legal, world)
         raw = [sum(v) / len(v) for v in per]
         b, i = max(range(len(legal)), key=raw.__getitem__), legal.index(p.played)
-        best = legal[b]
-        raw_loss = max(0.0, _paired(per[b], per[i]) - _paired_se(per[b], per[i]))
-        before = self._chance(raw[b])
-        after = self._chance(raw[b] - raw_loss)
+        # the position's value: the best move's, less the noise (the tighter of its own
+        # standard error and that of its difference to the move played)
+        top = max(raw[i], raw[b] - min(_paired_se(per[b], per[i]), _se(per[b])))
+        # the best move: the move played when none was measurably better
+        best = legal[b] if top > raw[i] else p.played
+        before = self._chance(top)
+        after = self._chance(raw[i])
         label = label_of(before - after, forced=len(legal) == 1)
         match = (None if not equity[i] else
                  100.0 * _match_chance(after / 100.0, per[i], equity[i]))
@@ -265,6 +284,16 @@ class Reviewer:
         if d.flagged:
             d = replace(d, reason=reason(d, view))
         return d
+
+
+def _hindsight_sampler(real: "Callable[[], Match]", rng: Rng) -> "Callable[[], Match]":
+    """Hindsight's worlds: the real position (every hand as it was), its draw pile in a
+    new order each time — the order is the one thing still left to chance."""
+    def sample() -> Match:
+        m = real()
+        m.shuffle_draw_pile(rng)
+        return m
+    return sample
 
 
 def _match_chance(win: float, wins: Sequence[float], equity: Sequence[float]) -> float:
@@ -278,17 +307,18 @@ def _match_chance(win: float, wins: Sequence[float], equity: Sequence[float]) ->
     return win * sum(won) / len(won) + (1.0 - win) * sum(lost) / len(lost)
 
 
-def _paired(a: Sequence[float], b: Sequence[float]) -> float:
-    return sum(x - y for x, y in zip(a, b)) / len(a)
+def _se(xs: Sequence[float]) -> float:
+    """The standard error of the mean of ``xs``."""
+    k = len(xs)
+    if k < 2:
+        return 0.0
+    mean = sum(xs) / k
+    return math.sqrt(sum((x - mean) ** 2 for x in xs) / (k - 1) / k)
 
 
 def _paired_se(a: Sequence[float], b: Sequence[float]) -> float:
     """The standard error of the mean paired difference of ``a`` and ``b``."""
-    k = len(a)
-    if k < 2:
-        return 0.0
-    mean = _paired(a, b)
-    return math.sqrt(sum((x - y - mean) ** 2 for x, y in zip(a, b)) / (k - 1) / k)
+    return _se([x - y for x, y in zip(a, b)])
 
 
 def review(items: Iterable[Position], rules: Rules, seed: int = 0, budget: int | None = None,
@@ -303,7 +333,10 @@ def review(items: Iterable[Position], rules: Rules, seed: int = 0, budget: int |
 
 def move_accuracy(win_before: float, win_after: float) -> float:
     """lichess's accuracy of one move from win chances in points (0–100)."""
-    raw = 103.1668 * math.exp(-0.04354 * max(0.0, win_before - win_after)) - 3.1669
+    if win_after >= win_before:
+        return 100.0
+    raw = (103.1668100711649 * math.exp(-0.04354415386753951 * (win_before - win_after))
+           - 3.166924740191411 + 1.0)  # lila's "uncertainty bonus"
     return min(100.0, max(0.0, raw))
 
 
@@ -319,15 +352,16 @@ def game_accuracy(decisions: Sequence[Decision]) -> float | None:
     if not rated:
         return None
     accs = [move_accuracy(d.win_before, d.win_after) for d in rated]
-    wins = [d.win_before for d in rated]
-    size = min(8, max(2, len(wins) // 10))
-    weights = []
-    for i in range(len(wins)):
-        lo = max(0, min(i - size // 2, len(wins) - size))
-        window = wins[lo:lo + size] or wins[i:i + 1]
-        weights.append(min(12.0, max(0.5, _stdev(window))))
+    # the seat's series: its win chance before each decision, then after its last
+    series = [d.win_before for d in rated] + [rated[-1].win_after]
+    size = min(8, max(2, len(rated) // 10))
+    # lila: the first window repeated (size − 2) times, then every window of ``size``
+    # in order — decision i's ends at the value just after it
+    windows = ([series[:size]] * (size - 2)
+               + [series[i:i + size] for i in range(len(series) - size + 1)])
+    weights = [min(12.0, max(0.5, _stdev(w))) for w in windows]
     weighted = sum(a * w for a, w in zip(accs, weights)) / sum(weights)
-    harmonic = len(accs) / sum(1.0 / max(a, 1e-9) for a in accs)
+    harmonic = len(accs) / sum(1.0 / max(1.0, a) for a in accs)
     return (weighted + harmonic) / 2.0
 
 

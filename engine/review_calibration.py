@@ -33,9 +33,12 @@ their 122nd and 120th matches)::
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-__all__ = ["KNOTS", "VERSION", "calibrated", "interpolate"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .rules import Rules
+
+__all__ = ["KNOTS", "VERSION", "calibrated", "fitted", "interpolate"]
 
 #: (preset, seats) -> the map's knots: (raw frequency, win chance), increasing in both
 KNOTS: dict[tuple[str, int], tuple[tuple[float, float], ...]] = {
@@ -71,6 +74,12 @@ def interpolate(raw: float, knots: Sequence[tuple[float, float]]) -> float:
     i = min(len(xs) - 1, max(1, bisect_right(xs, raw)))
     x0, x1, y0, y1 = xs[i - 1], xs[i], ys[i - 1], ys[i]
     return y0 if x1 <= x0 else y0 + (y1 - y0) * (raw - x0) / (x1 - x0)
+
+
+def fitted(rules: "Rules") -> bool:
+    """Whether a map was fitted for ``rules``' game: its preset and seat count, without
+    house rules (they change the game)."""
+    return (rules.preset, rules.seats) in KNOTS and not rules.house
 
 
 def calibrated(raw: float, preset: str, seats: int) -> float:

@@ -1,17 +1,19 @@
 """The game review's figures (#25): ``python -m tests.bench.review WHAT``.
 
-- ``speed``: seconds to review every decision of one seeded match (hard vs normal):
-  UNO Duo, and classic at 4 seats.
+- ``speed``: seconds to review every decision of one seeded match (hard vs normal, at
+  least 300 decisions) as ``unoduo review`` does: UNO Duo, and classic at 4 seats.
 - ``levels``: each bot level's mean accuracy over seeded arena matches (the matches
   ``unoduo simulate`` plays) against normal bots.
-- ``positions``: the calibration's data — for every decision of seeded normal-bot
-  matches, the raw rollout frequency of the move played and whether that seat won
-  the round (tab-separated rows on stdout).
+- ``positions``: the calibration's data — every decision of seeded normal-bot
+  matches reviewed as ``unoduo review`` does but uncalibrated: the raw rollout
+  frequency of the move played (what the map turns into its ``win_after``) and
+  whether that seat won the round (tab-separated rows on stdout).
 - ``calibrate``: reads those rows on stdin; per preset and seat count, the
   reliability tables (tenth, positions, mean predicted, realised, difference) of the
-  raw frequencies and of a Platt and an isotonic map fitted on the other folds, held
-  out by match, and the isotonic map fitted on all
-  (:data:`engine.review_calibration.KNOTS`).
+  raw frequencies, of the map shipped now (:data:`engine.review_calibration.KNOTS`:
+  held out when the rows are not those it was fitted on) and of a Platt and an
+  isotonic map fitted on the other folds, held out by match; then the isotonic map
+  fitted on all (what ``KNOTS`` holds).
 """
 
 from __future__ import annotations
@@ -25,14 +27,13 @@ from typing import Iterable, Iterator, Sequence
 from engine.bots import LEVELS, make
 from engine.bots.arena import run_arena
 from engine.match import Match
-from engine.review import Reviewer, positions, review, summarise
-from engine.review_calibration import interpolate
+from engine.review import BUDGET, MAX_WORLDS, MIN_WORLDS, Reviewer, positions, review, summarise
+from engine.review_calibration import calibrated, interpolate
 from engine.rules import Rules
 
-__all__ = ["arena_matches", "level_accuracy", "review_seconds", "speed_match", "normal_match",
-           "position_rows", "read_rows", "fit_platt", "fit_isotonic", "reliability", "held_out",
-           "calibrate",
-           "main"]
+__all__ = ["arena_matches", "level_accuracy", "level_accuracies", "review_seconds",
+           "speed_match", "normal_match", "position_rows", "read_rows", "fit_platt",
+           "fit_isotonic", "reliability", "held_out", "calibrate", "ROW", "main"]
 
 
 def arena_matches(levels: Sequence[str], matches: int, seed: int, rules: Rules,
@@ -47,6 +48,14 @@ def arena_matches(levels: Sequence[str], matches: int, seed: int, rules: Rules,
 def level_accuracy(level: str, matches: int, seed: int, rules: Rules,
                    budget: int) -> float:
     """``level``'s mean accuracy over ``matches`` arena matches against normal bots."""
+    accs = level_accuracies(level, matches, seed, rules, budget)
+    return sum(accs) / len(accs)
+
+
+def level_accuracies(level: str, matches: int, seed: int, rules: Rules,
+                     budget: int) -> list[float]:
+    """``level``'s accuracy in each of ``matches`` arena matches against normal bots
+    (a match where it made no unforced decision left out)."""
     others = ("normal",) * (rules.seats - 1)
     accs = []
     for k, (m, by_seat) in enumerate(arena_matches((level,) + others, matches, seed, rules)):
@@ -56,30 +65,52 @@ def level_accuracy(level: str, matches: int, seed: int, rules: Rules,
         acc = summarise(ds, rules.seats).seats[seats[0]].accuracy
         if acc is not None:
             accs.append(acc)
-    return sum(accs) / len(accs)
+    return accs
 
 
 def speed_match(rules: Rules, seed: int, min_decisions: int = 300) -> Match:
-    """The first seeded hard-vs-normal arena match from ``seed`` with at least
-    ``min_decisions`` decisions."""
+    """The first seeded hard-vs-normal arena match from ``seed`` with ``min_decisions``
+    decisions or up to a third more (else the first with at least as many)."""
     levels = ("hard",) + ("normal",) * (rules.seats - 1)
+    first = None
     for k in range(50):
         (m, _), = arena_matches(levels, 1, seed + k, rules)
-        if sum(1 for e in m.actions if not e.is_chance) >= min_decisions:
-            break
-    return m
+        count = sum(1 for e in m.actions if not e.is_chance)
+        if min_decisions <= count <= min_decisions * 4 // 3:
+            return m
+        if first is None and count >= min_decisions:
+            first = m
+    return first if first is not None else m
 
 
 def review_seconds(rules: Rules, seed: int, min_decisions: int = 300,
-                   budget: int | None = None) -> tuple[int, int, float, float]:
+                   jobs: int | None = None) -> tuple[int, int, float, float]:
     """(decisions in the match, decisions reviewed, CPU seconds, wall seconds) to
-    review every decision of :func:`speed_match` in this one process."""
+    review every decision of :func:`speed_match` as ``unoduo review`` does — saved in
+    a scratch folder, the seats in ``jobs`` processes (default: the command's), no
+    cache; the CPU seconds are this process's and its workers'."""
+    import resource
+    import tempfile
+
+    from unoduo_tui.review.run import run_review
+    from unoduo_tui.store import Seat, Store
+
     m = speed_match(rules, seed, min_decisions)
     count = sum(1 for e in m.actions if not e.is_chance)
-    kw = {} if budget is None else {"budget": budget}
-    cpu, wall = time.process_time(), time.perf_counter()
-    done = sum(1 for _ in review(positions(rules, m.actions, m.seed), rules, **kw))
-    return count, done, time.process_time() - cpu, time.perf_counter() - wall
+    seats = tuple(Seat(f"Bot {s + 1}", "bot:normal") for s in range(rules.seats))
+
+    def cpu() -> float:
+        return sum(resource.getrusage(who).ru_utime + resource.getrusage(who).ru_stime
+                   for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store(folder)
+        with store.new_match(m, seats) as handle:
+            ref = handle.id
+        loaded = store.open(ref, read_only=True)
+        cpu0, wall0 = cpu(), time.perf_counter()
+        result = run_review(loaded, tuple(range(rules.seats)), use_cache=False, jobs=jobs)
+        return count, len(result.decisions), cpu() - cpu0, time.perf_counter() - wall0
 
 
 # -- calibration (engine/review_calibration.py is fitted from these) ------------------
@@ -99,39 +130,47 @@ def normal_match(rules: Rules, seed: int) -> Match:
     return m
 
 
-def position_rows(rules: Rules, matches: int, seed: int, worlds: int = 100
+def position_rows(rules: Rules, matches: int, seed: int, budget: int | None = None
                   ) -> Iterator[tuple]:
     """For every decision of ``matches`` seeded normal-bot matches (seeds ``seed``,
-    ``seed + 1``, …): the raw (uncalibrated) rollout frequency of the move played, from
-    ``worlds`` worlds of the seat's view, and whether that seat won that round (E1/C9)
-    — one :data:`ROW` each."""
+    ``seed + 1``, …), reviewed as ``unoduo review`` reviews a match (one
+    :class:`Reviewer` for the match, ``budget`` rollouts a decision) but uncalibrated:
+    the raw rollout frequency of the move played — what the calibration maps to its
+    ``win_after`` — and whether that seat won that round (E1/C9): one :data:`ROW` each."""
+    budget = BUDGET if budget is None else budget
     for k in range(matches):
         m = normal_match(rules, seed + k)
-        reviewer = Reviewer(rules, seed=seed + k, budget=worlds, calibrate=False)
+        reviewer = Reviewer(rules, seed=seed + k, budget=budget, calibrate=False)
         for p in positions(rules, m.actions, m.seed):
             v = p.view
-            per = reviewer.values(v, [p.played])[0]
+            d = reviewer.decision(p)
             won = int(m.rounds[v.round - 1][0] == p.seat)
             fewest = min(n for s, n in enumerate(v.hand_sizes) if s != p.seat)
+            worlds = max(MIN_WORLDS, min(MAX_WORLDS, budget // len(d.values)))
             yield (rules.preset, rules.seats, seed + k, v.round, p.step, p.seat, v.phase,
-                   len(v.hand), fewest, v.draw_size, len(per), round(sum(per) / len(per), 4),
+                   len(v.hand), fewest, v.draw_size, worlds, round(d.win_after / 100, 4),
                    won)
 
 
-def read_rows(lines: Iterable[str]) -> list[dict]:
-    """:data:`ROW`\\ s back from their text (a header line or blank lines are skipped)."""
+def read_rows(lines: Iterable[str], names: Sequence[str] = ROW) -> list[dict]:
+    """:data:`ROW`\\ s back from their text (a header line or blank lines are skipped;
+    an empty field is ``None``)."""
     out = []
     for line in lines:
         words = line.rstrip("\n").split("\t")
-        if len(words) != len(ROW) or words[0] == "preset":
+        if len(words) != len(names) or words[0] == "preset":
             continue
-        row = dict(zip(ROW, words))
-        for name in ("seats", "seed", "round", "step", "seat", "hand", "fewest", "draw",
-                     "worlds", "won"):
-            row[name] = int(row[name])
-        row["raw"] = float(row["raw"])
+        row: dict = dict(zip(names, words))
+        for name in names[1:]:
+            text = row[name]
+            row[name] = (None if text == "" else float(text) if name in _FLOATS
+                         else text if name == "phase" else int(text))
         out.append(row)
     return out
+
+
+#: the rows' fields that are numbers with a fraction
+_FLOATS = frozenset({"raw"})
 
 
 def _logit(raw: float, worlds: int) -> float:
@@ -276,8 +315,8 @@ def held_out(rows: Sequence[dict], method: str | None, folds: int = 5) -> list:
     return out
 
 
-def _table(title: str, table: list) -> list[str]:
-    out = [title, "tenth    positions  predicted  realised  difference (95%, by round)"]
+def _table(title: str, table: list, by: str = "round") -> list[str]:
+    out = [title, f"tenth    positions  predicted  realised  difference (95%, by {by})"]
     for i, n, pred, real, half in table:
         out.append(f"{i * 10:3}-{i * 10 + 10:<4} {n:9} {pred:10.1f} {real:9.1f} "
                    f"{real - pred:+7.1f} ±{half:.1f}")
@@ -300,6 +339,9 @@ def calibrate(rows: Sequence[dict], folds: int = 5) -> list[str]:
         out.append(f"== {preset}, {seats} seats: {len(group)} positions of {rounds} rounds "
                    f"({folds} folds by match) ==")
         out += _table("raw rollout frequency", reliability(held_out(group, None, folds)))
+        shipped = [(calibrated(r["raw"], preset, seats), r["won"], (r["seed"], r["round"]))
+                   for r in group]
+        out += _table("the map shipped now", reliability(shipped))
         for method in METHODS:
             out += _table(f"{method}, held out",
                           reliability(held_out(group, method, folds)))
@@ -321,25 +363,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=int, default=None)
     parser.add_argument("--target", type=int, default=None,
                         help="points that end a match (1: one round each; positions: 1)")
-    parser.add_argument("--worlds", type=int, default=100, help="positions: per position")
     parser.add_argument("--folds", type=int, default=5, help="calibrate: held-out folds")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="speed: processes (default: as unoduo review)")
     args = parser.parse_args(argv)
     rules = Rules(preset=args.preset, seats=args.seats, target=args.target)
     if args.what == "speed":
         for r in (Rules(), Rules(preset="classic", seats=4)):
-            count, done, cpu, wall = review_seconds(r, args.seed, budget=args.budget)
+            count, done, cpu, wall = review_seconds(r, args.seed, jobs=args.jobs)
             print(f"{r.preset} {r.seats} seats: {count} decisions ({done} reviewed) in "
-                  f"{cpu:.1f} s CPU, {wall:.1f} s wall, one process "
-                  f"({1000 * cpu / max(1, done):.0f} ms CPU each; "
-                  f"{300 * cpu / max(1, done):.1f} s CPU per 300)", flush=True)
+                  f"{wall:.1f} s wall, {cpu:.1f} s CPU ({args.jobs or 'default'} jobs; "
+                  f"{300 * wall / max(1, done):.1f} s wall per 300 decisions)", flush=True)
     elif args.what == "levels":
         for level in LEVELS:
-            acc = level_accuracy(level, args.matches, args.seed, rules, args.budget or 240)
-            print(f"{level:7} accuracy {acc:5.1f} over {args.matches} matches", flush=True)
+            accs = level_accuracies(level, args.matches, args.seed, rules, args.budget or 240)
+            mean = sum(accs) / len(accs)
+            se = math.sqrt(sum((a - mean) ** 2 for a in accs) / max(1, len(accs) - 1)
+                           / len(accs))
+            print(f"{level:7} accuracy {mean:5.1f} ± {1.96 * se:.1f} (95%) over {len(accs)} "
+                  "matches", flush=True)
     elif args.what == "positions":
         rules = Rules(preset=args.preset, seats=args.seats, target=args.target or 1)
         print("\t".join(ROW))
-        for row in position_rows(rules, args.matches, args.seed, args.worlds):
+        for row in position_rows(rules, args.matches, args.seed, args.budget):
             print("\t".join(map(str, row)), flush=True)
     else:
         print("\n".join(calibrate(read_rows(sys.stdin), args.folds)))

@@ -158,3 +158,94 @@ def test_a_cache_of_another_format_or_calibration_is_refused(tmp_path):
         stale = dict(data, **{field: old})
         path.write_text(json.dumps(stale), encoding="utf-8")
         assert cache.load(loaded.path, key, 2) is None, field
+
+
+def test_a_cache_of_more_seats_serves_one_seat_and_is_kept(tmp_path, monkeypatch):
+    """The viewer reviews every seat, ``--seat N`` one: the one is read from the all's
+    cache, and reviewing one seat does not replace a cache of all of them."""
+    store, ref, _ = _saved(tmp_path, limit=40)
+    both = run_review(store.open(ref, read_only=True), (0, 1), jobs=1)
+    save = store.open(ref, read_only=True).path
+    path = cache.cache_path(save, False)
+    written = path.read_bytes()
+    import engine.review as review_mod
+    calls = []
+    real = review_mod.Reviewer.decision
+    monkeypatch.setattr(review_mod.Reviewer, "decision",
+                        lambda self, p: calls.append(p) or real(self, p))
+    one = run_review(store.open(ref, read_only=True), (1,), jobs=1)
+    assert calls == []  # from the cache of both seats
+    assert one.decisions == tuple(d for d in both.decisions if d.seat == 1)
+    assert one.seats[1] == both.seats[1] and one.seats[0].decisions == 0
+    assert path.read_bytes() == written  # read, not rewritten
+    key = cache.Key(cache.content_hash(save), (1,), False, 48, json.loads(written)["calibration"])
+    assert cache.save(save, key, one) is True
+    assert path.read_bytes() == written  # the cache of both seats stays
+
+
+def test_the_text_curve_ends_at_the_last_decision():
+    from unoduo_tui.commands.review import _curve
+
+    assert _curve([0.0, 50.0, 100.0], 60) == "▁▄█"  # fewer values than cells: each
+    values = [0.0] * 99 + [100.0]
+    assert len(_curve(values, 60)) == 60 and _curve(values, 60).endswith("█")
+
+
+def test_review_processes_ended_early_do_not_run_the_apps_signal_handlers(tmp_path):
+    """The app's SIGTERM handler (unoduo_tui.shutdown) resets the terminal: a review's
+    worker processes, forked from the app and ended when the review is stopped, must
+    not run it (they did: 3 s after `a` stopped a review, the replay's screen was gone)."""
+    import os
+    import signal
+
+    from unoduo_tui.review.run import Cancelled
+
+    marker = tmp_path / "handled"
+
+    def apps_handler(sig, frame):  # what a worker would do with the app's handler
+        if os.getpid() != parent:
+            marker.write_text(str(os.getpid()))
+            os._exit(0)
+
+    parent = os.getpid()
+    store, ref, _ = _saved(tmp_path, limit=70)
+    previous = signal.signal(signal.SIGTERM, apps_handler)
+    seen: list = []
+    try:
+        with pytest.raises(Cancelled):
+            run_review(store.open(ref, read_only=True), (0, 1), jobs=2, use_cache=False,
+                       progress=lambda done, total, d: seen.append(d),
+                       cancelled=lambda: len(seen) > 2)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert not marker.exists()
+
+
+def test_a_failure_in_a_review_process_is_told_not_printed(tmp_path, monkeypatch, capfd):
+    """A worker's exception comes back as the parent's error (the viewer says it), and
+    the worker writes nothing on the screen (a traceback would land on the app's)."""
+    import engine.review as review_mod
+
+    def broken(self, p):
+        raise ValueError("no world can be sampled here")
+
+    monkeypatch.setattr(review_mod.Reviewer, "decision", broken)  # forked: the workers' too
+    store, ref, _ = _saved(tmp_path, limit=40)
+    with pytest.raises(RuntimeError, match="^no world can be sampled here$"):
+        run_review(store.open(ref, read_only=True), (0, 1), jobs=2, use_cache=False)
+    out, err = capfd.readouterr()
+    assert "Traceback" not in out + err
+
+
+def test_a_review_that_cannot_go_on_is_one_line_and_exit_1(tmp_path, monkeypatch, capsys):
+    import engine.review as review_mod
+
+    def broken(self, p):
+        raise ValueError("no world can be sampled for seat 1 here")
+
+    monkeypatch.setattr(review_mod.Reviewer, "decision", broken)
+    store, ref, _ = _saved(tmp_path, limit=40)
+    assert main(["--data-dir", str(tmp_path), "review", ref]) == 1
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == [
+        "unoduo: the review stopped: no world can be sampled for seat 1 here"]

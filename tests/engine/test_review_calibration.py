@@ -86,3 +86,23 @@ def test_the_review_maps_every_value_of_a_decision():
             assert a == b
             assert c == pytest.approx(100 * calibrated(r / 100, "duo", 2))
         assert cal.win_before == pytest.approx(100 * calibrated(raw.win_before / 100, "duo", 2))
+
+
+def test_a_game_without_a_fitted_map_keeps_the_raw_frequencies():
+    """The maps are fitted for UNO Duo and classic at 4 seats without house rules: a
+    house rule (here 7-0 and partners) changes the game, so its values stay raw."""
+    from engine.review_calibration import fitted
+
+    assert fitted(Rules()) and fitted(Rules(preset="classic", seats=4))
+    assert not fitted(Rules(preset="classic", seats=3))
+    house = Rules(preset="classic", seats=4, teams="partners", seven_zero=True, target=1)
+    assert not fitted(house)
+    m = Match.new(house, seed=5)
+    players = [bots.make("normal", seed=s) for s in range(4)]
+    while not m.over:
+        m.apply(players[m.to_act].choose(m.view(m.to_act)))
+    ps = [p for p in positions(house, m.actions, m.seed) if len(p.view.legal_actions) > 1][:4]
+    assert ps
+    for p in ps:
+        raw = Reviewer(house, seed=3, budget=48, calibrate=False).decision(p)
+        assert Reviewer(house, seed=3, budget=48).decision(p) == raw

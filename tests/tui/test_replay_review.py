@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import pytest
 
+from engine.review_words import action_words
 from tests.net.helpers import until
 from tests.tui.conftest import SIZE, screen_text
 from tests.tui.test_replay import replay_app, save
@@ -46,7 +47,7 @@ async def test_a_shows_the_review_as_it_comes_and_m_goes_to_the_mistakes(tmp_pat
         assert screen.cursor.position == marks[0]
         d = screen.reviewed[marks[0] - 1]
         status = str(screen.query_one("#replay-status").render())
-        assert f"{d.label} −{d.loss:.0f}, best {d.best}" in status
+        assert f"{d.label} −{d.loss:.0f}, best: {action_words(d.best)}" in status
         await pilot.press("end", "M")
         assert screen.cursor.position == marks[-1]
         curve = str(screen.query_one("#review-curve").render())
@@ -89,23 +90,6 @@ async def test_spoiler_free_draws_the_curve_only_up_to_the_cursor(tmp_path):
         assert curve() != shown
 
 
-async def test_a_while_computing_stops_the_review(tmp_path, monkeypatch):
-    import engine.review
-
-    monkeypatch.setattr(engine.review, "BUDGET", 400)
-    store = Store(tmp_path)
-    app = replay_app(store, save(store, seed=3, target=100))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        await pilot.press("a")
-        await until(pilot, lambda: len(screen.reviewed) >= 1, "a first decision", timeout=300)
-        assert not screen.review_done
-        await pilot.press("a")
-        assert not screen.review_on and not screen.review_running
-        assert "review stopped" in str(screen.query_one("#replay-status").render())
-
-
 def test_snapshot_of_the_review_at_a_mistake(snap_compare, monkeypatch):
     """80×24: the curve in the timeline's place, the mistake's label, loss and best move
     on the status line (the replay scene of ``unoduo_tui.screenshots``, fixed seeds)."""
@@ -124,3 +108,64 @@ def test_snapshot_of_the_review_at_a_mistake(snap_compare, monkeypatch):
 
     assert snap_compare(scene_app("replay", "textual-dark"), terminal_size=(80, 24),
                         run_before=reviewed)
+
+
+async def test_a_while_computing_stops_the_review_and_spoiler_free_it_has_no_total(
+        tmp_path, monkeypatch):
+    """``a`` while the review is computed stops it.  Before that: the total of
+    decisions to review is the match's length, so spoiler-free the progress bar has no
+    total and the status line says only that it is working."""
+    from textual.widgets import ProgressBar
+
+    import engine.review
+
+    monkeypatch.setattr(engine.review, "BUDGET", 400)
+    store = Store(tmp_path)
+    app = replay_app(store, save(store, seed=3, target=100))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("s", "a")  # spoiler-free, at the start; the review on
+        await until(pilot, lambda: len(screen.reviewed) >= 1, "a first decision", timeout=300)
+        assert not screen.review_done
+        await pilot.pause()
+        status = str(screen.query_one("#replay-status").render())
+        bar = screen.query_one("#review-progress", ProgressBar)
+        assert "reviewing…" in status and f"/{screen.review_total}" not in status
+        assert bar.total is None
+        await pilot.press("s")  # spoilers shown: the total too
+        status = str(screen.query_one("#replay-status").render())
+        assert bar.total == screen.review_total and f"{screen.cursor.count}" in status
+        await pilot.press("a")  # stopped
+        assert not screen.review_on and not screen.review_running
+        assert "review stopped" in str(screen.query_one("#replay-status").render())
+
+
+async def test_the_status_line_keeps_room_for_the_decision_beside_the_review(tmp_path):
+    """80 columns, spoiler-free, all hands, a blunder: the label, loss and best move and
+    the spoiler-free mark stay, and the decision's sentence keeps room (the perspective
+    gives way, the hands on screen tell it)."""
+    from engine.review import Decision
+
+    store = Store(tmp_path)
+    app = replay_app(store, save(store, seed=4, target=20))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("s")  # spoiler-free, at the start
+        for _ in range(30):
+            await pilot.press("right")
+        step = screen.cursor.position - 1
+        seat = screen.cursor.actor()
+        assert seat is not None
+        screen.reviewed = {step: Decision(step + 2, step, seat, 1, "draw", "play W+4 B",
+                                          "blunder", 32.0, 47.0, 15.0)}
+        screen.review_on = screen.review_done = True
+        screen.show()
+        status = str(screen.query_one("#replay-status").render())
+        head = f" {screen.cursor.position} · round 1 · "
+        words = " · blunder −32, best: W+4 naming blue · spoiler-free"
+        assert status.startswith(head) and status.endswith(words), status
+        assert len(status) <= 80 and len(status) - len(head) - len(words) >= 12, status
+        await pilot.press("a")  # the review off: the perspective is back
+        assert "all hands · spoiler-free" in str(screen.query_one("#replay-status").render())

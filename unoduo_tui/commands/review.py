@@ -29,7 +29,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     review.add_argument("--seat", metavar="N", type=int,
                         help="only seat N's decisions (counted from 1)")
     review.add_argument("--hindsight", action="store_true",
-                        help="judge with the real hidden cards (finished matches only)")
+                        help="judge knowing every hand (finished matches only)")
     review.add_argument("--json", action="store_true", help="print one JSON object")
     review.set_defaults(run=run)
 
@@ -37,7 +37,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..review.run import as_json, reviewable_seats, run_review
     from ..text.words import seat_names
-    from .common import EXIT_FAIL, EXIT_OK, Progress, UsageError, read_only, remote_seats
+    from .common import EXIT_FAIL, EXIT_OK, Progress, UsageError, err, read_only, remote_seats
 
     loaded = read_only(args)
     if loaded is None:
@@ -48,11 +48,17 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     bar = Progress(sys.stderr, 1, "decisions") if sys.stderr.isatty() else None
+    failed = None
     try:
         result = run_review(loaded, seats, args.hindsight, progress=bar)
+    except (RuntimeError, ValueError) as exc:  # a position no world fits, a worker lost
+        failed = str(exc)
     finally:
         if bar is not None:
             bar.close()
+    if failed is not None:
+        err(f"the review stopped: {failed}")
+        return EXIT_FAIL
     names = seat_names(loaded.seats)
     if args.json:
         print(json.dumps(as_json(loaded, result, names, seats)))
@@ -66,35 +72,49 @@ def _curve(values: Sequence[float], width: int = 60) -> str:
     if not values:
         return ""
     n = len(values)
-    cells = [values[min(n - 1, i * n // width)] for i in range(min(width, n))]
+    cells = [values[(i + 1) * n // min(width, n) - 1] for i in range(min(width, n))]
     return "".join(_BARS[min(7, int(v * 8 / 100.0001))] for v in cells)
 
 
-def summary_lines(loaded, result: "Review", names: Sequence[str], seats: Sequence[int]
-                  ) -> list[str]:
-    """The text summary of ``unoduo review``."""
+def summary_lines(loaded, result: "Review", names: Sequence[str], seats: Sequence[int],
+                  width: int = 80) -> list[str]:
+    """The text summary of ``unoduo review``, in ``width`` columns: what the numbers
+    mean, then per seat its accuracy, counts, three biggest mistakes (numbered as
+    ``transcript`` numbers decisions, which is where the replay's ``g`` goes) and curve."""
+    import textwrap
+
     from engine.review import FLAGGED, LABELS, THRESHOLDS
+    from engine.review_calibration import fitted
 
     limits = ", ".join(f"{name} < {below:g}" for name, below in THRESHOLDS[:-1])
-    out = [f"Review of match {loaded.id}" + (" — HINDSIGHT: judged with the real hidden "
-                                               "cards" if result.hindsight else ""),
-           "Win chance: of winning the round, " + ("played out once from the real cards"
-                                                    if result.hindsight else
-                                                    "from each seat's own view") +
-           ". Labels by points "
-           f"lost: {limits}, blunder beyond; forced: one legal action. The curve: "
-           + ("of winning the match." if loaded.header.rules.preset == "duo"
-              else "of winning the round."), ""]
+    rules = loaded.header.rules
+    duo = rules.preset == "duo"
+    about = ("Win chance: of winning the round"
+             + (" (the team's)" if rules.teams == "partners" else "") + ", "
+             + ("knowing every hand (hindsight)" if result.hindsight
+                else "from what the seat knew then"
+                + ("" if fitted(rules) else " (uncalibrated: no map is fitted for this "
+                   "game, only for UNO Duo and classic at 4 seats without house rules)")) +
+             f". Labels by points of it lost: {limits}, blunder beyond; forced: one legal "
+             "action. Accuracy: lichess's, from win chances. The curve: of winning the "
+             + ("match." if duo else "round."))
+    out = [f"Review of match {loaded.id}"]
+    if result.hindsight:
+        out += textwrap.wrap("HINDSIGHT: judged knowing every hand, which no player did "
+                             "(the draw pile's order still left to chance)", width)
+    out += textwrap.wrap(about, width) + [""]
     for s in result.seats:
         if s.seat not in seats:
             continue
         acc = "—" if s.accuracy is None else f"{s.accuracy:.0f}"
-        counts = ", ".join(f"{s.counts[k]} {k}" for k in LABELS)
-        out.append(f"Seat {s.seat + 1} {names[s.seat]}: accuracy {acc}, {s.decisions} "
-                   f"decisions ({counts})")
+        out.append(f"Seat {s.seat + 1} {names[s.seat]}: accuracy {acc} over {s.decisions} "
+                   "decisions")
+        out.append("  " + ", ".join(f"{s.counts[k]} {k}" for k in LABELS))
         for d in s.worst:
-            out.append(f"  #{d.index} round {d.round}: {d.label}, −{d.loss:.0f} — {d.reason}")
+            out += textwrap.wrap(f"{d.step + 1}. round {d.round}, {d.label} −{d.loss:.0f}: "
+                                 f"{d.reason}", width, initial_indent="  ",
+                                 subsequent_indent="      ")
         if not s.worst:
             out.append("  no " + " / ".join(FLAGGED))
-        out.append(f"  win chance: {_curve(result.curves[s.seat])}")
+        out.append(f"  win chance: {_curve(result.curves[s.seat], width - 15)}")
     return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import queue
+import signal
 from typing import Any, Callable, Final, Iterator, Sequence
 
 import engine.review as engine_review
@@ -18,11 +19,15 @@ from engine.review_calibration import VERSION as CALIBRATION
 from engine.rules import Rules
 
 from . import cache
+from ..shutdown import die_with_parent
 from ..transcript import witnesses
 
-__all__ = ["reviewable_seats", "run_review", "as_json", "Cancelled"]
+__all__ = ["reviewable_seats", "run_review", "review_log", "as_json", "Cancelled", "REVIEW_SEED"]
 
 
+#: the review's own sampling seed: the same for every match (never the match's seed,
+#: which a match in play keeps from its players: values drawn from it would tell of it)
+REVIEW_SEED = 0
 #: processes a review runs in (the machine's two cores)
 JOBS = 2
 #: how they start: forked (spawn fails in an app whose stdout is Textual's: "bad
@@ -124,19 +129,37 @@ def _reviewed(rules: Rules, log, seed: int, seats: Sequence[int], hindsight: boo
     return positions(rules, log, seed, seats=seats, hindsight=hindsight)
 
 
-def _decisions(rules: Rules, log, seed: int, seats: Sequence[int], hindsight: bool,
+def review_log(rules: Rules, log, seed: int, seats: Sequence[int], hindsight: bool,
                budget: int) -> Iterator[Decision]:
-    """The review of ``seats``' decisions (the same whichever process runs it)."""
-    return review(_reviewed(rules, log, seed, seats, hindsight), rules, seed=seed & 0xFFFF,
+    """The review of ``seats``' decisions in the match ``log`` records (``seed``: the
+    match's, to replay it; the worlds are drawn from :data:`REVIEW_SEED`) — the same
+    whichever process runs it."""
+    return review(_reviewed(rules, log, seed, seats, hindsight), rules, seed=REVIEW_SEED,
                   budget=budget, hindsight=hindsight)
+
+
+#: the signals a worker process must not handle as the app does (its handlers,
+#: :class:`~unoduo_tui.shutdown.SignalExit`, would reset the app's terminal from the
+#: worker 3 s after the worker was ended): blocked across the fork, then the defaults
+_WORKER_SIGNALS = frozenset({signal.SIGTERM, signal.SIGHUP, signal.SIGINT})
 
 
 def _job(out, rules: Rules, log, seed: int, seats: Sequence[int], hindsight: bool,
          budget: int) -> None:
-    """A worker process: each decision of ``seats`` onto ``out``, then ``None``."""
+    """A worker process: each decision of ``seats`` onto ``out``, then ``None`` (a
+    failure is put as its message — the worker writes nothing on the app's screen).
+    SIGTERM and SIGHUP end it at once, SIGINT is its parent's to handle, and it dies
+    with its parent."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _WORKER_SIGNALS)
+    die_with_parent()
     try:
-        for d in _decisions(rules, log, seed, seats, hindsight, budget):
+        for d in review_log(rules, log, seed, seats, hindsight, budget):
             out.put(d)
+    except Exception as exc:  # noqa: BLE001 - told to the parent, which raises it
+        out.put(str(exc) or type(exc).__name__)
     finally:
         out.put(None)
 
@@ -147,7 +170,7 @@ def _stream(rules: Rules, log: list[str], seed: int, seats: Sequence[int], hinds
     ``cancelled()`` (the processes are ended)."""
     groups = [list(seats[i::jobs]) for i in range(min(jobs, len(seats)))]
     if len(groups) <= 1:
-        for d in _decisions(rules, log, seed, seats, hindsight, budget):
+        for d in review_log(rules, log, seed, seats, hindsight, budget):
             if cancelled():
                 raise Cancelled()
             yield d
@@ -157,9 +180,13 @@ def _stream(rules: Rules, log: list[str], seed: int, seats: Sequence[int], hinds
     procs = [ctx.Process(target=_job, args=(out, rules, log, seed, g, hindsight, budget),
                          daemon=True)
              for g in groups]
-    for proc in procs:
-        proc.start()
     try:
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _WORKER_SIGNALS)
+        try:
+            for proc in procs:
+                proc.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         running = len(procs)
         while running:
             if cancelled():
@@ -172,6 +199,8 @@ def _stream(rules: Rules, log: list[str], seed: int, seats: Sequence[int], hinds
                 continue
             if d is None:
                 running -= 1
+            elif isinstance(d, str):
+                raise RuntimeError(d)
             else:
                 yield d
     finally:
@@ -179,4 +208,5 @@ def _stream(rules: Rules, log: list[str], seed: int, seats: Sequence[int], hinds
             if proc.is_alive():
                 proc.terminate()
         for proc in procs:
-            proc.join()
+            if proc.pid is not None:
+                proc.join()

@@ -24,6 +24,7 @@ from textual.worker import Worker, get_current_worker
 
 from engine.replay import ALL
 from engine.review import Decision, curves
+from engine.review_words import action_words
 
 from .run import Cancelled, run_review
 
@@ -150,17 +151,36 @@ class ReviewPane(_Screen):
                        cancelled=lambda: worker.is_cancelled)
         except Cancelled:
             return
+        except (RuntimeError, ValueError, OSError) as exc:  # said, not a traceback
+            if not worker.is_cancelled:
+                app.call_from_thread(self._review_failed, str(exc))
+            return
         if not worker.is_cancelled:
             app.call_from_thread(self._review_finished)
+
+    def _review_failed(self, why: str) -> None:
+        self._review_worker = None
+        self.review_on = False
+        self.notify(f"The review stopped: {why}", title="Review", severity="error",
+                    timeout=8)
+        self.show()
 
     def _reviewed_one(self, done: int, total: int, d: Decision | None) -> None:
         self.review_total = total
         if d is not None:
             self.reviewed[d.step] = d
-        bar = self.query_one("#review-progress", ProgressBar)
-        bar.update(total=max(1, total), progress=done)
+        self._progress()
         if self.review_on:
             self.show()
+
+    def _progress(self) -> None:
+        """The progress bar: done of the total — spoiler-free, without a total (it is
+        the match's length): only that the review is working."""
+        bar = self.query_one("#review-progress", ProgressBar)
+        if self.spoiler_free:
+            bar.update(total=None)
+        else:
+            bar.update(total=max(1, self.review_total or 1), progress=len(self.reviewed))
 
     def _review_finished(self) -> None:
         self.review_done = True
@@ -181,6 +201,8 @@ class ReviewPane(_Screen):
         self.query_one("#review-progress").display = self.review_on and not self.review_done
         if not self.review_on:
             return
+        if not self.review_done:
+            self._progress()  # spoiler-free may have been turned on or off
         cursor = self.cursor
         width = max(10, self.size.width - 2 - (0 if self.review_done else 22))
         count = max(1, cursor.count)
@@ -212,9 +234,10 @@ class ReviewPane(_Screen):
         pos = self.cursor.position
         d = self.reviewed.get(pos - 1) if pos else None
         if d is None:
-            if not self.review_done:
-                return f" · reviewing {len(self.reviewed)}/{self.review_total or '…'}"
+            if not self.review_done:  # spoiler-free: the total is the match's length
+                return (" · reviewing…" if self.spoiler_free else
+                        f" · reviewing {len(self.reviewed)}/{self.review_total or '…'}")
             return " · not reviewed"
         if d.label in ("best", "forced"):
             return f" · {d.label}"
-        return f" · {d.label} −{d.loss:.0f}, best {d.best}"
+        return f" · {d.label} −{d.loss:.0f}, best: {action_words(d.best)}"

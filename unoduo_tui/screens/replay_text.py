@@ -55,16 +55,22 @@ class ReplayText(_Screen):
         that led here in the log's words (or a note: "no later Draw 2 volley"), then
         the marks — unfinished, practice, spoiler-free, the autoplay speed — which stay
         in sight at 80 columns: when the sentence does not fit, long names and the
-        practice mark take short forms first, then the sentence is cut.
+        practice mark take short forms first (with the review on, the perspective
+        goes next), then the sentence is cut.
         ``shown``: the view the log shows (default: ``everything``)."""
         width = self.size.width or 80
         shown = everything if shown is None else shown
-        for names, practice in ((self.names, ""),
-                                (tuple(fit(n, 10) for n in self.names), "practice")):
+        short = tuple(fit(n, 10) for n in self.names)
+        for names, practice in ((self.names, ""), (short, "practice")):
             head, said, tail = self._status(everything, shown, names, practice)
             room = width - head.cell_len - tail.cell_len
             if cell_len(said) <= room:  # else short names and marks, for more of the sentence
                 break
+        if self.review_on and room < min(20, cell_len(said)):
+            # the review's words leave the sentence little room: the perspective goes
+            # (the hands on screen tell it)
+            head, said, tail = self._status(everything, shown, short, "practice", False)
+            room = width - head.cell_len - tail.cell_len
         text = head
         text.append(fit(said, max(1, room)) if room > 0 else "")
         text.append_text(tail)
@@ -72,7 +78,7 @@ class ReplayText(_Screen):
         return text
 
     def _status(self, everything, shown, names: tuple[str, ...],
-                practice: str = "") -> tuple[Text, str, Text]:
+                practice: str = "", perspective: bool = True) -> tuple[Text, str, Text]:
         """The status line's three parts: where, what happened (to be cut to the room
         left), the marks."""
         cursor = self.cursor
@@ -87,9 +93,10 @@ class ReplayText(_Screen):
         if everything is not None and everything.draw_pile and not self.review_on:
             tail.append(f" · next {' '.join(c.text for c in everything.draw_pile[:3])}")
         tail.append(self.review_words())  # the review's label (#25), when on
-        view = ("all hands" if not isinstance(self.perspective, int)  # ALL
-                else f"{names[self.perspective]}'s view")
-        tail.append(f" · {view}")
+        if perspective:
+            view = ("all hands" if not isinstance(self.perspective, int)  # ALL
+                    else f"{names[self.perspective]}'s view")
+            tail.append(f" · {view}")
         if self.locked is not None:
             tail.append(" (unfinished)")
         if self.undos:
