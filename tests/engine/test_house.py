@@ -468,3 +468,16 @@ def test_h6_h5_the_next_seat_is_an_opponent_whose_e1_draw_counts_for_the_scoring
     m.apply("play B+2")
     # seat 2 drew R3 R4 (E1): seats 1 and 3 score seats 0 and 2's 3 + 3 + 7 points
     assert m.rounds[-1] == (1, (0, 13, 0, 13))
+
+
+def test_h4_the_replay_cursor_names_the_jumper_as_the_seat_that_decided():
+    from engine.replay import ReplayCursor
+
+    m = dealt(four(seat1=["B9"], seat3=["B9"]), "B5", jump_in=True)
+    m.apply("play B9")
+    m.apply("jump B9", seat=3)
+    m.apply("draw")
+    cursor = ReplayCursor.of(m)
+    assert [str(cursor.decision(p)) for p in range(1, cursor.count + 1)] == [
+        "play B9", "jump B9", "draw"]
+    assert [cursor.actor(p) for p in range(1, cursor.count + 1)] == [1, 3, 0]

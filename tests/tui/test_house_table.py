@@ -193,3 +193,18 @@ def test_h5_the_match_over_dialog_and_the_score_sheet_name_the_winning_team():
     head, _ = MatchOver(m.view(0), NAMES)._many(m.view(0))
     assert head == "Bo & Di win the match with 6!"
     assert standing(m.view(0), NAMES) == "Bo & Di win"
+
+
+def test_h4_practice_undo_and_redo_take_a_jump_in_as_the_jumpers_own_decision():
+    rules = Rules(preset="classic", seats=4, jump_in=True)
+    t = table(rules, {1: Scripted(), 2: Scripted(), 3: Scripted()})
+    decisions = lambda: [str(a) for a in t.match.actions if not a.is_chance]  # noqa: E731
+    t.act(0, "play B7")  # Ann
+    t.apply("play B9")  # Bo, a bot
+    t.act(0, "jump B9")  # Ann again, out of turn: Cy (a bot) was to act
+    assert t.practice and t.undo()
+    assert decisions() == ["play B7", "play B9"]  # only Ann's jump-in went back
+    assert t.undo() and decisions() == []
+    assert t.redo() and decisions() == ["play B7", "play B9"]  # Ann's move, Bo's reply
+    assert t.redo() and decisions() == ["play B7", "play B9", "jump B9"]
+    t.close()

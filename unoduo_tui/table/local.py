@@ -642,7 +642,8 @@ class LocalTable:
             if not self.redo_stack or self.waiting:
                 return False
             m, first = self.match, True
-            while self.redo_stack and (first or self.is_bot(m.to_act)):
+            # the bots' replies go with it; a jump-in (H4) is its jumper's, not to_act's
+            while self.redo_stack and (first or self.is_bot(m.decider(self.redo_stack[0]))):
                 try:
                     m.apply(self.redo_stack[0])
                 except ValueError:  # cannot happen with chance as recorded; never wedge
