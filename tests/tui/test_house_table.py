@@ -179,8 +179,11 @@ async def test_h2_the_challenge_prompt_offers_to_stack_a_wild_draw_4_by_keys():
 
 
 def test_h5_the_match_over_dialog_and_the_score_sheet_name_the_winning_team():
+    from engine import describe
     from unoduo_tui.dialogs import MatchOver
+    from unoduo_tui.text.words import result_line
     from unoduo_tui.widgets.scoresheet import standing
+    from unoduo_tui.widgets.status import status_text
 
     m = Match.from_position(Rules(preset="classic", seats=4, teams="partners", target=5),
                             hands=[["G1", "G2"], ["B9"], ["Y1", "Y2"], ["R9", "R8"]],
@@ -193,6 +196,12 @@ def test_h5_the_match_over_dialog_and_the_score_sheet_name_the_winning_team():
     head, _ = MatchOver(m.view(0), NAMES)._many(m.view(0))
     assert head == "Bo & Di win the match with 6!"
     assert standing(m.view(0), NAMES) == "Bo & Di win"
+    assert status_text(m.view(3), NAMES) == "Match over: you and Bo win!"
+    assert status_text(m.view(0), NAMES) == "Match over: Bo & Di win."
+    assert status_text(m.view(1), NAMES, say_you=False) == "Match over: Bo & Di win."
+    assert describe(m.events[-1], NAMES, 3) == "Match over: You and Bo win (0–6–0–6)."
+    assert describe(m.events[-1], NAMES) == "Match over: Bo & Di win (0–6–0–6)."
+    assert result_line(m, NAMES) == "Result: Bo & Di won, 0–6–0–6, after 1 round."
 
 
 def test_h4_practice_undo_and_redo_take_a_jump_in_as_the_jumpers_own_decision():

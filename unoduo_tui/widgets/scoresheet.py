@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cmp_to_key
-from typing import Sequence
 
 from rich.console import Group
 from rich.text import Text
@@ -33,6 +32,7 @@ from engine import PlayerView, Rules
 from engine.scoring import match_result
 
 from ..text.columns import distinct_names, short_name, short_names
+from ..text.words import team_name, winners
 from .names import SeatNames
 from .viewslice import ShowsView
 
@@ -84,19 +84,13 @@ def ranking(rules: Rules, scores: tuple[int, ...]) -> list[list[int]]:
     return ranks
 
 
-def team_name(rules: Rules, seat: int, names: Sequence[str]) -> str:
-    """``seat``'s name, and with partners (H5) its partner's: "Ann & Cal"."""
-    partner = rules.partner(seat)
-    return names[seat] if partner is None else f"{names[seat]} & {names[partner]}"
-
-
 def standing(view: PlayerView, names: tuple[str, ...]) -> str:
     """Who wins (the match is over) or leads, by name: "Ann wins", "shared win: Ann,
     Cal", "Ann leads" ("Ann & Cal win" with partners); "" before anyone has scored."""
     teams = view.rules.teams == "partners"
     if view.over:
         if view.winner is not None:
-            return f"{team_name(view.rules, view.winner, names)} win{'' if teams else 's'}"
+            return winners(view.rules, view.winner, names)
         best = ranking(view.rules, view.scores)[0]
         return "shared win: " + ", ".join(names[s] for s in best)
     ahead = leader(view.rules, view.scores)

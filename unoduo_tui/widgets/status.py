@@ -10,6 +10,7 @@ from engine import PlayerView
 from engine.cards import COLOUR_NAMES
 
 from ..text.columns import short_name
+from ..text.words import winners
 from .names import SeatNames
 from .viewslice import ShowsView
 
@@ -65,8 +66,8 @@ def _status(view: PlayerView, names: tuple[str, ...], armed: bool, thinking: boo
     if view.over:
         if view.winner is None:
             return "Match over: a draw."
-        return "Match over: " + ("you win!" if view.winner == view.seat and say_you
-                                 else f"{names[view.winner]} wins.")
+        who = winners(view.rules, view.winner, names, view.seat if say_you else None)
+        return f"Match over: {who}{'!' if who.startswith('you') else '.'}"
     seat, actor = view.seat, view.to_act
     if seat is None:  # a watcher's public view: nobody here plays
         who = names[actor] if actor is not None else "nobody"
