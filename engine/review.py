@@ -189,10 +189,13 @@ class Reviewer:
 
     def win_chance(self, end: Match, view: PlayerView) -> float:
         """``view``'s seat's chance (0 or 1) of winning the round at a rolled-out
-        round's end (an even share when the rollout was cut short)."""
+        round's end (an even share when the rollout was cut short); with partners
+        (H5) its team wins the round when either partner goes out."""
+        rules = end.rules
         if not end.over:  # a rollout cut short: nobody went out
-            return 1.0 / end.seats
-        return 1.0 if end.rounds[-1][0] == view.seat else 0.0
+            return 1.0 / (end.seats // 2 if rules.teams == "partners" else end.seats)
+        out = end.rounds[-1][0]
+        return 1.0 if out is not None and rules.team(out) == rules.team(view.seat) else 0.0
 
     def outcomes(self, view: PlayerView, options: Sequence[Action],
                  world: "Callable[[], Match] | None" = None
