@@ -481,3 +481,22 @@ def test_h4_the_replay_cursor_names_the_jumper_as_the_seat_that_decided():
     assert [str(cursor.decision(p)) for p in range(1, cursor.count + 1)] == [
         "play B9", "jump B9", "draw"]
     assert [cursor.actor(p) for p in range(1, cursor.count + 1)] == [1, 3, 0]
+
+
+def test_h2_h4_the_record_counts_a_stacked_wild_draw_4_volley_and_a_jump_in_going_out():
+    from engine.tally import tally
+
+    m = dealt(four(seat1=["W+4"], seat2=["W+4"]), "B5", stack_draw4="same", target=10_000)
+    m.apply("play W+4 R")
+    m.apply("play W+4 G")
+    m.apply("draw")  # seat 3 takes the volley of 8
+    counts = tally(m).seats
+    assert (counts[3].volley_taken, counts[2].volley_dealt) == (8, 8)
+    m = Match.from_position(classic(4, jump_in=True, target=10_000),
+                            hands=[["BS"], ["BS", "B1", "B2"], ["Y1", "Y2"], ["G1", "G2"]],
+                            draw_pile=["R3", "R4", "R5"], discard_pile=["B5"], to_act=1,
+                            phase="turn", colour="B", p1=1)
+    m.apply("play BS")
+    m.apply("jump BS", seat=0)  # seat 0 goes out on an action card, out of turn
+    counts = tally(m).seats
+    assert (counts[0].rounds_won, counts[0].action_outs) == (1, 1)
