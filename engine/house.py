@@ -175,16 +175,18 @@ class HouseMatch(ClassicMatch):
                 return "H4: jump-in is off in this match"
             if seat is not None and seat == self._to_act:
                 return f"H4: it is your turn — play it (play {card})"
+            holds = self._holder(card) is not None if seat is None \
+                else bool(self._masks[seat] & card.bit)
+            if not holds:
+                return f"H4: you hold no {card}"
+            # a seat jumps with the card that was on top: another decision came first
             if self._jump_from is None:
                 return "H4: too late — the jump-in window has closed"
             top = self._discard[-1]
             if card.code != top.code:
-                return f"H4: jump in only with a card identical to the top card ({top})"
+                return f"H4: too late — {top} is on top now (jump in only with its twin)"
             if seat is not None and seat == self._jump_from:
                 return "H4: you played the top card yourself"
-            holder = self._holder(card)
-            if holder is None or (seat is not None and seat != holder):
-                return f"H4: you hold no {card}"
             return "H1/U3: a jumped 7 swaps (jump X7 swap S); say UNO only when one card is left"
         if seat is not None and seat != self._to_act:
             return why_illegal(self, action, seat)
