@@ -136,6 +136,12 @@ class HouseMatch(ClassicMatch):
                 return seat
         return None
 
+    @property
+    def jump_open(self) -> bool:
+        """H4: a card was just played, no draw is pending and it is not a Wild."""
+        return self._jump_from is not None and not self._over \
+            and not self._discard[-1].is_wild
+
     # -- taking a decision -------------------------------------------------------------
 
     def decider(self, action: "Action | str") -> int | None:

@@ -217,3 +217,69 @@ def test_h4_practice_undo_and_redo_take_a_jump_in_as_the_jumpers_own_decision():
     assert t.redo() and decisions() == ["play B7", "play B9"]  # Ann's move, Bo's reply
     assert t.redo() and decisions() == ["play B7", "play B9", "jump B9"]
     t.close()
+
+
+async def test_h4_hot_seat_offers_a_jump_in_only_to_the_seat_on_screen():
+    from unoduo_tui.screens.handoff import HandOff
+
+    rules = Rules(preset="classic", seats=4, jump_in=True)
+    # Ann and Di share the keyboard; Di holds the twin of the B9 Bo plays
+    hands = [HANDS[0][:1] + ["G8"] + HANDS[0][2:], HANDS[1], HANDS[2], ["B9"] + HANDS[3][1:]]
+    cy = Held()
+    t = table(rules, {1: Scripted(["play B9"]), 2: cy}, hands)
+    assert t.mine == (0, 3)
+    try:
+        async with seated(t) as (pilot, app):
+            assert isinstance(app.screen, HandOff)
+            await press(pilot, "enter")  # Ann at the keyboard
+            g = game(app)
+            await pilot.press(str([c.text for c in g.hand.cards].index("B7") + 1))
+            await pilot.press("enter")  # Ann plays B7, Bo plays B9, Cy thinks
+            await until(pilot, lambda: g.latest is not None and g.latest.to_act == 2,
+                        "Bo's B9")
+            assert [str(a) for a in t.view(3).legal_actions] == ["jump B9"]  # Di could
+            assert g.viewer == 0 and not g.check_action("jump_in", ())  # Ann is on screen
+            assert "Jump in" not in screen_text(app) and "B9" not in [c.text for c in g.hand.cards]
+            await pilot.press("j")
+            await pilot.pause()
+            assert not any(e.kind == "jump" for e in t.match.events) and t.match.to_act == 2
+            cy.go.set()
+    finally:
+        cy.go.set()
+
+
+def test_h4_a_bot_waits_longer_while_a_human_may_jump_in_whoever_holds_the_twin(monkeypatch):
+    """The bots' pacing leaves a human time to jump: while the window is open, the bot to
+    act waits JUMP_WAIT pauses — also when nobody holds the twin, so the wait tells
+    nothing.  (The pauses are recorded, not slept: no clock in the test.)"""
+    import queue
+
+    from unoduo_tui.table import local
+
+    asked: queue.Queue = queue.Queue()
+    monkeypatch.setattr(local.LocalTable, "_pause",
+                        lambda self, token, seconds: asked.put((len(self.match.actions),
+                                                                seconds)))
+    rules = Rules(preset="classic", seats=4, jump_in=True)
+    for twin, first in ((True, "play B9"), (False, "play B7")):
+        hands = [HANDS[0], ["Y7"] + HANDS[1][1:], HANDS[2],
+                 (["B9"] if twin else ["Y5"]) + HANDS[3][1:]]
+        m = Match.new(rules, seed=0, deck=classic_deck(hands, "B5", 3, rules=rules), first=3)
+        t = LocalTable(m, NAMES, ("human", "bot:easy", "bot:easy", "human"),
+                       bots={1: Scripted(["draw", "pass"]), 2: Scripted(["draw", "pass"])},
+                       bot_pause=1.0)
+        t.act(0, first)  # the window opens; Bo is to act
+        done = threading.Event()
+        t.subscribe(lambda u: done.set() if u.to_act == 3 else None)
+        assert done.wait(30)
+        pauses = []
+        while not asked.empty():
+            pauses.append(asked.get()[1])
+        t.close()
+        # Bo's move after Ann's card: the long wait; Cy's after Bo's draw: the usual one
+        assert pauses[0] == local.JUMP_WAIT and pauses[-1] == 1.0, (twin, pauses)
+    m = Match.new(Rules(preset="classic", seats=4), seed=0,
+                  deck=classic_deck(HANDS, "B5", 3, rules=Rules(preset="classic", seats=4)),
+                  first=3)
+    m.apply("play B9")
+    assert not m.jump_open  # without jump-in, never

@@ -48,6 +48,10 @@ HINT_MS = 400
 
 #: the undo cursor keeps a snapshot every this many decisions (an undo replays fewer)
 UNDO_EVERY = 32
+#: H4: while the jump-in window is open at a table with a human not to act, the bots'
+#: next move waits this many pauses — whether or not anyone holds the twin (a longer
+#: wait only then would tell that someone does)
+JUMP_WAIT = 2.5
 
 
 class LocalTable:
@@ -545,18 +549,20 @@ class LocalTable:
                     return
                 seat, m = self.match.to_act, self.match
                 token = (m, m.log_length)
+                pause = self.bot_pause * (JUMP_WAIT if self._human_may_jump() else 1)
                 if self._jump_due():  # H4: first the bots' jump-ins, after the pause
-                    self._pause(token)
+                    self._pause(token, pause)
                     if (m, m.log_length) == token and not self._held and not self._closed:
                         if self._bot_jump() or not self.plays_itself(seat):
                             continue
                     else:
                         continue
+                    pause = 0.0  # waited already
                 bot = self.bots.get(seat) or self._stand_in_bots[seat]
                 view = m.view(seat)
                 self._thinking = seat
                 self._emit("thinking")
-                self._pause(token)
+                self._pause(token, pause)
             try:  # from its view only, outside the lock
                 action, thought = self.thinker(bot, view)
             except Exception:  # a bot that fails must not wedge the table
@@ -576,10 +582,17 @@ class LocalTable:
                     self.bots[seat] = thought  # what it learnt (a pool sends a copy back)
                 self._after_decision(self.match.apply(action))
 
-    def _pause(self, token: tuple) -> None:
-        """``bot_pause`` seconds (holding the lock only between waits), cut short by a
-        close or by the moment passing (an undo)."""
-        deadline = time.monotonic() + self.bot_pause
+    def _human_may_jump(self) -> bool:
+        """H4: the jump-in window is open and a human other than the seat to act is at
+        the table (the time a human needs to see the card and press j)."""
+        m = self.match
+        return m.jump_open and any(not self.plays_itself(s)
+                                   for s in range(m.seats) if s != m.to_act)
+
+    def _pause(self, token: tuple, seconds: float) -> None:
+        """``seconds`` (holding the lock only between waits), cut short by a close or by
+        the moment passing (an undo, a human's jump-in)."""
+        deadline = time.monotonic() + seconds
         while not self._closed and (self.match, self.match.log_length) == token:
             left = deadline - time.monotonic()
             if left <= 0:
