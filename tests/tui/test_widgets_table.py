@@ -232,6 +232,8 @@ def test_the_log_says_who_a_next_seat_card_hits():
     assert effect_note(_play(0, "GR", 3), None, names, 2) == \
         "Reverse: play goes Ann → Bea → you → Dan → Ann."
     assert effect_note(_play(2, "W+4", 1), None, names, 0) == "Bea must draw 4 or challenge."
+    assert effect_note(_play(2, "W+4", 1), None, names, 1, stack4=True) == \
+        "You must draw 4, stack a Wild Draw 4 or challenge."  # H2
     # H2: a Wild Draw 4 stacked on a volley is not challenged: the next seat faces it
     stacked = new_event("play", 2, (Card.parse("W+4"),), 8, data=1)
     assert effect_note(stacked, None, names, 0) == "Bea faces +8."
