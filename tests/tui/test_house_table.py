@@ -85,6 +85,8 @@ async def test_h4_the_footer_offers_jump_in_during_another_seats_turn_and_j_jump
             await until(pilot, lambda: g.latest is not None and g.latest.to_act == 2
                         and g.check_action("jump_in", ()), "Ann may jump in")
             assert "Jump in" in screen_text(app) and g.latest.to_act == 2
+            assert g.hand.selected_card.text == "B9"  # the twin is pointed at
+            assert "jump in with your B9 (j)!" in screen_text(app)
             await pilot.press("j")
             await until(pilot, lambda: any(e.kind == "jump" for e in t.match.events), "a jump")
             jump = next(e for e in t.match.events if e.kind == "jump")
@@ -283,3 +285,19 @@ def test_h4_a_bot_waits_longer_while_a_human_may_jump_in_whoever_holds_the_twin(
                   first=3)
     m.apply("play B9")
     assert not m.jump_open  # without jump-in, never
+
+
+def test_h2_h4_the_status_line_says_what_the_house_rules_allow_now():
+    from unoduo_tui.widgets.status import status_text
+
+    rules = Rules(preset="classic", seats=4, stack_draw4="same", jump_in=True)
+    hands = [["W+4"] + HANDS[0][1:], ["W+4"] + HANDS[1][1:], HANDS[2], ["B9"] + HANDS[3][1:]]
+    m = Match.new(rules, seed=0, deck=classic_deck(hands, "B5", 3, rules=rules), first=3)
+    m.apply("play B9")  # Ann; Di holds the twin while Bo is to act
+    assert status_text(m.view(3), NAMES) == "Waiting for Bo… · jump in with your B9 (j)!"
+    m = Match.new(rules, seed=0, deck=classic_deck(hands, "B5", 3, rules=rules), first=3)
+    m.apply("play W+4 R")  # Ann's on Bo, who holds one too
+    assert status_text(m.view(1), NAMES) == \
+        "Ann played W+4: stack yours (s), challenge (c) or draw 4 (d)"
+    m.apply("play W+4 G")  # Bo stacks it: Cy faces 8, with no challenge
+    assert status_text(m.view(2), NAMES) == "Facing +8: draw 8 (d)"
