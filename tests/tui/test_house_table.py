@@ -47,6 +47,7 @@ async def test_h1_a_7_asks_which_seat_to_swap_with_by_keys():
         assert isinstance(app.screen, SwapPicker)
         text = screen_text(app)
         assert "1  Bo — 7 cards" in text and "3  Di — 7 cards" in text
+        assert "partner" not in text  # no teams
         before = t.match.hand(2)
         await press(pilot, "2")  # the second seat offered: Cy
         assert [str(a) for a in t.match.actions if not a.is_chance][0] == "play B7 swap 2"
@@ -301,3 +302,14 @@ def test_h2_h4_the_status_line_says_what_the_house_rules_allow_now():
         "Ann played W+4: stack yours (s), challenge (c) or draw 4 (d)"
     m.apply("play W+4 G")  # Bo stacks it: Cy faces 8, with no challenge
     assert status_text(m.view(2), NAMES) == "Facing +8: draw 8 (d)"
+
+
+async def test_h1_h5_the_swap_dialog_marks_the_partner():
+    rules = Rules(preset="classic", seats=4, seven_zero=True, teams="partners")
+    t = table(rules, {1: Scripted(), 2: Scripted(), 3: Scripted()})
+    async with seated(t) as (pilot, app):
+        g = game(app)
+        await pilot.press(str([c.text for c in g.hand.cards].index("B7") + 1), "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SwapPicker)
+        assert "2  Cy (your partner) — 7 cards" in screen_text(app)
