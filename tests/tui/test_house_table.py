@@ -185,7 +185,7 @@ def test_h5_the_match_over_dialog_and_the_score_sheet_name_the_winning_team():
     from engine import describe
     from unoduo_tui.dialogs import MatchOver
     from unoduo_tui.text.words import result_line
-    from unoduo_tui.widgets.scoresheet import standing
+    from unoduo_tui.widgets.scoresheet import ranking, standing
     from unoduo_tui.widgets.status import status_text
 
     m = Match.from_position(Rules(preset="classic", seats=4, teams="partners", target=5),
@@ -199,6 +199,10 @@ def test_h5_the_match_over_dialog_and_the_score_sheet_name_the_winning_team():
     head, _ = MatchOver(m.view(0), NAMES)._many(m.view(0))
     assert head == "Bo & Di win the match with 6!"
     assert standing(m.view(0), NAMES) == "Bo & Di win"
+    assert ranking(m.rules, m.scores) == [[1, 3], [0, 2]]  # partners share their place
+    _, sheet = MatchOver(m.view(0), NAMES)._many(m.view(0))
+    assert [line.split()[:2] for line in sheet.plain.splitlines()[1:5]] == [
+        ["1", "Bo"], ["1", "Di"], ["2", "Ann"], ["2", "Cy"]]
     assert status_text(m.view(3), NAMES) == "Match over: you and Bo win!"
     assert status_text(m.view(0), NAMES) == "Match over: Bo & Di win."
     assert status_text(m.view(1), NAMES, say_you=False) == "Match over: Bo & Di win."

@@ -64,8 +64,9 @@ def leader(rules: Rules, scores: tuple[int, ...]) -> int | None:
 
 
 def _better(rules: Rules, a: int, b: int) -> bool:
-    """A total of ``a`` beats one of ``b`` under ``rules``' scoring."""
-    return leader(rules, (a, b)) == 0
+    """A total of ``a`` beats one of ``b`` under ``rules``' scoring (two totals, so
+    not read as teams' halves: H5's partners show equal totals and tie)."""
+    return leader(replace(rules, teams=None), (a, b)) == 0
 
 
 def ranking(rules: Rules, scores: tuple[int, ...]) -> list[list[int]]:
