@@ -85,18 +85,23 @@ def ranking(rules: Rules, scores: tuple[int, ...]) -> list[list[int]]:
     return ranks
 
 
-def standing(view: PlayerView, names: tuple[str, ...]) -> str:
+def standing(view: PlayerView, names: tuple[str, ...], width: int = 40) -> str:
     """Who wins (the match is over) or leads, by name: "Ann wins", "shared win: Ann,
-    Cal", "Ann leads" ("Ann & Cal win" with partners); "" before anyone has scored."""
+    Cal", "Ann leads" ("Ann & Cal win" with partners, or by the number the rows give
+    the team, "team 1 wins", when the names do not fit in ``width``); "" before anyone
+    has scored."""
     teams = view.rules.teams == "partners"
-    if view.over:
-        if view.winner is not None:
-            return winners(view.rules, view.winner, names)
+    if view.over and view.winner is None:
         best = ranking(view.rules, view.scores)[0]
         return "shared win: " + ", ".join(names[s] for s in best)
-    ahead = leader(view.rules, view.scores)
-    return "" if ahead is None else \
-        f"{team_name(view.rules, ahead, names)} lead{'' if teams else 's'}"
+    who = view.winner if view.over else leader(view.rules, view.scores)
+    if who is None:
+        return ""
+    said = winners(view.rules, who, names) if view.over else \
+        f"{team_name(view.rules, who, names)} lead{'' if teams else 's'}"
+    if teams and len(said) > width:  # H5: the rows name each team by its number
+        said = f"team {view.rules.team(who) + 1} {'wins' if view.over else 'leads'}"
+    return said
 
 
 def sheet_lines(view: PlayerView | None, names: tuple[str, ...], say_you: bool = True,
@@ -182,7 +187,7 @@ def _many(view: PlayerView, all_names: tuple[str, ...], say_you: bool, width: in
         for winner, points in reversed(shown):
             line.append(f" {points[s]:>{col_w - 1}}{'*' if winner == s else ' '}")
         rows.append(line)
-    said = standing(view, tuple(all_names[s] for s in range(n)))
+    said = standing(view, tuple(all_names[s] for s in range(n)), width)
     spare = height - n
     above = [Text(target_rule(view.rules, n), "bold"),
              Text(short_name(said, 40) if said else "no points yet", "italic"),
