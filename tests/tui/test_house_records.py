@@ -99,6 +99,16 @@ def test_h_the_transcript_and_export_tell_every_house_rule(tmp_path, match, caps
     assert lines[0]["rules"]["teams"] == "partners" and lines[-1]["type"] == "footer"
 
 
+def test_h_the_list_says_which_team_won(tmp_path, match, capsys):
+    store = Store(tmp_path)
+    ref = save(store, match)
+    assert main(["list", "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    w, partner = match.winner, match.rules.partner(match.winner)
+    assert f"team {w + 1} won" in out and f"team {w + 1}: {NAMES[w]} & {NAMES[partner]}" in out
+    assert ref[-6:] in out
+
+
 def test_h_an_unfinished_transcript_shows_no_other_hand_after_a_swap_or_a_pass(tmp_path,
                                                                               capsys):
     m = house_match(4, seed=5, limit=70)
