@@ -255,7 +255,9 @@ class ScoreSheet(ShowsView, SeatNames, ScrollableContainer):
     def name_seats(self, names, say_you: bool = True) -> None:
         super().name_seats(names, say_you)
         if self.is_mounted:
-            self.query_one(_Body).name_seats(names, say_you)
+            body = self.query_one(_Body)
+            body.name_seats(names, say_you)
+            body.refresh(layout=True)  # a joiner's name, with the same view
 
     def on_mount(self) -> None:
         body = self.query_one(_Body)
