@@ -381,13 +381,24 @@ class LocalTable:
             if m.over:
                 raise Refused("the match is over")
             if m.to_act != seat and not text.strip().lower().startswith("jump"):
-                raise Refused(f"it is not {self.names[seat]}'s turn")
+                raise Refused(self._not_your_turn(seat))
             try:  # a jump-in (H4) out of turn: the engine says when it is too late
                 events = m.apply(text, seat=seat)
             except ValueError as exc:  # engine.ActionError: IllegalAction and MalformedAction
                 raise Refused(str(exc)) from None
             self.redo_stack.clear()  # a new decision ends what could be redone
             self._after_decision(events)
+
+    def _not_your_turn(self, seat: int) -> str:
+        """Why ``seat`` may not move now: not its turn — or (H4) a jump-in that reached
+        the table first took it: its move came too late."""
+        m = self.match
+        last = next((a for a in reversed(m.actions) if not a.is_chance), None)
+        jump = next((e for e in reversed(m.events) if e.kind == "jump"), None)
+        if last is not None and last.kind == "jump" and jump is not None \
+                and jump.seat is not None:
+            return f"too late — {self.names[jump.seat]} jumped in with {jump.cards[0]}"
+        return f"it is not {self.names[seat]}'s turn"
 
     def apply(self, action: Action | str) -> None:
         """Whoever is to act makes ``action`` (tests and tools stepping a match by hand;
