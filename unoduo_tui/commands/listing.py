@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from ..text import printable
-from .common import EXIT_OK, clip, open_store
+from .common import Subparsers, EXIT_OK, clip, open_store
 
 __all__ = ["add_parser", "run", "players"]
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     listing = sub.add_parser("list", parents=[common], help="list saved matches")
     listing.add_argument("--spoiler-free", action="store_true",
                          help="finished matches without their round, scores or winner")

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from ..text import printable
 from ..text.words import team_name
-from .common import EXIT_FAIL, EXIT_OK, read_only
+from .common import Subparsers, EXIT_FAIL, EXIT_OK, read_only
 
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     verify = sub.add_parser("verify", parents=[common],
                             help="check a save file: framing, chain, legality")
     verify.add_argument("match", metavar="ID|PATH")
