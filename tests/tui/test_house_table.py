@@ -194,15 +194,15 @@ def test_h5_the_match_over_dialog_and_the_score_sheet_name_the_winning_team():
                             colour="B", p1=1)
     m.apply("play B9")
     assert m.over and m.winner == 1
-    head, _ = MatchOver(m.view(3), NAMES)._many(m.view(3))
+    head, _ = MatchOver(m.view(3), NAMES).result(m.view(3))
     assert head == "You and Bo win the match with 6!"
-    head, _ = MatchOver(m.view(0), NAMES)._many(m.view(0))
+    head, _ = MatchOver(m.view(0), NAMES).result(m.view(0))
     assert head == "Bo & Di win the match with 6!"
     assert standing(m.view(0), NAMES) == "Bo & Di win"
     assert standing(m.view(0), ("Ann", "Normal bot 1", "Cy", "Normal bot 2"), 20) == \
         "team 2 wins"  # the names do not fit: the number the rows give the team
     assert ranking(m.rules, m.scores) == [[1, 3], [0, 2]]  # partners share their place
-    _, sheet = MatchOver(m.view(0), NAMES)._many(m.view(0))
+    _, sheet = MatchOver(m.view(0), NAMES).result(m.view(0))
     assert [line.split()[:2] for line in sheet.plain.splitlines()[1:5]] == [
         ["1", "Bo"], ["1", "Di"], ["2", "Ann"], ["2", "Cy"]]
     assert status_text(m.view(3), NAMES) == "Match over: you and Bo win!"

@@ -135,7 +135,7 @@ class MatchOver(GoesHome, Dialog[str]):
         return super().check_action(action, parameters)
 
     def compose(self) -> ComposeResult:
-        head, sheet = (self._two if len(self.view.scores) == 2 else self._many)(self.view)
+        head, sheet = self.result(self.view)
         self.replay_ref = self._saved_ref()
         with Vertical(classes="dialog"):
             yield Static(Text(head), classes="dialog-title")
@@ -166,6 +166,10 @@ class MatchOver(GoesHome, Dialog[str]):
         line = self.query("#over-rating")
         if line:
             line.first(Static).update(text)
+
+    def result(self, view: PlayerView) -> tuple[str, Text]:
+        """The head line (who won) and the sheet under it, for two seats or more."""
+        return (self._two if len(view.scores) == 2 else self._many)(view)
 
     def _two(self, view: PlayerView) -> tuple[str, Text]:
         """Two seats: "X wins, 12 to 205" and a column each, round by round."""
