@@ -45,6 +45,12 @@ def test_h5_normal_never_feeds_a_draw2_to_its_partner_when_another_play_is_there
     m = position(classic(4, stacking=True, teams="partners"), hands, to_act=0)
     pick = bots.make("normal").choose(m.view(0))
     assert pick.kind == "play" and pick.card.rank != "+2"
+    # a Wild Draw 4 that the next seat may stack (H2) is kept off the partner alike
+    hands = [["W+4", "R5", "R6", "R7"], ["Y1", "Y2", "Y3"], ["Y4", "Y5", "Y6"], ["G1", "G2"]]
+    alone = position(classic(4, stack_draw4="same"), hands, to_act=0)
+    assert bots.make("normal").choose(alone.view(0)) == "play W+4 R"  # no partner: it hits
+    m = position(classic(4, stack_draw4="same", teams="partners"), hands, to_act=0)
+    assert bots.make("normal").choose(m.view(0)) == "play R5"
 
 
 def test_h2_normal_stacks_a_wild_draw_4_naming_its_colour_and_challenges_only_a_lone_one():
