@@ -147,3 +147,13 @@ def test_h_stats_count_the_partners_win_for_both(tmp_path, match, capsys):
     wins = {r["name"]: r["wins"] for r in out["players"]}
     team = {NAMES[match.winner], NAMES[match.rules.partner(match.winner)]}
     assert {n for n, w in wins.items() if w} == team, wins
+
+
+def test_h5_the_review_says_a_partners_round_win_counts(tmp_path, match):
+    from engine.review import summarise
+    from unoduo_tui.commands.review import summary_lines
+
+    store = Store(tmp_path)
+    loaded = store.open(save(store, match), read_only=True)
+    lines = summary_lines(loaded, summarise([], 4), NAMES[:4], range(4))
+    assert lines[1].startswith("Win chance: of winning the round (with one's partner), ")

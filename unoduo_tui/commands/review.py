@@ -78,9 +78,11 @@ def summary_lines(loaded, result: "Review", names: Sequence[str], seats: Sequenc
     from engine.review import FLAGGED, LABELS, THRESHOLDS
 
     limits = ", ".join(f"{name} < {below:g}" for name, below in THRESHOLDS[:-1])
+    # H5: with partners a seat wins the round when either partner goes out
+    whose = " (with one's partner)" if loaded.header.rules.teams == "partners" else ""
     out = [f"Review of match {loaded.id}" + (" — HINDSIGHT: judged with the real hidden "
                                                "cards" if result.hindsight else ""),
-           "Win chance: of winning the round, " + ("played out once from the real cards"
+           f"Win chance: of winning the round{whose}, " + ("played out once from the real cards"
                                                     if result.hindsight else
                                                     "from each seat's own view") +
            ". Labels by points "
