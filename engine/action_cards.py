@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from .cards import ALL_CARDS, COLOURS
 from .events import new_event as ev
+from .state import MatchState
 
 #: the bits (Card.bit) of every card face of each colour
 COLOUR_MASK = {colour: sum(c.bit for c in ALL_CARDS if c.colour == colour) for colour in COLOURS}
@@ -19,15 +20,15 @@ WILD_MASK = sum(c.bit for c in ALL_CARDS if c.is_wild)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .cards import Card
-    from .match import Match
+    from .actions import Action
 
 
-class ActionCards:
+class ActionCards(MatchState):
     """A1–A6 for :class:`Match`."""
 
     __slots__ = ()
 
-    def _card_effect(self: "Match", seat: int, card: "Card", total: int, guilty: bool,
+    def _card_effect(self, seat: int, card: "Card", total: int, guilty: bool,
                      nxt: int) -> None:
         """The effect of ``card``, just played by ``seat``, which still holds cards
         (``nxt``: the seat after it)."""
@@ -37,7 +38,9 @@ class ActionCards:
         elif rank == "S":  # A2: play again
             self._begin_turn(seat)
         elif rank == "R":  # A4: a Reverse only offers the dump
-            self._offer_dump(seat, card.colour, at_start=False)
+            colour = card.colour
+            assert colour is not None  # a Reverse has one
+            self._offer_dump(seat, colour, at_start=False)
         elif rank == "W+4":  # A5
             self._wd4_by = seat
             self._wd4_guilty = guilty
@@ -45,7 +48,7 @@ class ActionCards:
         else:  # numbers and A3 Wild: the turn passes
             self._begin_turn(nxt)
 
-    def _offer_dump(self: "Match", seat: int, colour: str, at_start: bool) -> None:
+    def _offer_dump(self, seat: int, colour: str, at_start: bool) -> None:
         """A4 / S10: a dump decision only when the seat holds a card of the colour."""
         if self._masks[seat] & COLOUR_MASK[colour]:
             self._to_act = seat
@@ -55,13 +58,14 @@ class ActionCards:
         else:
             self._begin_turn(seat if at_start else self._next(seat))
 
-    def _on_dump(self: "Match", action) -> None:
+    def _on_dump(self, action: "Action") -> None:
         """A4: every card of the colour goes down in hand order, the chosen one last
         (of twins, the copy last in hand); only the last card's action counts."""
         seat = self._to_act
         hand = self._hands[seat]
         colour = self._dump_colour
         last = action.card
+        assert last is not None  # a dump's
         dumped = [c for c in hand if c.colour == colour]
         hand[:] = [c for c in hand if c.colour != colour]
         self._masks[seat] = self._hand_mask(seat)
@@ -82,14 +86,14 @@ class ActionCards:
         else:
             self._begin_turn(self._next(seat))
 
-    def _on_nodump(self: "Match", action) -> None:
+    def _on_nodump(self, action: "Action") -> None:
         seat = self._to_act
         self._moved(seat)
         self._emit(ev("nodump", seat))
         # S10: declining the start dump leaves P2 an ordinary first turn
         self._begin_turn(seat if self._dump_start else self._next(seat))
 
-    def _wd4_is_guilty(self: "Match", rest: list) -> bool:
+    def _wd4_is_guilty(self, rest: "list[Card]") -> bool:
         """A6: judged on the hand *after* the Wild Draw 4 leaves it, when it is played
         (read from the seat's mask of faces, which ``rest`` already matches)."""
         colour = self._color
@@ -103,7 +107,7 @@ class ActionCards:
             return bool(held & COLOUR_MASK[colour])
         return bool(held & (COLOUR_MASK[colour] | RANK_MASK[top.rank]) & ~WILD_MASK)
 
-    def _on_challenge(self: "Match", action) -> None:
+    def _on_challenge(self, action: "Action") -> None:
         """A6 / C8: the Wild Draw 4's player shows its hand to the challenger only.
         Guilty: it draws 4 and the challenger takes its turn; not guilty: the challenger
         draws 6 and loses its turn (with two seats, the player plays again)."""

@@ -114,13 +114,13 @@ class Action(str):
     def __repr__(self) -> str:
         return f"Action({str(self)!r})"
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[object, ...]:
         return (Action.parse, (str(self),))
 
     def __copy__(self) -> "Action":
         return self
 
-    def __deepcopy__(self, memo: dict) -> "Action":
+    def __deepcopy__(self, memo: dict[int, object]) -> "Action":
         return self
 
 
@@ -253,7 +253,7 @@ class Chance(str):
     def __repr__(self) -> str:
         return f"Chance({str(self)!r})"
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[object, ...]:
         return (Chance.parse, (str(self),))
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 __all__ = ["Card", "COLOURS", "COLOUR_NAMES", "deck_cards", "hand_points", "ALL_CARDS"]
 
 COLOURS = ("R", "Y", "G", "B")
-COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
+COLOUR_NAMES: dict[str | None, str] = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 RANKS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "+2")
 WILD, WILD4 = "W", "W+4"
 
@@ -69,7 +69,7 @@ class Card:
         return card
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: object) -> "Card":
         """Parse card notation (case-insensitive); ``ValueError`` names bad text."""
         if isinstance(text, Card):
             return text
@@ -94,13 +94,13 @@ class Card:
     def sort_key(self) -> int:
         return self.code
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[object, ...]:
         return (Card.parse, (self.text,))
 
     def __copy__(self) -> "Card":
         return self
 
-    def __deepcopy__(self, memo: dict) -> "Card":
+    def __deepcopy__(self, memo: dict[int, object]) -> "Card":
         return self
 
     def matches(self, top: "Card", colour: str | None) -> bool:

@@ -13,16 +13,19 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 from .actions import ActionError, Chance, IllegalAction
 from .rng import Rng
+from .state import MatchState
 from .view import SeatEvents
 
 if TYPE_CHECKING:  # pragma: no cover
     from .actions import Action
     from .cards import Card
+    from .events import Event
+    from .state import Generate
 
 __all__ = ["ChanceLog"]
 
 
-class ChanceLog:
+class ChanceLog(MatchState):
     """Taking chance outcomes and replaying a queued log, for :class:`Match`."""
 
     __slots__ = ()
@@ -38,28 +41,41 @@ class ChanceLog:
         err.index = self._consumed - 1
         return err
 
-    def _take_chance(self, kind: str, generate, expect: Sequence[Card] | None = None,
+    def _take_chance(self, kind: str, generate: "Generate | None", expect: Sequence[Card] | None = None,
                      count: int | None = None) -> Chance:
         """The next chance outcome: from the queued log when replaying, else drawn
         from this outcome's own random stream; validated and logged either way."""
         if self._queue:
             entry = self._queue[0]
-            if not entry.is_chance or entry.kind != kind:
+            if not isinstance(entry, Chance) or entry.kind != kind:
                 self._consumed += 1
                 raise IllegalAction(f"expected a {kind} outcome, found {str(entry)!r}")
             self._queue.popleft()
             self._consumed += 1
             self._check_chance(entry, expect, count)
+        elif generate is None:  # an outcome only a log gives (S1's ``first``): none left
+            raise IllegalAction(f"no {kind} outcome in the log")
         else:
             entry = generate(Rng(self._seed, self._nchance))
         self._nchance += 1
         self._log.append(entry)
         return entry
 
+    def _given_first(self) -> int | None:
+        """S1 / C2: the seat the log's ``first`` outcome gives when the queued log starts
+        with one (checked to be a seat); else ``None``: the cut or the dealer draw decides."""
+        queued = self._queue[0] if self._queue else None
+        if not isinstance(queued, Chance) or queued.kind != "first":
+            return None
+        seat = self._take_chance("first", None).seat
+        if seat is None:  # never: _check_chance refuses a ``first`` without a seat
+            raise IllegalAction("a first outcome names no seat")
+        return seat
+
     def _check_chance(self, entry: Chance, expect: Sequence[Card] | None,
                       count: int | None = None) -> None:
         if entry.kind == "first":
-            if not 0 <= entry.seat < self._seats:
+            if entry.seat is None or not 0 <= entry.seat < self._seats:
                 raise IllegalAction(f"S1: no seat {entry.seat}")
         elif entry.kind == "cut":
             deck = Counter(c.code for c in self._full_deck)
@@ -73,7 +89,7 @@ class ChanceLog:
                 raise IllegalAction(f"the shuffle is not a permutation of the {len(have)} "
                                     "cards being shuffled")
 
-    def _shuffle_all(self) -> tuple:
+    def _shuffle_all(self) -> "tuple[Card, ...]":
         """S3: the whole deck, shuffled (a chance outcome)."""
         def generate(rng: Rng) -> Chance:
             order = list(self._full_deck)
@@ -81,7 +97,8 @@ class ChanceLog:
             return Chance.shuffle(order)
         return self._take_chance("shuffle", generate).cards
 
-    def restore_history(self, log: list, events: list, queue: Iterable) -> None:
+    def restore_history(self, log: "list[Action | Chance]", events: "list[Event[object]]",
+                        queue: "Iterable[Action | Chance]") -> None:
         """Give a copy made with ``clone(history=False)`` its log and events so far and
         the log entries still to replay (the replay cursor's snapshots keep only the
         small state)."""

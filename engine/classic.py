@@ -10,7 +10,10 @@ code of the match, read with "the opponent" as "the next seat in the direction o
 
 from __future__ import annotations
 
-from .actions import A_CATCH, A_DRAW, Chance
+from functools import partial
+from typing import Iterable
+
+from .actions import A_CATCH, A_DRAW, Action, Chance
 from .cards import ALL_CARDS, Card
 from .events import new_event as ev
 from .match import Match, handlers, legal_by_phase
@@ -36,7 +39,7 @@ CARD_POINTS = {
 }
 
 
-def classic_points(cards) -> int:
+def classic_points(cards: "Iterable[Card]") -> int:
     """C1: the points of ``cards`` (a number its number; Draw 2, Reverse, Skip 20;
     Wild and Wild Draw 4 50)."""
     table = CARD_POINTS["classic"]
@@ -54,9 +57,8 @@ class ClassicMatch(Match):
     # -- C2: the dealer ------------------------------------------------------------
 
     def _start_match(self) -> None:
-        queued = self._queue[0] if self._queue else None
-        if queued is not None and queued.is_chance and queued.kind == "first":
-            dealer = self._take_chance("first", None).seat
+        dealer = self._given_first()
+        if dealer is not None:
             self._emit(ev("dealer", dealer))
         else:
             dealer = self._draw_for_dealer()
@@ -75,8 +77,7 @@ class ClassicMatch(Match):
         while True:
             k = len(candidates)
             deck = tuple(left)
-            entry = self._take_chance("cut", lambda rng, k=k, deck=deck: self._random_draws(rng, k, deck),
-                                      count=k)
+            entry = self._take_chance("cut", partial(self._random_draws, k=k, deck=deck), count=k)
             for card in entry.cards:
                 if card in left:
                     left.remove(card)
@@ -131,7 +132,7 @@ class ClassicMatch(Match):
             self._draw.append(start)
             pile = self._draw[::-1]  # top first
             order = self._take_chance(
-                "shuffle", lambda rng, pile=pile: self._random_shuffle(pile, rng), expect=pile).cards
+                "shuffle", partial(self._random_shuffle, pile), expect=pile).cards
             self._draw = list(reversed(order))
             self._emit(ev("reshuffle", None, start.alone, amount=len(pile)))
         self._discard.append(start)
@@ -142,16 +143,16 @@ class ClassicMatch(Match):
             self._await_draw(left, "volley", 2, by=self._next(left), forced=True)
         elif rank == "S":
             self._begin_turn(self._next(left))
-        elif rank == "R":  # the dealer plays first, counter-clockwise
+        elif rank == "R":  # the dealer (the seat before p1) plays first, counter-clockwise
             self._direction = -1
-            self._begin_turn(self._dealer)
+            self._begin_turn((left - 1) % self._seats)
         elif rank == "W":  # the seat to the dealer's left names the colour, then plays
             self._to_act = left
             self._phase = "colour"
         else:
             self._begin_turn(left)
 
-    def _on_colour(self, action) -> None:
+    def _on_colour(self, action: "Action") -> None:
         """C7: the start Wild's colour, named by the seat that then plays its turn."""
         seat = self._to_act
         self._color = action.colour
@@ -177,7 +178,7 @@ class ClassicMatch(Match):
         else:
             self._begin_turn(nxt)
 
-    def _legal_volley(self) -> tuple:
+    def _legal_volley(self) -> "tuple[Action, ...]":
         """C6: a Draw 2 is drawn, unless ``stacking`` is on (then as A1)."""
         if self._forced:
             return (A_DRAW,)
@@ -204,7 +205,6 @@ class ClassicMatch(Match):
 
     def _end_round(self, winner: int | None) -> None:
         hands = tuple(tuple(h) for h in self._hands)
-        n = self._seats
         points = self._round_points(winner, tuple(classic_points(h) for h in hands))
         self._scores = tuple(a + b for a, b in zip(self._scores, points))
         self._history.append((winner, points))
@@ -218,12 +218,11 @@ class ClassicMatch(Match):
         if over:
             self._winner = champion
             self._over = True
-            self._to_act = None
             self._phase = "over"
             self._emit(ev("match_end", champion, data=scores))
             return
         self._round += 1
-        self._start_round((self._dealer + 1) % n, self._shuffle_all())  # C2: deal passes left
+        self._start_round(self._p1, self._shuffle_all())  # C2: the deal passes left (to p1)
 
 
 ClassicMatch._HANDLERS = handlers(ClassicMatch)

@@ -9,33 +9,34 @@ from typing import TYPE_CHECKING
 
 from .actions import Chance, IllegalAction
 from .cards import ALL_CARDS, Card
-from .events import EVENT_TYPES
+from .events import EVENT_TYPES, Event
 from .events import new_event as ev
 from .rules import PRESETS
+from .state import MatchState
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .match import Match
+    from .actions import Action
+    from .rng import Rng
 
 HAND_SIZE = 7
 
 
-class Draft:
+class Draft(MatchState):
     """The setup and the draft (S1–S11) of :class:`Match`: the cut, the shuffle, the
     draft of keeps and rejects, the start card."""
 
     __slots__ = ()
 
-    def _start_match(self: "Match") -> None:
+    def _start_match(self) -> None:
         """S1: decide the first drafter (cut, or given), then shuffle and draft."""
-        queued = self._queue[0] if self._queue else None
-        if queued is not None and queued.is_chance and queued.kind == "first":
-            first = self._take_chance("first", None).seat
+        first = self._given_first()
+        if first is not None:
             self._emit(ev("first", first))
         else:
             first = self._cut()
         self._start_round(first, self._shuffle_all())
 
-    def _cut(self: "Match") -> int:
+    def _cut(self) -> int:
         """S1: each seat cuts; highest number card drafts first; ties cut again."""
         seats = self._seats
         full = self._full_deck
@@ -50,7 +51,7 @@ class Draft:
             if len(full) < seats:  # pragma: no cover - decks are far larger
                 raise IllegalAction("S1: too few cards to cut")
 
-    def _random_cut(self: "Match", rng) -> Chance:
+    def _random_cut(self, rng: Rng) -> Chance:
         indices = list(range(len(self._full_deck)))
         picked = []
         for i in range(self._seats):
@@ -59,7 +60,7 @@ class Draft:
             picked.append(self._full_deck[indices[i]])
         return Chance.cut(picked)
 
-    def _start_round(self: "Match", p1: int, order: "tuple[Card, ...]") -> None:
+    def _start_round(self, p1: int, order: "tuple[Card, ...]") -> None:
         """S3: the shuffled deck (``order``, top first) becomes the draw pile; draft."""
         self._p1 = p1
         self._draw = list(reversed(order))
@@ -68,10 +69,10 @@ class Draft:
         self._emit(ev("round", p1, amount=self._round))
         self._begin_draft_step()
 
-    def _drafter(self: "Match") -> int:
+    def _drafter(self) -> int:
         return (self._p1 + self._step) % self._seats
 
-    def _begin_draft_step(self: "Match") -> None:
+    def _begin_draft_step(self) -> None:
         """S3: the drafter draws the top card and sees it (it is now its newest card)."""
         seat = self._drafter()
         card = self._draw.pop()
@@ -81,14 +82,14 @@ class Draft:
         self._to_act = seat
         self._phase = "draft"
 
-    def _on_keep(self: "Match", action) -> None:
+    def _on_keep(self, action: "Action") -> None:
         seat = self._to_act
         turned = self._draw.pop()
         self._discard.append(turned)
         self._events.append(_KEPT[seat][turned.code])
         self._end_draft_step()
 
-    def _on_reject(self: "Match", action) -> None:
+    def _on_reject(self, action: "Action") -> None:
         seat = self._to_act
         hand = self._hands[seat]
         rejected = hand.pop()
@@ -100,14 +101,14 @@ class Draft:
         self._events.append(_FORCED[seat][card.code])
         self._end_draft_step()
 
-    def _end_draft_step(self: "Match") -> None:
+    def _end_draft_step(self) -> None:
         self._step += 1
         if self._step < HAND_SIZE * self._seats:
             self._begin_draft_step()
         else:
             self._finish_draft()
 
-    def _finish_draft(self: "Match") -> None:
+    def _finish_draft(self) -> None:
         """S4: the draft discards go, turned over and unshuffled, under the draw pile;
         S5: the top card starts the discard pile; S6–S11: what the start card does."""
         under = self._discard
@@ -129,11 +130,13 @@ class Draft:
             self._to_act = p1
             self._phase = "colour"
         elif rank == "R":  # S10: P2 may dump that colour
-            self._offer_dump(p2, start.colour, at_start=True)
+            colour = start.colour
+            assert colour is not None  # a Reverse has one
+            self._offer_dump(p2, colour, at_start=True)
         else:  # S6, S11
             self._begin_turn(p2)
 
-    def _on_colour(self: "Match", action) -> None:
+    def _on_colour(self, action: "Action") -> None:
         """S8/S9: P1 names the start Wild's colour."""
         seat = self._to_act
         self._color = action.colour
@@ -152,7 +155,7 @@ class Draft:
 _SEATS = max(r[-1] for r in PRESETS.values())
 
 
-def _table(kind: str, amount: int, private: bool) -> list:
+def _table(kind: str, amount: int, private: bool) -> "list[list[Event[object]]]":
     cls = EVENT_TYPES[kind]
     return [[tuple.__new__(cls, (kind, seat, card.alone, amount, None, False,
                                  seat if private else None, None))

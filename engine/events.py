@@ -14,7 +14,7 @@ Each kind (:data:`EventKind`) has its own class (:data:`EVENT_TYPES`), a
 
 from __future__ import annotations
 
-from typing import Any, Callable, Literal, NamedTuple, Sequence, get_args
+from typing import Any, Callable, Generic, Literal, NamedTuple, Sequence, TypeGuard, TypeVar, get_args
 
 from .cards import COLOUR_NAMES, Card
 
@@ -28,59 +28,89 @@ EventKind = Literal["cut", "first", "round", "draft", "keep", "reject", "forced_
                     "jump", "swap", "rotate", "receive"]
 
 
-class Event(NamedTuple):
-    kind: str
-    seat: int | None = None
-    cards: tuple[Card, ...] = ()
-    amount: int = 0
-    colour: str | None = None
-    uno: bool = False
-    private: int | None = None
-    data: Any = None
+#: what an event of one kind carries beyond the common fields (its named fields read it)
+D = TypeVar("D", covariant=True)
 
-    def seen_by(self, seat: int | None) -> "Event":
+
+class Event(NamedTuple, Generic[D]):
+    """An event (see the module doc); ``Event[D]``: one whose ``data`` is a ``D``."""
+
+    kind: str
+    seat: int | None
+    cards: tuple[Card, ...]
+    amount: int
+    colour: str | None
+    uno: bool
+    private: int | None
+    data: D
+
+    def seen_by(self, seat: int | None) -> "Event[D]":
         """This event as ``seat`` may know it (``None``: everything, for replays)."""
         if self.private is None or seat is None or self.private == seat:
             return self
         return self._replace(cards=())
 
     @property
+    def actor(self) -> int:
+        """:attr:`seat` of an event a seat made (a play, a draw, a challenge…)."""
+        seat = self.seat
+        if seat is None:
+            raise ValueError(f"a {self.kind} event of no seat")
+        return seat
+
+    @property
     def hidden(self) -> bool:
         """True when this copy had secret cards removed."""
         return self.private is not None and not self.cards and self.amount > 0
 
-    def to_data(self) -> list:
+    def to_data(self) -> list[object]:
         """Plain data (cards as text): ``[kind, seat, cards, amount, colour, uno,
         private, data]``; a round's end lists the hands as card texts."""
-        data = self.data
-        if self.kind == "round_end":
-            hands, points, totals, blocked = data
-            data = [[[c.text for c in h] for h in hands], list(points), list(totals), blocked]
-        elif isinstance(data, tuple):
-            data = [list(x) if isinstance(x, tuple) else x for x in data]
         return [self.kind, self.seat, [c.text for c in self.cards], self.amount, self.colour,
-                self.uno, self.private, data]
+                self.uno, self.private, _plain(self.data)]
 
     @classmethod
-    def from_data(cls, raw: Sequence) -> "Event":
+    def from_data(cls, raw: Sequence[object]) -> "Event[object]":
         """Inverse of :meth:`to_data`; malformed data raises ``ValueError``."""
         try:
             kind, seat, cards, amount, colour, uno, private, data = raw
-            if kind not in EVENT_TYPES or not isinstance(cards, (list, tuple)):
+            if (not isinstance(kind, str) or kind not in EVENT_TYPES
+                    or not isinstance(amount, int) or not _seat_or_none(seat)
+                    or not _seat_or_none(private) or not (colour is None or isinstance(colour, str))):
                 raise TypeError
             if kind == "round_end":
-                hands, points, totals, blocked = data
-                data = (tuple(tuple(Card.parse(c) for c in h) for h in hands),
-                        tuple(points), tuple(totals), bool(blocked))
+                hands, points, totals, blocked = _items(data)
+                data = (tuple(tuple(Card.parse(c) for c in _items(h)) for h in _items(hands)),
+                        tuple(_items(points)), tuple(_items(totals)), bool(blocked))
             elif isinstance(data, list):
                 data = tuple(tuple(x) if isinstance(x, list) else x for x in data)
-            return new_event(kind, seat, tuple(Card.parse(c) for c in cards), amount, colour,
-                        bool(uno), private, data)
+            return new_event(kind, seat, tuple(Card.parse(c) for c in _items(cards)), amount,
+                             colour, bool(uno), private, data)
         except (TypeError, ValueError):
             raise ValueError(f"malformed event data: {raw!r}"[:200]) from None
 
 
-class _Card(Event):
+def _plain(value: object) -> object:
+    """``value`` as plain data: a card as its text, a tuple as a list (of plain data)."""
+    if isinstance(value, Card):
+        return value.text
+    if isinstance(value, tuple):
+        return [_plain(x) for x in value]
+    return value
+
+
+def _items(value: object) -> "list[object] | tuple[object, ...]":
+    """``value`` when it is a list or a tuple (``TypeError`` otherwise)."""
+    if not isinstance(value, (list, tuple)):
+        raise TypeError
+    return value
+
+
+def _seat_or_none(value: object) -> "TypeGuard[int | None]":
+    return value is None or (isinstance(value, int) and not isinstance(value, bool))
+
+
+class _Card(Event[D]):
     __slots__ = ()
 
     @property
@@ -89,192 +119,288 @@ class _Card(Event):
         return self.cards[0] if self.cards else None
 
 
-class Cut(Event):
+class Cut(Event[int | None]):
     """S1: one card per seat; ``winner`` drafts first (``None``: cut again)."""
     __slots__ = ()
-    winner = property(lambda self: self.data)
+
+    @property
+    def winner(self) -> int | None:
+        return self.data
 
 
-class First(Event):
+class First(Event[None]):
     """S1: the first drafter, given rather than cut (``seat``)."""
     __slots__ = ()
 
 
-class Round(Event):
+class Round(Event[None]):
     """S2: round ``number`` begins; ``seat`` drafts first."""
     __slots__ = ()
-    number = property(lambda self: self.amount)
+
+    @property
+    def number(self) -> int:
+        return self.amount
 
 
-class Draft(_Card):
+class Draft(_Card[None]):
     """S3: ``seat`` draws ``card`` in a draft step (private)."""
     __slots__ = ()
 
 
-class Keep(_Card):
+class Keep(_Card[None]):
     """S3: the drafter kept its card; ``card`` turns up."""
     __slots__ = ()
 
 
-class Reject(_Card):
+class Reject(_Card[None]):
     """S3: the drafter rejected ``card``."""
     __slots__ = ()
 
 
-class ForcedKeep(_Card):
+class ForcedKeep(_Card[None]):
     """S3: after a reject, ``card`` must be kept (private)."""
     __slots__ = ()
 
 
-class Under(Event):
-    """S4: ``count`` draft discards go under the draw pile."""
+class Under(Event[None]):
+    """S4: ``ncards`` draft discards go under the draw pile."""
     __slots__ = ()
-    count = property(lambda self: self.amount)
+
+    @property
+    def ncards(self) -> int:
+        return self.amount
 
 
-class Start(_Card):
+class Start(_Card[None]):
     """S5 / C7: the start ``card``."""
     __slots__ = ()
 
 
-class Colour(Event):
+class Colour(Event[None]):
     """S9 / C7: ``seat`` names the start Wild's ``colour``."""
     __slots__ = ()
 
 
-class Play(_Card):
+class Play(_Card[int]):
     """T1: ``seat`` plays ``card`` (naming ``colour``; ``total`` of a volley for a
     Draw 2); ``next_seat`` is the seat after it."""
     __slots__ = ()
-    total = property(lambda self: self.amount)
-    next_seat = property(lambda self: self.data)
+
+    @property
+    def total(self) -> int:
+        return self.amount
+
+    @property
+    def next_seat(self) -> int:
+        return self.data
 
 
-class Dump(Event):
+class Dump(Event[int]):
     """A4: ``seat`` dumps ``cards``, ``last`` last."""
     __slots__ = ()
-    last = property(lambda self: self.cards[-1])
-    next_seat = property(lambda self: self.data)
+
+    @property
+    def last(self) -> Card:
+        return self.cards[-1]
+
+    @property
+    def next_seat(self) -> int:
+        return self.data
 
 
-class NoDump(Event):
+class NoDump(Event[None]):
     """A4: ``seat`` declines the dump."""
     __slots__ = ()
 
 
-class Draw(Event):
-    """T2, A1, A5, U2, A6, E1: ``seat`` draws ``count`` cards (private) ``why``:
+class Draw(Event[str]):
+    """T2, A1, A5, U2, A6, E1: ``seat`` draws ``ncards`` cards (private) ``why``:
     turn, volley, draw2 (classic, no stacking), wd4, catch, challenge or last."""
     __slots__ = ()
-    count = property(lambda self: self.amount)
-    why = property(lambda self: self.data)
+
+    @property
+    def ncards(self) -> int:
+        return self.amount
+
+    @property
+    def why(self) -> str:
+        return self.data
 
 
-class Pass(Event):
+class Pass(Event[str]):
     """T2 / T4: ``why`` is keep (the drawn card) or blocked (nothing to draw)."""
     __slots__ = ()
-    why = property(lambda self: self.data)
+
+    @property
+    def why(self) -> str:
+        return self.data
 
 
-class Refill(Event):
-    """T3 / C5: ``count`` discards become the draw pile, ``how``: turn_over or shuffle."""
+class Refill(Event[str]):
+    """T3 / C5: ``ncards`` discards become the draw pile, ``how``: turn_over or shuffle."""
     __slots__ = ()
-    count = property(lambda self: self.amount)
-    how = property(lambda self: self.data)
+
+    @property
+    def ncards(self) -> int:
+        return self.amount
+
+    @property
+    def how(self) -> str:
+        return self.data
 
 
-class Challenge(Event):
+class Challenge(Event[bool]):
     """A6 / C8: ``seat`` challenges; the Wild Draw 4 was ``guilty`` or not."""
     __slots__ = ()
-    guilty = property(lambda self: self.data)
+
+    @property
+    def guilty(self) -> bool:
+        return self.data
 
 
-class Reveal(Event):
+class Reveal(Event[None]):
     """A6 / C8: ``seat`` shows its hand (``cards``) to ``shown_to`` only."""
     __slots__ = ()
-    shown_to = property(lambda self: self.private)
+
+    @property
+    def shown_to(self) -> int:
+        seat = self.private
+        assert seat is not None  # a hand is shown to the challenger only
+        return seat
 
 
-class Catch(Event):
+class Catch(Event[int]):
     """U2 / C9: ``seat`` catches ``caught`` without UNO."""
     __slots__ = ()
-    caught = property(lambda self: self.data)
+
+    @property
+    def caught(self) -> int:
+        return self.data
 
 
-class RoundEnd(Event):
+#: a round's end: every hand, each seat's points, the totals, blocked (E3)
+RoundEndData = tuple[tuple[tuple[Card, ...], ...], tuple[int, ...], tuple[int, ...], bool]
+
+
+class RoundEnd(Event[RoundEndData]):
     """E1–E3 / C10: round ``number`` ends; ``seat`` went out (``None``: blocked)."""
     __slots__ = ()
-    number = property(lambda self: self.amount)
-    hands = property(lambda self: self.data[0])
-    points = property(lambda self: self.data[1])
-    totals = property(lambda self: self.data[2])
-    blocked = property(lambda self: self.data[3])
+
+    @property
+    def number(self) -> int:
+        return self.amount
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        return self.data[0]
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        return self.data[1]
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return self.data[2]
+
+    @property
+    def blocked(self) -> bool:
+        return self.data[3]
 
 
-class MatchEnd(Event):
+class MatchEnd(Event[tuple[int, ...]]):
     """E4 / C10: the match is over; ``seat`` won (``None``: a draw, a shared win)."""
     __slots__ = ()
-    totals = property(lambda self: self.data)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return self.data
 
 
-class DealerDraw(Event):
+class DealerDraw(Event[tuple[tuple[int, ...], int | None]]):
     """C2: ``seats`` drew ``cards`` for dealer; ``winner`` deals (``None``: draw again)."""
     __slots__ = ()
-    seats = property(lambda self: self.data[0])
-    winner = property(lambda self: self.data[1])
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return self.data[0]
+
+    @property
+    def winner(self) -> int | None:
+        return self.data[1]
 
 
-class Dealer(Event):
+class Dealer(Event[None]):
     """C2: the dealer of round 1, given rather than drawn (``seat``)."""
     __slots__ = ()
 
 
-class Deal(Event):
+class Deal(Event[None]):
     """C2, C3: round ``number`` is dealt by ``seat``."""
     __slots__ = ()
-    number = property(lambda self: self.amount)
+
+    @property
+    def number(self) -> int:
+        return self.amount
 
 
-class Dealt(Event):
-    """C3: ``seat`` is dealt ``count`` cards (``cards``, private)."""
+class Dealt(Event[None]):
+    """C3: ``seat`` is dealt ``ncards`` cards (``cards``, private)."""
     __slots__ = ()
-    count = property(lambda self: self.amount)
+
+    @property
+    def ncards(self) -> int:
+        return self.amount
 
 
-class Reshuffle(_Card):
+class Reshuffle(_Card[None]):
     """C7: a start Wild Draw 4 went back; the draw pile is shuffled."""
     __slots__ = ()
 
 
-class Jump(_Card):
+class Jump(_Card[int]):
     """H4: ``seat`` jumps in out of turn with ``card``, identical to the top card;
     ``next_seat`` is the seat after it."""
     __slots__ = ()
-    next_seat = property(lambda self: self.data)
+
+    @property
+    def next_seat(self) -> int:
+        return self.data
 
 
-class Swap(Event):
+class Swap(Event[int]):
     """H1: ``seat``'s 7 swaps its hand with ``other``'s (public as counts only)."""
     __slots__ = ()
-    other = property(lambda self: self.data)
+
+    @property
+    def other(self) -> int:
+        return self.data
 
 
-class Rotate(Event):
+class Rotate(Event[int]):
     """H1: ``seat``'s 0 passes every hand one seat on, in ``direction`` (+1: to seat + 1)."""
     __slots__ = ()
-    direction = property(lambda self: self.data)
+
+    @property
+    def direction(self) -> int:
+        return self.data
 
 
-class Receive(Event):
-    """H1: after a swap or a 0, ``seat`` now holds ``giver``'s hand: ``count`` cards
+class Receive(Event[int]):
+    """H1: after a swap or a 0, ``seat`` now holds ``giver``'s hand: ``ncards`` cards
     (``cards``, private to ``seat``)."""
     __slots__ = ()
-    count = property(lambda self: self.amount)
-    giver = property(lambda self: self.data)
+
+    @property
+    def ncards(self) -> int:
+        return self.amount
+
+    @property
+    def giver(self) -> int:
+        return self.data
 
 
 #: each kind's class
-EVENT_TYPES: dict[str, type[Event]] = {
+EVENT_TYPES: "dict[str, type[Event[object]]]" = {
     "cut": Cut, "first": First, "round": Round, "draft": Draft, "keep": Keep, "reject": Reject,
     "forced_keep": ForcedKeep, "under": Under, "start": Start, "colour": Colour, "play": Play,
     "dump": Dump, "nodump": NoDump, "draw": Draw, "pass": Pass, "refill": Refill,
@@ -286,9 +412,9 @@ EVENT_TYPES: dict[str, type[Event]] = {
 assert set(EVENT_TYPES) == set(get_args(EventKind))
 
 
-def new_event(kind: str, seat: int | None, cards: tuple = (), amount: int = 0,
+def new_event(kind: str, seat: int | None, cards: tuple[Card, ...] = (), amount: int = 0,
               colour: str | None = None, uno: bool = False, private: int | None = None,
-              data: Any = None) -> Event:
+              data: object = None) -> "Event[object]":
     """The event ``kind`` (a key of :data:`EVENT_TYPES`, whose class it is made as)
     with these fields: the one constructor the rule modules use (``ev``)."""
     return tuple.__new__(EVENT_TYPES[kind], (kind, seat, cards, amount, colour, uno, private, data))
@@ -352,7 +478,7 @@ def _dealer_draw(e: DealerDraw, r: _Reader) -> str:
 def _dealt(e: Dealt, r: _Reader) -> str:
     if r.you:
         return f"You are dealt {_cards(e.cards)}."
-    return f"{r.who} is dealt {_n(e.count)}."
+    return f"{r.who} is dealt {_n(e.ncards)}."
 
 
 def _play(e: Play, r: _Reader) -> str:
@@ -382,7 +508,7 @@ def _receive(e: Receive, r: _Reader) -> str:
     giver = "your" if e.giver == r.viewer else f"{r.names[e.giver]}'s"
     if r.you:
         return f"You now hold {giver} hand: {_cards(e.cards)}."
-    return f"{r.who} now holds {giver} hand ({_n(e.count)})."
+    return f"{r.who} now holds {giver} hand ({_n(e.ncards)})."
 
 
 def _dump(e: Dump, r: _Reader) -> str:
@@ -400,9 +526,9 @@ _DRAW_WHY = {"volley": "{who} {take} the volley: {what}.",
 
 
 def _draw(e: Draw, r: _Reader) -> str:
-    if e.count == 0:
+    if e.ncards == 0:
         return f"{r.who} {r.v('have')} nothing to draw — the piles are empty."
-    what = _cards(e.cards) if e.cards else ("a card" if e.count == 1 else _n(e.count))
+    what = _cards(e.cards) if e.cards else ("a card" if e.ncards == 1 else _n(e.ncards))
     text = _DRAW_WHY.get(e.why, "{who} {draw} {what}.")
     return text.format(who=r.who, take=r.v("take"), draw=r.v("draw"), what=what)
 
@@ -455,7 +581,7 @@ _DESCRIBE: dict[str, Callable[[Any, _Reader], str]] = {
     "reject": lambda e, r: f"{r.who} {r.v('reject')} {e.card}.",
     "forced_keep": lambda e, r: (f"{r.who} {r.v('draw')} {e.card} and must keep it." if e.cards
                                  else f"{r.who} {r.v('draw')} a card and must keep it."),
-    "under": lambda e, r: f"The {e.count} draft discards go under the draw pile, in order.",
+    "under": lambda e, r: f"The {e.ncards} draft discards go under the draw pile, in order.",
     "start": lambda e, r: f"Start card: {e.card}.",
     "colour": lambda e, r: f"{r.who} {r.v('name')} {COLOUR_NAMES[e.colour]}.",
     "play": _play,
@@ -466,7 +592,7 @@ _DESCRIBE: dict[str, Callable[[Any, _Reader], str]] = {
                           else f"{r.who} {r.v('keep')} the drawn card."),
     "refill": lambda e, r: (f"The discard pile is "
                             f"{'shuffled' if e.how == 'shuffle' else 'turned over'} "
-                            f"into a new draw pile ({_n(e.count)})."),
+                            f"into a new draw pile ({_n(e.ncards)})."),
     "challenge": _challenge,
     "reveal": _reveal,
     "catch": lambda e, r: f"{r.who} {r.v('catch')} {r.name(e.caught)} without UNO!",
@@ -480,7 +606,7 @@ _DESCRIBE: dict[str, Callable[[Any, _Reader], str]] = {
 assert set(_DESCRIBE) == set(EVENT_TYPES)
 
 
-def describe(event: Event, names: Sequence[str] = ("Seat 1", "Seat 2"),
+def describe(event: "Event[object]", names: Sequence[str] = ("Seat 1", "Seat 2"),
              viewer: int | None = None) -> str:
     """One short sentence for ``event`` as ``viewer`` sees it (``None``: all): the
     kind's entry of a table, with the event's named fields."""

@@ -37,13 +37,15 @@ def why_illegal(m: "Match", action: "Action", seat: int | None) -> str:
     if m.forced:
         what = "Draw 2" if phase == "volley" else "Wild Draw 4"
         return f"S8: the start {what} is simply drawn — no stacking, no challenge"
-    hand = m.hand(m.to_act)
+    to_act = m.to_act
+    assert to_act is not None  # not over: answered above
+    hand = m.hand(to_act)
     card = action.card
     if phase == "dump":
         colour = COLOUR_NAMES[m.dump_colour]
         if kind != "dump":
             return f"A4: dump every {colour} card (choosing the last) or nodump"
-        if card not in hand:
+        if card is None or card not in hand:
             return f"T1: you hold no {card}"
         if card.colour != m.dump_colour:
             return f"A4: the dump is of {colour} cards"
@@ -55,7 +57,7 @@ def why_illegal(m: "Match", action: "Action", seat: int | None) -> str:
     if kind == "play" and card not in hand:
         return f"T1: you hold no {card}"
     if phase == "volley":
-        if kind == "play" and card.rank == "+2":
+        if kind == "play" and card is not None and card.rank == "+2":
             return _UNO
         return "A1: facing a volley you may only stack a Draw 2 or draw the total"
     if phase == "wd4":
@@ -70,7 +72,7 @@ def why_illegal(m: "Match", action: "Action", seat: int | None) -> str:
         return "T4: you may pass only when nothing can be drawn — draw instead"
     if kind == "draw":
         return "T4: there is nothing left to draw — play a card or pass"
-    if not card.matches(m.top, m.color):
+    if card is not None and m.top is not None and not card.matches(m.top, m.color):
         return (f"T1: {card} does not match {m.top} (active colour "
                 f"{COLOUR_NAMES.get(m.color, 'none')}) by colour, number or symbol")
     return _UNO

@@ -27,11 +27,12 @@ from .cards import ALL_CARDS
 from .classic import ClassicMatch
 from .events import new_event as ev
 from .explain import why_illegal
-from .match import handlers, kind_handlers, legal_by_phase
-from .turn import Turn, _actions_for
+from .match import Match, handlers, kind_handlers, legal_by_phase
+from .turn import _actions_for
 
 if TYPE_CHECKING:  # pragma: no cover
     from .cards import Card
+    from .state import Handler
     from .events import Event
     from .phases import Phase
     from .view import PlayerView
@@ -61,22 +62,22 @@ class HouseMatch(ClassicMatch):
                 return self._jumps(seat)
         legal = self._legal
         if legal is None:
-            legal = Turn.legal_actions(self)
+            legal = Match.legal_actions(self)
             if self._phase == "turn" and self._rules.seven_zero:
                 legal = self._legal = self._sevens_and_zeros(legal)
         return legal
 
-    def _sevens_and_zeros(self, legal: tuple) -> tuple:
+    def _sevens_and_zeros(self, legal: "tuple[Action, ...]") -> "tuple[Action, ...]":
         """H1: a 7 that is not the last card is played only with a swap; neither a 7 nor
         a 0 that is not the last card says UNO (the hand changes with the move)."""
         seat = self._to_act
         if len(self._hands[seat]) < 2:
             return legal
         n = self._seats
-        out: list = []
+        out: list[Action] = []
         for a in legal:
             card = a.card
-            if a.kind == "play" and card.rank in ("7", "0"):
+            if card is not None and a.kind == "play" and card.rank in ("7", "0"):
                 if a.uno:
                     continue
                 if card.rank == "7":
@@ -85,11 +86,11 @@ class HouseMatch(ClassicMatch):
             out.append(a)
         return tuple(out)
 
-    def _legal_drawn(self) -> tuple:
+    def _legal_drawn(self) -> "tuple[Action, ...]":
         legal = ClassicMatch._legal_drawn(self)
         return self._sevens_and_zeros(legal) if self._rules.seven_zero else legal
 
-    def _legal_volley(self) -> tuple:
+    def _legal_volley(self) -> "tuple[Action, ...]":
         """C6 and H2 ``any``: stack a Draw 2 or a Wild Draw 4 on a Draw 2 volley."""
         if self._forced or not self._rules.stacking or self._rules.stack_draw4 != "any":
             return ClassicMatch._legal_volley(self)
@@ -98,7 +99,7 @@ class HouseMatch(ClassicMatch):
                                 len(self._hands[seat]) == 2, A_DRAW))
         return self._with_catch(out)
 
-    def _legal_wd4(self) -> tuple:
+    def _legal_wd4(self) -> "tuple[Action, ...]":
         """H2: facing a Wild Draw 4 (or a volley holding one): stack a Wild Draw 4
         (``same``/``any``), draw the total, or — a lone one — challenge."""
         if self._forced:
@@ -113,7 +114,7 @@ class HouseMatch(ClassicMatch):
             out.append(A_CHALLENGE)
         return self._with_catch(out)
 
-    def _jumps(self, seat: int) -> tuple:
+    def _jumps(self, seat: int) -> "tuple[Action, ...]":
         """H4: ``seat``'s jump-ins — only while the window is open, never for the seat to
         act or the seat whose card is on top, never on a Wild."""
         by = self._jump_from
@@ -129,8 +130,10 @@ class HouseMatch(ClassicMatch):
             return tuple(a for a in SWAPS["jump"][top.code][:self._seats] if a.swap != seat)
         return (JUMPS_UNO if left == 1 else JUMPS)[top.code]
 
-    def _holder(self, card: "Card") -> int | None:
+    def _holder(self, card: "Card | None") -> int | None:
         """H4/H6: the one seat that may jump on ``card`` (a deck holds at most two)."""
+        if card is None:  # not a card's action
+            return None
         for seat in range(self._seats):
             if seat != self._to_act and seat != self._jump_from and self._masks[seat] & card.bit:
                 return seat
@@ -150,9 +153,9 @@ class HouseMatch(ClassicMatch):
             action = Action.parse(action)
         if action.kind == "jump":
             return self._holder(action.card)
-        return self._to_act
+        return None if self._over else self._to_act
 
-    def apply(self, action: "Action | str", seat: int | None = None) -> "list[Event]":
+    def apply(self, action: "Action | str", seat: int | None = None) -> "list[Event[object]]":
         """As :meth:`Match.apply`; a ``jump`` is taken from ``seat`` (``None``: the seat
         that holds the card), out of turn (H4)."""
         if action.__class__ is not Action:
@@ -181,6 +184,7 @@ class HouseMatch(ClassicMatch):
                 return "H4: jump-in is off in this match"
             if seat is not None and seat == self._to_act:
                 return f"H4: it is your turn — play it (play {card})"
+            assert card is not None  # a jump's
             holds = self._holder(card) is not None if seat is None \
                 else bool(self._masks[seat] & card.bit)
             if not holds:
@@ -231,6 +235,7 @@ class HouseMatch(ClassicMatch):
         """H4: the jump-in is the jumper's own turn; the seats in between lose theirs,
         and any open catch window closes (C9)."""
         jumper = self._holder(action.card)
+        assert jumper is not None  # apply checked the jump
         self._jump_from = None
         self._exposed = None
         self._begin_turn(jumper)
@@ -240,6 +245,7 @@ class HouseMatch(ClassicMatch):
         """T1/C6 with H1 (swap, pass on), H2 (a stacked total) and H4 (the window)."""
         hand = self._hands[seat]
         card = action.card
+        assert card is not None  # a play's or a jump's
         phase = self._phase
         if phase == "drawn":
             hand.pop()  # T2: the drawn copy is the one played
@@ -265,6 +271,7 @@ class HouseMatch(ClassicMatch):
         moves_hands = left > 0 and rank in ("7", "0") and self._rules.seven_zero
         if moves_hands:
             if rank == "7":
+                assert action.swap is not None  # H1: a 7 that stays is played with a swap
                 self._swap(seat, action.swap)
             else:
                 self._rotate(seat)
@@ -367,9 +374,9 @@ class HouseMatch(ClassicMatch):
         return v
 
 
-def _closing(handler):
+def _closing(handler: "Handler") -> "Handler":
     """H4: a decision closes the jump-in window (a catch does not: U2)."""
-    def handle(self: HouseMatch, action: Action) -> None:
+    def handle(self: Match, action: Action) -> None:
         self._jump_from = None
         handler(self, action)
     handle.__name__ = handler.__name__
@@ -378,6 +385,12 @@ def _closing(handler):
 
 _BY_KIND = {kind: (h if kind == "catch" else _closing(h))
             for kind, h in kind_handlers(HouseMatch).items()}
-_BY_KIND["jump"] = HouseMatch._on_jump
+def _on_jump(m: Match, action: Action) -> None:
+    """H4's handler in the house rules' table (which only a HouseMatch reads)."""
+    assert isinstance(m, HouseMatch)
+    m._on_jump(action)
+
+
+_BY_KIND["jump"] = _on_jump
 HouseMatch._HANDLERS = handlers(HouseMatch, _BY_KIND)
 HouseMatch._LEGAL_BY_PHASE = legal_by_phase(HouseMatch)

@@ -14,10 +14,10 @@ import itertools
 from functools import lru_cache
 import os
 from collections import Counter, deque
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Iterator, Sequence, cast
 
 from .action_cards import ActionCards
-from .actions import Action, ActionError, Chance, IllegalAction, parse_entry
+from .actions import A_CATCH, Action, ActionError, Chance, IllegalAction, parse_entry
 from .cards import Card, deck_cards
 from .chance import ChanceLog
 from .draft import Draft
@@ -27,8 +27,12 @@ from .rules import PRESETS, Rules
 from .scoring import Scoring
 from .phases import MID_ROUND, Phase
 from .state import MatchState, _copy_fields
-from .turn import Turn
+from .turn import _TURN, _TURN_CACHES, Turn
 from .view import PlayerView, SeatEvents
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import Handler, LegalBuilder
+    from .view import EventSnapshot
 
 __all__ = ["Match"]
 
@@ -48,7 +52,7 @@ def _deck(deck: str) -> "tuple[Card, ...]":
     return tuple(deck_cards(deck))
 
 
-def _cards(cards: Iterable) -> "list[Card]":
+def _cards(cards: "Iterable[Card | str]") -> "list[Card]":
     """Cards or their notation, as Cards (a Card as it is: the hard bot's worlds)."""
     return [c if c.__class__ is Card else Card.parse(c) for c in cards]
 
@@ -65,10 +69,14 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
     Its fields are declared once, in :class:`~engine.state.MatchState`."""
 
     __slots__ = ()
+    #: each action's handler and each phase's legal-action builder, per variant (set
+    #: below each class: :func:`handlers`, :func:`legal_by_phase`)
+    _HANDLERS: ClassVar["dict[Action, Handler]"]
+    _LEGAL_BY_PHASE: ClassVar["dict[Phase, LegalBuilder]"]
 
     min_seats, max_seats = PRESETS["duo"][0], PRESETS["duo"][-1]  # OpenSpiel's game info
 
-    def __init__(self, rules: Rules, seed: int, queue: Iterable = ()) -> None:
+    def __init__(self, rules: Rules, seed: int, queue: "Iterable[Action | Chance]" = ()) -> None:
         """Use :meth:`new` or :meth:`replay`."""
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
@@ -83,7 +91,7 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
 
     @classmethod
     def new(cls, rules: Rules | None = None, seed: int | None = None,
-            deck: Sequence | None = None, first: int | None = None) -> "Match":
+            deck: "Sequence[Card | str] | None" = None, first: int | None = None) -> "Match":
         """A new match.  ``seed=None`` draws an unguessable seed from ``os.urandom``.
 
         ``deck`` (top first, Cards or notation) fixes round 1's shuffled deck and
@@ -94,7 +102,7 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
             seed = random_seed()
         elif not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError(f"seed must be a whole number, not {seed!r}")
-        queue: list = []
+        queue: list[Action | Chance] = []
         if deck is not None and first is None:
             first = 0
         if first is not None:
@@ -118,8 +126,9 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         return variant if cls is Match or issubclass(variant, cls) else cls
 
     @classmethod
-    def from_position(cls, rules: Rules, *, hands: Sequence, draw_pile: Sequence,
-                      discard_pile: Sequence, to_act: int, phase: Phase, colour: str | None,
+    def from_position(cls, rules: Rules, *, hands: "Sequence[Sequence[Card | str]]",
+                      draw_pile: "Sequence[Card | str]", discard_pile: "Sequence[Card | str]",
+                      to_act: int, phase: Phase, colour: str | None,
                       p1: int, round: int = 1, scores: Sequence[int] | None = None,
                       pending: int = 0, by: int | None = None, drawn: Card | None = None,
                       dump_colour: str | None = None, dump_start: bool = False,
@@ -149,7 +158,7 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         return m
 
     @classmethod
-    def replay(cls, rules: Rules, actions: Iterable, seed: int | None = None) -> "Match":
+    def replay(cls, rules: Rules, actions: "Iterable[object]", seed: int | None = None) -> "Match":
         """Rebuild a match from its log (``m.actions``: objects, texts or word tuples).
 
         No random generator is used while the log lasts; chance after its end
@@ -167,7 +176,7 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         return m
 
     @classmethod
-    def replay_steps(cls, rules: Rules, actions: Iterable, seed: int | None = None
+    def replay_steps(cls, rules: Rules, actions: "Iterable[object]", seed: int | None = None
                      ) -> Iterator["Match"]:
         """Like :meth:`replay`, yielding the (same, mutating) match once set up and
         again after each decision of the log — for step-through replays and checks."""
@@ -182,7 +191,7 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
             yield m
 
     @classmethod
-    def _start_replay(cls, rules: Rules, actions: Iterable, seed: int | None) -> "Match":
+    def _start_replay(cls, rules: Rules, actions: "Iterable[object]", seed: int | None) -> "Match":
         entries = []
         for i, raw in enumerate(actions):
             try:
@@ -197,22 +206,51 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         m = cls.__new__(cls)
         m._consumed = 0
         try:
-            m.__init__(rules, random_seed() if seed is None else seed, entries)
+            cls.__init__(m, rules, random_seed() if seed is None else seed, entries)
         except ActionError as exc:
             raise m._replay_error(exc) from None
         return m
 
     # -- the public API (the read-only properties are MatchState's) ---------------------
 
-    # legal_actions() is Turn's: the turn phase's are built in it, one call fewer on the
-    # engine's hottest path
+    def legal_actions(self, seat: int | None = None) -> "tuple[Action, ...]":
+        """Every legal action for :attr:`to_act`, in a fixed order (empty when over).
+        ``seat``: that seat's (none but the seat to act's; house rules' jump-ins, H4)."""
+        legal = self._legal
+        if seat is not None and seat != self._to_act:
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._seats:
+                raise ValueError(f"no seat {seat!r}")
+            return ()
+        if legal is not None:
+            return legal
+        phase = self._phase
+        if phase != "turn":
+            legal = self._legal = self._legal_by_phase[phase](self)
+            return legal
+        seat = self._to_act  # the turn's (built here: the engine's hottest path; the
+        # tables are turn.py's, T1)
+        uno = len(self._hands[seat]) == 2
+        table = _TURN[self._color][self._discard[-1].rank]
+        mask = self._masks[seat] & table.playable  # T1
+        # one cache per (says UNO, can draw: T2 / T4): the key stays the small mask itself
+        k = (2 if uno else 0) + (1 if self._draw or len(self._discard) > 1 else 0)
+        cache = _TURN_CACHES[k]
+        legal = cache.get(mask)
+        if legal is None:
+            legal = table.build(mask, uno, k)
+            if len(cache) < 8192:  # bounded (about 1 MB; random play with big hands
+                cache[mask] = legal  # misses 23% at 8192, 40% at 1024): once full a miss is built
+        exposed = self._exposed
+        if exposed is not None and exposed != seat and len(self._hands[exposed]) == 1:
+            legal += (A_CATCH,)  # U2
+        self._legal = legal
+        return legal
 
-    def apply(self, action: "Action | str", seat: int | None = None) -> list[Event]:
+
+    def apply(self, action: "Action | str", seat: int | None = None) -> list[Event[object]]:
         """Make a decision; returns its events.  An illegal or malformed action raises
         :class:`IllegalAction` naming the rule, and leaves the match untouched."""
-        legal = self._legal
-        if legal is None:
-            legal = self.legal_actions()
+        legal = self._legal or self.legal_actions()  # () when over: nothing is legal
         if action.__class__ is not Action:
             action = Action.parse(action)
         if action not in legal or (seat is not None and seat != self._to_act):
@@ -227,7 +265,7 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
     def decider(self, action: "Action | str") -> int | None:
         """The seat that makes ``action`` now: the seat to act (with jump-in, H4, a
         ``jump`` is the seat's that holds the card: :class:`~engine.house.HouseMatch`)."""
-        return self._to_act
+        return None if self._over else self._to_act
 
     @property
     def jump_open(self) -> bool:
@@ -284,12 +322,12 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         other._hands = [list(h) for h in self._hands]
         other._masks = list(self._masks)
         other._history = list(self._history)
-        other._log = other._events = _SINK
+        other._log, other._events = _LOG_SINK, _EVENT_SINK
         other._queue = deque()
         other._search = True
         return other
 
-    def _emit(self, event: Event) -> None:
+    def _emit(self, event: Event[object]) -> None:
         self._events.append(event)
 
     def _hand_mask(self, seat: int) -> int:
@@ -302,7 +340,7 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         """The seat after ``seat`` in the direction of play."""
         return (seat + self._direction) % self._seats
 
-    def seat_events(self, seat: int) -> tuple:
+    def seat_events(self, seat: int) -> "EventSnapshot":
         """``seat``'s redacted events as an immutable snapshot (for :class:`PlayerView`):
         (frozen chunks, tail, count)."""
         return self._seen[seat].snapshot(self._events)
@@ -327,7 +365,7 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         v.scores = self._scores
         v.round = self._round
         v.p1 = self._p1
-        to_act = v.to_act = self._to_act
+        to_act = v.to_act = None if self._over else self._to_act
         v.over = self._over
         v.winner = self._winner
         mine = to_act == seat
@@ -349,7 +387,7 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         actions, no drawn card, every private event redacted as for a seat that holds
         none of the cards.  ``seen``: a ``SeatEvents(-1)`` the caller keeps for this
         match, so each call redacts only the new events (else all, afresh)."""
-        v = self.view(self._to_act if self._to_act is not None else 0)
+        v = self.view(self._to_act)
         v.seat, v.hand, v.legal_actions, v.drawn = None, (), (), None
         public = SeatEvents(-1) if seen is None else seen  # a seat no event is private to
         if public.seat != -1:
@@ -358,7 +396,7 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         v._events = None
         return v
 
-    def describe(self, event: Event, names: Sequence[str], viewer: int | None = None) -> str:
+    def describe(self, event: Event[object], names: Sequence[str], viewer: int | None = None) -> str:
         return describe(event, names, viewer)
 
     def clone(self, history: bool = True) -> "Match":
@@ -388,11 +426,14 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
 
 
 #: a search copy's log and events: a deque that holds nothing drops what is appended
-#: (in C: the rollouts append an event or two per move)
+#: (in C: the rollouts append an event or two per move).  Typed as the lists they stand
+#: in for: a search copy only ever appends to them (search_copy's docstring)
 _SINK: "deque[object]" = deque(maxlen=0)
+_LOG_SINK = cast("list[Action | Chance]", _SINK)
+_EVENT_SINK = cast("list[Event[object]]", _SINK)
 
 
-def kind_handlers(cls: "type[Match]") -> "dict[str, Callable[..., None]]":
+def kind_handlers(cls: "type[Match]") -> "dict[str, Handler]":
     """Each action kind's handler in ``cls`` (a variant overrides some)."""
     return {"keep": cls._on_keep, "reject": cls._on_reject, "colour": cls._on_colour,
             "play": cls._on_play, "draw": cls._on_draw, "pass": cls._on_pass,
@@ -400,8 +441,8 @@ def kind_handlers(cls: "type[Match]") -> "dict[str, Callable[..., None]]":
             "catch": cls._on_catch}
 
 
-def handlers(cls: "type[Match]", by_kind: "dict[str, Callable[..., None]] | None" = None
-             ) -> "dict[Action, Callable[..., None]]":
+def handlers(cls: "type[Match]", by_kind: "dict[str, Handler] | None" = None
+             ) -> "dict[Action, Handler]":
     """Each action's handler in ``cls`` (its kind's, from ``by_kind`` or
     :func:`kind_handlers`), keyed by the action itself: an action's attributes are read
     through its instance dict (a ``str`` subclass has no slots), a dict lookup by the
@@ -413,22 +454,22 @@ def handlers(cls: "type[Match]", by_kind: "dict[str, Callable[..., None]] | None
             if action.kind in by_kind}
 
 
-def legal_by_phase(cls: "type[Match]") -> dict:
+def legal_by_phase(cls: "type[Match]") -> "dict[Phase, LegalBuilder]":
     """Each phase's legal-action builder in ``cls`` (a variant overrides some)."""
     return {"draft": _legal_draft, "colour": _legal_colour,
             "drawn": cls._legal_drawn, "volley": cls._legal_volley, "wd4": cls._legal_wd4,
             "dump": cls._legal_dump, "over": _legal_over}
 
 
-def _legal_over(m: Match) -> tuple:
+def _legal_over(m: Match) -> "tuple[Action, ...]":
     return ()
 
 
-def _legal_draft(m: Match) -> tuple:
+def _legal_draft(m: Match) -> "tuple[Action, ...]":
     return _DRAFT
 
 
-def _legal_colour(m: Match) -> tuple:
+def _legal_colour(m: Match) -> "tuple[Action, ...]":
     return _COLOURS
 
 _DRAFT = (Action.parse("keep"), Action.parse("reject"))

@@ -18,7 +18,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .actions import Action
+from .actions import Action, Chance
 from .cards import Card
 from .events import Event
 from .match import Match
@@ -40,7 +40,7 @@ def moments_of(rules: Rules) -> tuple[str, ...]:
     return tuple(k for k in MOMENTS if k != "dump" or rules.preset != "classic")
 
 
-def _moment_kinds(events: Sequence[Event]) -> frozenset[str]:
+def _moment_kinds(events: Sequence[Event[object]]) -> frozenset[str]:
     kinds = set()
     for e in events:
         k = e.kind
@@ -89,8 +89,8 @@ class OmniscientView:
     rules: Rules
     drawn: Card | None
     dump_colour: str | None
-    rounds: tuple
-    events: tuple[Event, ...]
+    rounds: tuple[tuple[int | None, tuple[int, ...]], ...]
+    events: tuple[Event[object], ...]
     dealer: int | None = None
     direction: int = 1
     seat: None = None
@@ -115,7 +115,7 @@ class OmniscientView:
 class ReplayCursor:
     """A position in a match's log, movable to any decision (see the module doc)."""
 
-    def __init__(self, rules: Rules, actions: Iterable, seed: int | None = 0,
+    def __init__(self, rules: Rules, actions: "Iterable[object]", seed: int | None = 0,
                  every: int = 200) -> None:
         if every < 1:
             raise ValueError("every must be at least 1")
@@ -138,8 +138,8 @@ class ReplayCursor:
             last = m
         assert last is not None
         log = self._log = last.actions
-        self._decisions = [e for e in log if not e.is_chance]
-        self._events: list[Event] = last.events
+        self._decisions = [e for e in log if isinstance(e, Action)]
+        self._events: list[Event[object]] = last.events
         self._moments: dict[str, list[int]] = {k: [] for k in MOMENTS}
         for pos in range(1, len(self._actor)):
             for kind in _moment_kinds(self._events[self._events_at[pos - 1]:self._events_at[pos]]):
@@ -193,11 +193,11 @@ class ReplayCursor:
             return next(e.seat for e in self.events_of(pos) if e.kind == "jump")
         return self._actor[pos - 1]
 
-    def events_between(self, start: int, stop: int) -> list[Event]:
+    def events_between(self, start: int, stop: int) -> list[Event[object]]:
         """The (omniscient) events from position ``start`` to ``stop``."""
         return self._events[self._events_at[start]:self._events_at[stop]]
 
-    def events_of(self, pos: int | None = None) -> list[Event]:
+    def events_of(self, pos: int | None = None) -> list[Event[object]]:
         """The (omniscient) events of :meth:`decision` ``pos``; at 0, the setup's."""
         pos = self._pos if pos is None else pos
         start = self._events_at[pos - 1] if pos > 0 else 0
@@ -217,7 +217,7 @@ class ReplayCursor:
         """Log entries (decisions and chance) consumed by position ``pos``."""
         return self._log_at[self._pos if pos is None else pos]
 
-    def log_prefix(self, pos: int | None = None) -> list:
+    def log_prefix(self, pos: int | None = None) -> "list[Action | Chance]":
         """The log up to position ``pos`` (default: here): its decisions and the chance
         outcomes that followed them — ``Match.replay`` of it (same seed) is the match there,
         and a new match started from it (a what-if branch) carries on from there."""
@@ -279,7 +279,7 @@ class ReplayCursor:
         if match.log_length == start:
             return
         new = match.actions_from(start)
-        decisions = [e for e in new if not e.is_chance]
+        decisions = [e for e in new if isinstance(e, Action)]
         if len(decisions) != 1:
             raise ValueError(f"follow takes one decision at a time, not {len(decisions)}")
         pos = len(self._actor)

@@ -135,12 +135,12 @@ class Decision:
         return self.label in FLAGGED
 
 
-def decision_count(log: Iterable) -> int:
+def decision_count(log: Iterable[object]) -> int:
     """How many decisions (not chance outcomes) ``log`` holds."""
     return sum(1 for e in log if not parse_entry(e).is_chance)
 
 
-def positions(rules: Rules, log: Sequence, seed: int = 0, seats: Iterable[int] | None = None,
+def positions(rules: Rules, log: Sequence[object], seed: int = 0, seats: Iterable[int] | None = None,
               hindsight: bool = False) -> Iterator[Position]:
     """The decisions of the match ``log`` records, each with its seat's view (only
     those of ``seats``; default all).  ``hindsight`` adds each real position."""
@@ -159,7 +159,9 @@ def positions(rules: Rules, log: Sequence, seed: int = 0, seats: Iterable[int] |
         if hindsight:
             real = m.search_copy()
             world = real.search_copy
-        yield Position(where[step], step, seat, m.view(seat), entries[where[step]], world)
+        played = entries[where[step]]
+        assert isinstance(played, Action)  # where: the decisions' places
+        yield Position(where[step], step, seat, m.view(seat), played, world)
 
 
 class Reviewer:
@@ -183,9 +185,10 @@ class Reviewer:
     def _sampler(self, view: PlayerView) -> "Callable[[], Match | None]":
         """Worlds from what ``view``'s seat knew: the draft's (S3) from its events,
         else from the hard bot's belief."""
+        seat = view.own_seat
         if view.phase == "draft":
-            return draft_sampler(view, Rng(self.seed * 16 + view.seat + 1, 1 + view.event_count))
-        return self._bot(view.seat).sampler(view)  # type: ignore[arg-type]
+            return draft_sampler(view, Rng(self.seed * 16 + seat + 1, 1 + view.event_count))
+        return self._bot(seat).sampler(view)
 
     def win_chance(self, end: Match, view: PlayerView) -> float:
         """``view``'s seat's chance (0 or 1) of winning the round at a rolled-out
@@ -194,8 +197,9 @@ class Reviewer:
         rules = end.rules
         if not end.over:  # a rollout cut short: nobody went out
             return 1.0 / (end.seats // 2 if rules.teams == "partners" else end.seats)
-        out = end.rounds[-1][0]
-        return 1.0 if out is not None and rules.team(out) == rules.team(view.seat) else 0.0
+        out, seat = end.rounds[-1][0], view.seat
+        return 1.0 if out is not None and seat is not None \
+            and rules.team(out) == rules.team(seat) else 0.0
 
     def outcomes(self, view: PlayerView, options: Sequence[Action],
                  world: "Callable[[], Match] | None" = None
@@ -213,7 +217,7 @@ class Reviewer:
             sample = self._sampler(view)
         per: list[list[float]] = [[] for _ in options]
         equity: list[list[float]] = [[] for _ in options]
-        seat, scores, target = view.seat, view.scores, view.rules.target
+        seat, scores, target = view.own_seat, view.scores, view.rules.target
         for _ in range(worlds):
             w = sample()
             if w is None:

@@ -65,16 +65,14 @@ def draft_sampler(view: "PlayerView", rng: Rng) -> "Callable[[], Match]":
     if min(unseen.values(), default=0) < 0:
         raise ValueError("draft_sampler: the view's events do not account for its deck")
     pool = list(unseen.elements())
-    holes = [i for i, c in enumerate(slots) if c is None]
     rules, p1, seat = view.rules, view.p1, view.seat
 
     def world() -> Match:
         cards = list(pool)
         rng.shuffle(cards)
-        order = list(slots)
-        for i, hole in enumerate(holes):
-            order[hole] = cards[i]
-        order.extend(cards[len(holes):])
+        rest = iter(cards)  # the holes in order, then the rest of the deck
+        order = [c if c is not None else next(rest) for c in slots]
+        order.extend(rest)
         m = Match.replay(rules, [Chance.first(p1), Chance.shuffle(order), *made],
                          seed=rng.next64())
         if m.to_act != seat or m.phase != "draft":  # pragma: no cover - a rules change

@@ -28,12 +28,11 @@ def _reason(played: Action, best: Action, view: PlayerView) -> str:
             return f"You kept {card} in the draft; rejecting it was better"
         return f"You rejected {card} in the draft; keeping it was better"
     if best.kind == "play" and played.kind in ("draw", "pass"):
-        card = best.card
         left = len(hand) - 1
         what = "kept the drawn card" if played.kind == "pass" else "drew"
         if left == 0:
-            return f"You {what} with {card} playable, your last card: playing it went out"
-        return f"You {what} with {card} playable; playing it left you {_cards(left)}"
+            return f"You {what} with {best.card} playable, your last card: playing it went out"
+        return f"You {what} with {best.card} playable; playing it left you {_cards(left)}"
     if played.kind == "play" and best.kind in ("draw", "pass"):
         instead = "keeping the drawn card" if best.kind == "pass" else "drawing"
         return f"You played {played.card}; {instead} was better"

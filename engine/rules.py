@@ -37,7 +37,7 @@ class Option(NamedTuple):
     #: and views of matches without it read exactly as they did before it existed
     house: bool = False
 
-    def values(self, preset: str) -> "tuple | None":
+    def values(self, preset: str) -> "tuple[Any, ...] | None":
         """The allowed values in ``preset`` (``None``: any positive whole number)."""
         choices = self.choices[preset]
         return None if choices is None else tuple(c.value for c in choices)
@@ -111,28 +111,40 @@ def option(name: str) -> Option:
     return _BY_NAME[name]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Rules:
     """The options a match is played with (stored in every save file).
 
     ``None`` means "the preset's default" and is replaced on construction, so a
     ``Rules`` always shows the values in force (and ``None`` for an option the
-    preset does not have).
+    preset does not have): the options both presets have are never ``None``.
     """
 
-    preset: str = "duo"
-    deck: str | None = None
-    target: int | None = None
-    refill: str | None = None
-    wd4_guilty: str | None = None
-    stacking: bool | None = None
-    scoring: str | None = None
-    seats: int | None = None
-    seven_zero: bool | None = None
-    stack_draw4: str | None = None
-    draw_until: bool | None = None
-    jump_in: bool | None = None
-    teams: str | None = None
+    preset: str
+    deck: str
+    target: int
+    refill: str
+    wd4_guilty: str
+    stacking: bool | None  # classic only (C6), as every option below
+    scoring: str | None
+    seats: int
+    seven_zero: bool | None
+    stack_draw4: str | None
+    draw_until: bool | None
+    jump_in: bool | None
+    teams: str | None
+
+    def __init__(self, preset: str = "duo", deck: str | None = None, target: int | None = None,
+                 refill: str | None = None, wd4_guilty: str | None = None,
+                 stacking: bool | None = None, scoring: str | None = None,
+                 seats: int | None = None, seven_zero: bool | None = None,
+                 stack_draw4: str | None = None, draw_until: bool | None = None,
+                 jump_in: bool | None = None, teams: str | None = None) -> None:
+        given = dict(locals())  # the fields' values as given (None: the preset's default)
+        del given["self"]
+        for name, value in given.items():
+            object.__setattr__(self, name, value)
+        self.__post_init__()
 
     def __post_init__(self) -> None:
         preset = self.preset

@@ -100,13 +100,13 @@ class Decoded:
     """What :func:`decode` found."""
 
     header: Header | None  # None: the file holds only (part of) the magic or header
-    entries: list  # Action / Chance, in log order
+    entries: "list[Action | Chance]"  # in log order
     footer: Footer | None
     good_length: int  # bytes of whole, valid records (where a torn tail starts)
     torn_bytes: int  # bytes after good_length: a record cut short (0: none)
     zero_tail: bool  # the torn bytes are all zeros (power loss on some filesystems)
     undos: int = 0  # undo records applied (format 2): the match was practice
-    seats: list = field(default_factory=list)  # SeatRecords (format 3), in file order
+    seats: "list[SeatRecord]" = field(default_factory=list)  # (format 3), in file order
 
     def names(self) -> tuple[str, ...]:
         """Each seat's name now: the header's, as the seat records renamed them."""
@@ -131,9 +131,9 @@ def _tag(prev: bytes, head: bytes, body: bytes) -> bytes:
     return blake2b(prev + head + body, digest_size=_TAG).digest()
 
 
-def entry_body(entry: "Action | Chance") -> list:
+def entry_body(entry: "Action | Chance") -> list[int | None]:
     """The msgpack payload of one log entry."""
-    if not entry.is_chance:
+    if isinstance(entry, Action):
         return [entry.code]
     if entry.kind == "first":
         return [_FIRST, entry.seat]
@@ -153,7 +153,7 @@ class Encoder:
         self.tag = tag
 
     def _record(self, body_obj: Any) -> bytes:
-        body = msgpack.packb(body_obj, use_bin_type=True)
+        body: bytes = msgpack.packb(body_obj, use_bin_type=True)
         if len(body) > MAX_BODY:
             raise ValueError(f"record of {len(body)} bytes exceeds {MAX_BODY}")
         head = _frame_head(len(body))
@@ -168,7 +168,7 @@ class Encoder:
     def entry(self, entry: "Action | Chance") -> bytes:
         return self._record(entry_body(entry))
 
-    def entries(self, entries: Iterable) -> bytes:
+    def entries(self, entries: "Iterable[Action | Chance]") -> bytes:
         return b"".join(self.entry(e) for e in entries)
 
     def footer(self, footer: Footer) -> bytes:
@@ -222,7 +222,7 @@ _DECODE_ERRORS = (ValueError, TypeError, msgpack.UnpackException, RecursionError
                   OverflowError)  # ExtraData, StackError, FormatError are ValueErrors
 
 
-def _start(data: Any, name: str) -> int | Decoded:
+def _start(data: bytes, name: str) -> int | Decoded:
     """The format version from the magic, or what a file too short for one holds."""
     if not data:
         raise SaveFileError(f"{name}: the file is empty — the match never started")
@@ -257,7 +257,7 @@ def decode(data: bytes, name: str = "save file") -> Decoded:
     pos = len(MAGIC)
     tag = bytes(mv[:pos])  # the chain starts from the file's own magic (its version)
     header: Header | None = None
-    entries: list = []
+    entries: "list[Action | Chance]" = []
     append = entries.append
     footer: Footer | None = None
     undos = 0
@@ -306,6 +306,7 @@ def decode(data: bytes, name: str = "save file") -> Decoded:
                 if record == 0:
                     header = Header.from_body(obj)
                 elif isinstance(obj, list) and obj and obj[0] == _FOOTER:
+                    assert header is not None  # record 0 is the header
                     footer = Footer.from_body(obj)
                     _check_footer(footer, header, len(entries), undos, start)
                     if footer.names is not None and footer.names != seat_names(header, seats):
@@ -314,6 +315,7 @@ def decode(data: bytes, name: str = "save file") -> Decoded:
                 elif isinstance(obj, list) and obj and obj[0] == _SEAT:
                     if version < 3:
                         raise ValueError(f"a seat record in a format-{version} file")
+                    assert header is not None  # record 0 is the header
                     seat = SeatRecord.from_body(obj, len(entries))
                     if seat.seat >= header.rules.seats:
                         raise ValueError(f"a seat record for seat {seat.seat}, which the "

@@ -7,7 +7,7 @@ re-exports all of it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from .rules import Rules
 from .scoring import match_result
@@ -49,7 +49,7 @@ class Header:
     created: str  # ISO 8601, UTC
     app_version: str
     format_version: int = FORMAT_VERSION
-    extra: dict = field(default_factory=dict)  # later versions' fields (e.g. a branch's parent)
+    extra: dict[str, Any] = field(default_factory=dict)  # later versions' fields (e.g. a branch's parent)
 
     def __post_init__(self) -> None:
         if not _is_int(self.format_version) or not 1 <= self.format_version <= FORMAT_VERSION:
@@ -93,7 +93,7 @@ class Header:
     def from_body(cls, body: Any) -> "Header":
         if not isinstance(body, dict):
             raise ValueError("the header is not a map")
-        need = {"format": int, "id": str, "rules": dict, "seed": (int, str), "seats": list,
+        need: dict[str, type | tuple[type, ...]] = {"format": int, "id": str, "rules": dict, "seed": (int, str), "seats": list,
                 "created": str, "app": str}
         for key, kind in need.items():
             if not isinstance(body.get(key), kind) or isinstance(body.get(key), bool):
@@ -138,11 +138,11 @@ class SeatRecord:
             raise ValueError(f"a seat record's name and kind are at most {MAX_NAME} "
                              "characters")
 
-    def to_body(self) -> list:
+    def to_body(self) -> list[Any]:
         return [SEAT_CODE, self.seat, self.name, self.kind]
 
     @classmethod
-    def from_body(cls, body: list, at: int) -> "SeatRecord":
+    def from_body(cls, body: list[Any], at: int) -> "SeatRecord":
         if len(body) != 4:
             raise ValueError("malformed seat record")
         return cls(at, *body[1:])
@@ -165,7 +165,7 @@ class Footer:
     offset: int | None = None
     names: tuple[str, ...] | None = None
 
-    def to_body(self) -> list:
+    def to_body(self) -> list[Any]:
         d: dict[str, Any] = {"winner": self.winner, "scores": list(self.scores),
                              "rounds": self.rounds}
         for key in ("entries", "undos", "offset"):
@@ -176,12 +176,12 @@ class Footer:
         return [FOOTER_CODE, d]
 
     @classmethod
-    def from_body(cls, body: list) -> "Footer":
+    def from_body(cls, body: list[Any]) -> "Footer":
         if len(body) != 2 or not isinstance(body[1], dict):
             raise ValueError("malformed footer")
         d = body[1]
         winner, scores, rounds = d.get("winner"), d.get("scores"), d.get("rounds")
-        more = [d.get(k) for k in ("entries", "undos", "offset")]
+        entries, undos, offset = more = [d.get(k) for k in ("entries", "undos", "offset")]
         names = d.get("names")
         if not (winner is None or _is_int(winner)) or not _is_int(rounds) or \
                 not isinstance(scores, list) or not all(_is_int(x) for x in scores) or \
@@ -189,7 +189,7 @@ class Footer:
                 not (names is None or (isinstance(names, list) and all(
                     isinstance(n, str) and len(n) <= MAX_NAME for n in names))):
             raise ValueError("malformed footer")
-        return cls(winner, tuple(scores), rounds, *more,
+        return cls(winner, tuple(scores), rounds, entries, undos, offset,
                    None if names is None else tuple(names))
 
     def problem(self, rules: Rules) -> str | None:
@@ -207,6 +207,6 @@ class Footer:
         return None
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 

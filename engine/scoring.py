@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 
 from .cards import hand_points
 from .events import new_event as ev
+from .state import MatchState
 
 if TYPE_CHECKING:  # pragma: no cover
     from .cards import Card
-    from .match import Match
     from .rules import Rules
 
 
@@ -30,12 +30,12 @@ def match_result(rules: "Rules", scores: "tuple[int, ...]") -> "tuple[bool, int 
     return True, (scores.index(best) if scores.count(best) == 1 else None)
 
 
-class Scoring:
+class Scoring(MatchState):
     """E1–E4 for :class:`Match`."""
 
     __slots__ = ()
 
-    def _go_out(self: "Match", seat: int, last: "Card", total: int) -> None:
+    def _go_out(self, seat: int, last: "Card", total: int) -> None:
         """E1: a last Draw 2 or Wild Draw 4 is still drawn, in the same move."""
         if last.rank == "+2":
             self._draw_into(self._next(seat), total, "last")
@@ -43,12 +43,11 @@ class Scoring:
             self._draw_into(self._next(seat), 4, "last")
         self._end_round(seat)
 
-    def _end_search(self: "Match") -> None:
+    def _end_search(self) -> None:
         self._over = True
-        self._to_act = None
         self._phase = "over"
 
-    def _end_round(self: "Match", winner: "int | None") -> None:
+    def _end_round(self, winner: "int | None") -> None:
         """E2/E3: score the round (``winner`` None: blocked), then E4 or the next round."""
         hands = tuple(tuple(h) for h in self._hands)
         points = tuple(0 if s == winner else hand_points(h) for s, h in enumerate(hands))
@@ -63,7 +62,6 @@ class Scoring:
         if over:  # E4
             self._winner = winner
             self._over = True
-            self._to_act = None
             self._phase = "over"
             self._emit(ev("match_end", self._winner, data=self._scores))
             return

@@ -12,17 +12,29 @@ from __future__ import annotations
 
 from collections import deque
 from operator import attrgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Callable
+    from typing import Iterable, Sequence
 
     from .actions import Action, Chance
     from .cards import Card
     from .events import Event
     from .phases import Phase
     from .rules import Rules
-    from .view import SeatEvents
+    from .match import Match
+    from .view import PlayerView, SeatEvents
+
+    #: an action's handler (``Match._on_play``…): the match, the action
+    Handler = Callable[[Match, Action], None]
+    #: a phase's legal-action builder
+    LegalBuilder = Callable[[Match], tuple[Action, ...]]
+    #: :meth:`MatchState.decision`'s read of the position
+    Decision = tuple[int, list[Card], tuple[Action, ...], Phase, Card | None, str | None, int,
+                     str | None]
+    #: a chance outcome's generator (its own random stream -> the outcome)
+    from .rng import Rng
+    Generate = Callable[[Rng], Chance]
 
 __all__ = ["MatchState"]
 
@@ -40,11 +52,11 @@ class MatchState:
     _consumed: int                   #: log entries taken from the queue
     _nchance: int                    #: chance outcomes so far (each has its own stream)
     _log: "list[Action | Chance]"
-    _events: "list[Event]"
+    _events: "list[Event[object]]"
     _seen: "list[SeatEvents]"        #: each seat's redacted events, for views
     _legal: "tuple[Action, ...] | None"  #: the legal actions, cached until the next move
     _scores: tuple[int, ...]
-    _history: list                   #: (winner or None, points) per finished round
+    _history: "list[tuple[int | None, tuple[int, ...]]]"  #: (winner or None, points) per round
     _round: int
     _over: bool
     _winner: int | None
@@ -56,7 +68,8 @@ class MatchState:
     _hands: "list[list[Card]]"
     _masks: list[int]                #: the card faces each hand holds, a bit per code
     _color: str | None               #: the active colour
-    _to_act: int | None
+    _to_act: int                     #: the seat whose decision is pending (once the
+                                     #: match is over: the last one; ``to_act`` is None)
     _phase: "Phase"                  #: draft colour turn drawn volley wd4 dump over
     _drawn: "Card | None"            #: the card drawn this turn (T2)
     _pending: int                    #: cards to draw facing a volley or a Wild Draw 4
@@ -75,13 +88,48 @@ class MatchState:
     _search: bool                    #: a search copy: no log or events, ends with its round
     # -- the variant's tables (its class's _HANDLERS and _LEGAL_BY_PHASE, read through a
     #    slot: on the hot path a class attribute costs a lookup through the classes)
-    _handlers: "dict[Action, Callable]"  #: each action's handler (its kind's)
-    _legal_by_phase: "dict[str, Callable]"  #: each phase's legal-action builder
+    _handlers: "dict[Action, Handler]"  #: each action's handler (its kind's)
+    _legal_by_phase: "dict[Phase, LegalBuilder]"  #: each phase's legal-action builder
 
     __slots__ = tuple(__annotations__)
 
-    def _init_state(self, rules: "Rules", seed: int, queue, seats: int, deck: tuple,
-                    match_id: str) -> None:
+    if TYPE_CHECKING:  # pragma: no cover
+        # The rule areas (the mixins draft, turn, action_cards, scoring, chance) and
+        # Match call one another's methods on the match; declared here for the type
+        # checker only (each is defined once, where its rule lives).
+        def apply(self, action: "Action | str", seat: int | None = None) -> "list[Event[object]]": ...
+        def push(self, action: "Action") -> None: ...
+        def legal_actions(self, seat: int | None = None) -> "tuple[Action, ...]": ...
+        def view(self, seat: int) -> "PlayerView": ...
+        def _emit(self, event: "Event[object]") -> None: ...
+        def _next(self, seat: int) -> int: ...
+        def _hand_mask(self, seat: int) -> int: ...
+        def _start_match(self) -> None: ...
+        def _given_first(self) -> int | None: ...
+        def _start_round(self, first: int, order: "tuple[Card, ...]") -> None: ...
+        def _begin_turn(self, seat: int) -> None: ...
+        def _await_draw(self, seat: int, phase: "Phase", amount: int, by: int,
+                        forced: bool = False) -> None: ...
+        def _draw_into(self, seat: int, count: int, why: str) -> "list[Card]": ...
+        def _moved(self, seat: int) -> None: ...
+        def _penalty_why(self, phase: "Phase") -> str: ...
+        def _random_shuffle(self, cards: "Sequence[Card]", rng: "Rng") -> "Chance": ...
+        def _with_catch(self, out: "list[Action]") -> "tuple[Action, ...]": ...
+        def _after_shed(self, seat: int, action: "Action") -> int: ...
+        def _card_effect(self, seat: int, card: "Card", total: int, guilty: bool,
+                         nxt: int) -> None: ...
+        def _offer_dump(self, seat: int, colour: str, at_start: bool) -> None: ...
+        def _wd4_is_guilty(self, rest: "list[Card]") -> bool: ...
+        def _go_out(self, seat: int, last: "Card", total: int) -> None: ...
+        def _end_round(self, winner: int | None) -> None: ...
+        def _end_search(self) -> None: ...
+        def _take_chance(self, kind: str, generate: "Generate | None",
+                         expect: "Sequence[Card] | None" = None,
+                         count: int | None = None) -> "Chance": ...
+        def _shuffle_all(self) -> "tuple[Card, ...]": ...
+
+    def _init_state(self, rules: "Rules", seed: int, queue: "Iterable[Action | Chance]",
+                    seats: int, deck: "tuple[Card, ...]", match_id: str) -> None:
         from .view import SeatEvents
 
         self._rules = rules
@@ -107,7 +155,7 @@ class MatchState:
         self._draw = []
         self._discard = []
         self._reset_round()
-        self._to_act = None
+        self._to_act = 0  # set by the setup (S1 / C2)
         self._phase = "draft"
         self._wd4_by = 0
         self._wd4_guilty = False
@@ -184,8 +232,11 @@ class MatchState:
 
     # read at every decision by the loops that drive a match (bots, the arena, the
     # bench): C getters, no Python frame
-    to_act = property(attrgetter("_to_act"),
-                      doc="The seat whose decision is pending; ``None`` once the match is over.")
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose decision is pending; ``None`` once the match is over."""
+        return None if self._over else self._to_act
+
     phase = property(attrgetter("_phase"),
                      doc="draft, colour, turn, drawn, volley, wd4, dump or over.")
 
@@ -193,7 +244,7 @@ class MatchState:
         """The seat's cards, in the order they entered its hand."""
         return list(self._hands[seat])
 
-    def decision(self) -> tuple:
+    def decision(self) -> "Decision":
         """The search's read of the position, copying nothing: (seat to act, its hand,
         the legal actions, phase, top card, active colour, the next seat's hand size,
         the dump colour on offer).  The hand is the match's own list: read it only."""
@@ -326,7 +377,7 @@ class MatchState:
         return tuple(self._history)
 
     @property
-    def actions(self) -> list:
+    def actions(self) -> "list[Action | Chance]":
         """The log: every decision and chance outcome, in order (a copy)."""
         return list(self._log)
 
@@ -335,12 +386,12 @@ class MatchState:
         """How many entries :attr:`actions` holds (without copying it)."""
         return len(self._log)
 
-    def actions_from(self, start: int) -> list:
+    def actions_from(self, start: int) -> "list[Action | Chance]":
         """The log from entry ``start`` on — what a save file has not written yet."""
         return self._log[start:]
 
     @property
-    def events(self) -> list[Event]:
+    def events(self) -> list[Event[object]]:
         """Every event with nothing hidden (omniscient: replays, tests)."""
         return list(self._events)
 
@@ -354,10 +405,10 @@ class MatchState:
         _copy_fields(self, other)
 
 
-def _make_copier():
+def _make_copier() -> "Callable[[MatchState, MatchState], None]":
     names = MatchState.__slots__
     body = "\n".join(f"    dst.{n} = src.{n}" for n in names)
-    scope: dict = {}
+    scope: dict[str, Callable[[MatchState, MatchState], None]] = {}
     exec(f"def _copy_fields(src, dst):\n{body}\n", scope)  # one assignment per slot: fast
     return scope["_copy_fields"]
 

@@ -15,11 +15,14 @@ types change, this is the place to follow them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from .events import Catch, Challenge, Draw, Dump, Event, Jump, Play, RoundEnd
 from .match import Match
 from .rules import Rules
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .cards import Card
 
 __all__ = ["SeatTally", "Tally", "tally", "places"]
 
@@ -68,12 +71,23 @@ def places(rules: Rules, scores: Sequence[int]) -> tuple[int, ...]:
 
 
 class _Counts:
-    __slots__ = ("points", "rounds_won", "action_outs", "challenges", "challenges_won",
-                 "catches", "caught", "volley_taken", "volley_dealt", "dumps", "dumped",
-                 "biggest_dump")
+    points: list[int]
+    rounds_won: int
+    action_outs: int
+    challenges: int
+    challenges_won: int
+    catches: int
+    caught: int
+    volley_taken: int
+    volley_dealt: int
+    dumps: int
+    dumped: int
+    biggest_dump: int
+
+    __slots__ = tuple(__annotations__)
 
     def __init__(self) -> None:
-        self.points: list[int] = []
+        self.points = []
         for name in self.__slots__[1:]:
             setattr(self, name, 0)
 
@@ -87,54 +101,19 @@ def tally(match: Match) -> Tally:
                         match.round)
 
 
-def count_events(rules: Rules, events: Sequence[Event], over: bool, winner: int | None,
+def count_events(rules: Rules, events: Sequence[Event[object]], over: bool, winner: int | None,
                  scores: Sequence[int], rounds: int) -> Tally:
     """:func:`tally` from the omniscient events themselves."""
     seats = [_Counts() for _ in range(rules.seats)]
-    last_card: dict[int, object] = {}  # each seat's last card down: how it went out
-    volley_by, volley_total, last_rank = None, 0, None
+    last_card: "dict[int, Card]" = {}  # each seat's last card down: how it went out
+    volley_by: int | None = None
+    volley_total = 0
+    last_rank: str | None = None
     for e in events:
-        if isinstance(e, (Play, Jump)):  # H4: a jump-in is a card down out of turn
-            card = e.card
-            if card is None:
-                continue
-            last_card[e.seat] = card
-            last_rank = card.rank
-            if isinstance(e, Play) and (card.rank == "+2" or (card.rank == "W+4"
-                                                             and e.total > 4)):
-                volley_by, volley_total = e.seat, e.total  # H2: a stacked W+4's too
-        elif isinstance(e, Dump):
-            size = len(e.cards)
-            c = seats[e.seat]
-            c.dumps += 1
-            c.dumped += size
-            c.biggest_dump = max(c.biggest_dump, size)
-            if e.cards:
-                last_card[e.seat] = e.last
-                last_rank = e.last.rank
-                if e.last.rank == "+2":  # a last Draw 2 counts (A4): a volley of 2
-                    volley_by, volley_total = e.seat, 2
-        elif isinstance(e, Draw):
-            why = e.why
-            # E1: the last card's draw, a Draw 2's or (H2) a stacked Wild Draw 4's
-            if (why in _VOLLEY_DRAWS or (why == "last" and last_rank in ("+2", "W+4"))) \
-                    and volley_by is not None:
-                size = volley_total or e.count
-                taker = seats[e.seat]
-                taker.volley_taken = max(taker.volley_taken, size)
-                dealer = seats[volley_by]
-                dealer.volley_dealt = max(dealer.volley_dealt, size)
-                volley_by, volley_total = None, 0
-        elif isinstance(e, Challenge):
-            c = seats[e.seat]
-            c.challenges += 1
-            c.challenges_won += bool(e.guilty)
-        elif isinstance(e, Catch):
-            seats[e.seat].catches += 1
-            seats[e.caught].caught += 1
-        elif isinstance(e, RoundEnd):
-            for seat, points in enumerate(e.points):
-                seats[seat].points.append(points)
+        seat = e.seat
+        if isinstance(e, RoundEnd):
+            for s, points in enumerate(e.points):
+                seats[s].points.append(points)
             if not e.blocked and e.seat is not None:
                 seats[e.seat].rounds_won += 1
                 card = last_card.get(e.seat)
@@ -142,6 +121,46 @@ def count_events(rules: Rules, events: Sequence[Event], over: bool, winner: int 
                     seats[e.seat].action_outs += 1
             last_card.clear()
             volley_by, volley_total, last_rank = None, 0, None
+        elif seat is None:  # every other event counted here has an acting seat
+            continue
+        elif isinstance(e, (Play, Jump)):  # H4: a jump-in is a card down out of turn
+            card = e.card
+            if card is None:
+                continue
+            last_card[seat] = card
+            last_rank = card.rank
+            if isinstance(e, Play) and (card.rank == "+2" or (card.rank == "W+4"
+                                                             and e.total > 4)):
+                volley_by, volley_total = seat, e.total  # H2: a stacked W+4's too
+        elif isinstance(e, Dump):
+            size = len(e.cards)
+            c = seats[seat]
+            c.dumps += 1
+            c.dumped += size
+            c.biggest_dump = max(c.biggest_dump, size)
+            if e.cards:
+                last_card[seat] = e.last
+                last_rank = e.last.rank
+                if e.last.rank == "+2":  # a last Draw 2 counts (A4): a volley of 2
+                    volley_by, volley_total = seat, 2
+        elif isinstance(e, Draw):
+            why = e.why
+            # E1: the last card's draw, a Draw 2's or (H2) a stacked Wild Draw 4's
+            if (why in _VOLLEY_DRAWS or (why == "last" and last_rank in ("+2", "W+4"))) \
+                    and volley_by is not None:
+                size = volley_total or e.ncards
+                taker = seats[seat]
+                taker.volley_taken = max(taker.volley_taken, size)
+                dealer = seats[volley_by]
+                dealer.volley_dealt = max(dealer.volley_dealt, size)
+                volley_by, volley_total = None, 0
+        elif isinstance(e, Challenge):
+            c = seats[seat]
+            c.challenges += 1
+            c.challenges_won += bool(e.guilty)
+        elif isinstance(e, Catch):
+            seats[seat].catches += 1
+            seats[e.caught].caught += 1
     scores = tuple(scores)
     return Tally(over, winner, scores, rounds, places(rules, scores) if over else
                  (0,) * len(scores), tuple(c.frozen() for c in seats))

@@ -12,72 +12,46 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from .actions import (A_CATCH, A_CHALLENGE, A_DRAW, A_NODUMP, A_PASS, DUMPS, DUMPS_UNO,
-                      PARTS, PLAYS, PLAYS_UNO, Action, Chance)
+                      PLAYS, PLAYS_UNO, Action, Chance)
 from .cards import ALL_CARDS, COLOURS
 from .events import Draw, Pass, Play
 from .events import new_event as ev
 from .phases import Phase
 from .rules import PRESETS
+from .state import MatchState
 
 _event = tuple.__new__
 _PASSES = frozenset("0123456789") | {"W"}
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .match import Match
+    from typing import Iterable, Sequence
+
+    from .cards import Card
+    from .rng import Rng
 
 
-class Turn:
+class Turn(MatchState):
     """T1–T5 and U1–U3 for :class:`Match`."""
 
     __slots__ = ()
 
     # -- legal actions ---------------------------------------------------------------
 
-    def _with_catch(self: "Match", out: list) -> tuple:
+    def _with_catch(self, out: "list[Action]") -> "tuple[Action, ...]":
         """U2: the opponent of an exposed seat may catch it at its next decision."""
         exposed = self._exposed
         if exposed is not None and exposed != self._to_act and len(self._hands[exposed]) == 1:
             out.append(A_CATCH)
         return tuple(out)
 
-    def legal_actions(self: "Match", seat: int | None = None) -> "tuple[Action, ...]":
-        """Every legal action for :attr:`to_act`, in a fixed order (empty when over).
-        ``seat``: that seat's (none but the seat to act's; house rules' jump-ins, H4)."""
-        legal = self._legal
-        if seat is not None and seat != self._to_act:
-            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._seats:
-                raise ValueError(f"no seat {seat!r}")
-            return ()
-        if legal is not None:
-            return legal
-        phase = self._phase
-        if phase != "turn":
-            legal = self._legal = self._legal_by_phase[phase](self)
-            return legal
-        seat = self._to_act  # the turn's (built here: the engine's hottest path)
-        uno = len(self._hands[seat]) == 2
-        table = _TURN[self._color][self._discard[-1].rank]
-        mask = self._masks[seat] & table.playable  # T1
-        # one cache per (says UNO, can draw: T2 / T4): the key stays the small mask itself
-        k = (2 if uno else 0) + (1 if self._draw or len(self._discard) > 1 else 0)
-        cache = _TURN_CACHES[k]
-        legal = cache.get(mask)
-        if legal is None:
-            legal = table.build(mask, uno, k)
-            if len(cache) < 1024:  # bounded (a small table stays in the CPU's cache);
-                cache[mask] = legal  # once full it keeps what it has: a miss is built
-        exposed = self._exposed
-        if exposed is not None and exposed != seat and len(self._hands[exposed]) == 1:
-            legal += (A_CATCH,)  # U2
-        self._legal = legal
-        return legal
-
-    def _legal_drawn(self: "Match") -> tuple:
+    def _legal_drawn(self) -> "tuple[Action, ...]":
         """T2: only the drawn card may be played, or kept with ``pass``."""
         table = _DRAWN_UNO if len(self._hands[self._to_act]) == 2 else _DRAWN
-        return table[self._drawn.code]
+        drawn = self._drawn
+        assert drawn is not None  # set with the drawn phase
+        return table[drawn.code]
 
-    def _legal_volley(self: "Match") -> tuple:
+    def _legal_volley(self) -> "tuple[Action, ...]":
         """A1: stack a Draw 2 or draw the total; S8: a start Draw 2 is only drawn."""
         if self._forced:
             return (A_DRAW,)
@@ -85,19 +59,19 @@ class Turn:
         out = list(_actions_for(self._masks[seat] & _DRAW2, len(self._hands[seat]) == 2, A_DRAW))
         return self._with_catch(out)
 
-    def _legal_wd4(self: "Match") -> tuple:
+    def _legal_wd4(self) -> "tuple[Action, ...]":
         """A5/A6: draw 4 or challenge; S8: a start Wild Draw 4 is only drawn."""
         if self._forced:
             return (A_DRAW,)
         return self._with_catch([A_DRAW, A_CHALLENGE])
 
-    def _legal_dump(self: "Match") -> tuple:
+    def _legal_dump(self) -> "tuple[Action, ...]":
         """A4/S10: dump every card of the colour, choosing the last, or not."""
         hand = self._hands[self._to_act]
         colour = self._dump_colour
         same = [c for c in hand if c.colour == colour]
         table = DUMPS_UNO if len(hand) - len(same) == 1 else DUMPS
-        out = []
+        out: list[Action] = []
         for code in sorted({c.code for c in same}):
             out.extend(table[code])
         out.append(A_NODUMP)
@@ -105,24 +79,24 @@ class Turn:
 
     # -- moves -----------------------------------------------------------------------
 
-    def _moved(self: "Match", seat: int) -> None:
+    def _moved(self, seat: int) -> None:
         """Any decision but a catch: ends another seat's exposure (U2) and a row of
         blocked passes (T4)."""
         if self._exposed is not None and self._exposed != seat:
             self._exposed = None
         self._blocked = 0
 
-    def _after_shed(self: "Match", seat: int, action) -> int:
+    def _after_shed(self, seat: int, action: "Action") -> int:
         """U1: a move that leaves one card must say UNO, or the seat is exposed."""
         left = len(self._hands[seat])
         if left == 1:
             self._exposed = None if action.uno else seat
         return left
 
-    def _on_play(self: "Match", action) -> None:
+    def _on_play(self, action: "Action") -> None:
         seat = self._to_act
         hand = self._hands[seat]
-        _, card, colour, uno = PARTS[action]
+        card, colour, uno, effect = _PLAY_PARTS[action]
         phase = self._phase
         if phase == "drawn":
             hand.pop()  # T2: the drawn copy is the one played
@@ -130,47 +104,42 @@ class Turn:
             hand.remove(card)  # T2: otherwise the older copy of a twin leaves
         if card not in hand:
             self._masks[seat] ^= card.bit
-        rank = card.rank
-        guilty = rank == "W+4" and self._wd4_is_guilty(hand)
-        exposed = self._exposed
-        if exposed is not None and exposed != seat:
+        # A6: judged before the card changes the colour and the top card
+        guilty = effect is _WD4 and self._wd4_is_guilty(hand)
+        if self._exposed is not None and self._exposed != seat:
             self._exposed = None  # U2: any other move ends the opponent's exposure
         self._blocked = 0
         self._discard.append(card)
-        self._color = colour or card.colour
+        self._color = colour  # the colour a Wild names, else the card's
         left = len(hand)
         if left == 1:
             self._exposed = None if uno else seat  # U1
         # Match._next inlined here, in _on_draw and in _on_pass's keep: these run once a
         # decision in every rollout of the hard bot, where a method call per play counts
         nxt = (seat + self._direction) % self._seats
-        total = self._pending + 2 if phase == "volley" else 2  # a Draw 2's (A1, C6)
         if self._search:
             pass  # a search copy keeps no events (search_copy): none is looked up
         elif phase == "volley":  # a stacked Draw 2 (A1): the volley's total varies
-            self._events.append(
-                _event(Play, ("play", seat, card.alone, total, colour, uno, None, nxt)))
+            self._events.append(_event(Play, ("play", seat, card.alone, self._pending + 2,
+                                              action.colour, uno, None, nxt)))
         else:  # one shared event per (action, seat, next seat): see _PLAYED
-            event = _PLAYED[seat][nxt].get(action)
-            if event is None:
-                event = _played(action, seat, nxt)
-            self._events.append(event)
+            self._events.append(_PLAYED[seat][nxt].get(action) or _played(action, seat, nxt))
         if left == 0:
-            self._go_out(seat, card, total)
-        elif rank in _PASSES:  # numbers and A3 Wild: the turn passes
-            self._to_act = nxt
+            self._go_out(seat, card, self._pending + 2 if phase == "volley" else 2)
+        elif effect is None:  # numbers and A3 Wild: the turn passes (no draw is pending
+            self._to_act = nxt  # in a turn or after a draw: nothing to reset)
             self._phase = "turn"
-            self._pending = 0
-        else:
-            self._card_effect(seat, card, total, guilty, nxt)
+        else:  # a Draw 2's total (A1, C6)
+            self._card_effect(seat, card, self._pending + 2 if phase == "volley" else 2,
+                              guilty, nxt)
 
-    def _begin_turn(self: "Match", seat: int) -> None:
+    def _begin_turn(self, seat: int) -> None:
         self._to_act = seat
         self._phase = "turn"
         self._pending = 0
         self._forced = False
 
-    def _await_draw(self: "Match", seat: int, phase: "Phase", amount: int, by: int,
+    def _await_draw(self, seat: int, phase: "Phase", amount: int, by: int,
                     forced: bool = False) -> None:
         """``seat`` faces a volley (A1) or a Wild Draw 4 (A5) played by ``by``."""
         self._to_act = seat
@@ -179,7 +148,7 @@ class Turn:
         self._forced = forced
         self._volley_by = by
 
-    def _draw_into(self: "Match", seat: int, count: int, why: str) -> list:
+    def _draw_into(self, seat: int, count: int, why: str) -> "list[Card]":
         """Draw up to ``count`` cards into ``seat``'s hand (T3 refill; T4 may yield fewer)."""
         hand = self._hands[seat]
         got = []
@@ -198,7 +167,7 @@ class Turn:
                                            why)))
         return got
 
-    def _refill(self: "Match") -> None:
+    def _refill(self) -> None:
         """T3: set the top card aside; the rest of the discard pile, turned over (the
         oldest discard on top) or shuffled, becomes the draw pile."""
         top = self._discard.pop()
@@ -212,12 +181,12 @@ class Turn:
         self._discard = [top]
         self._emit(ev("refill", None, amount=len(rest), data=self._rules.refill))
 
-    def _random_shuffle(self: "Match", cards, rng) -> Chance:
+    def _random_shuffle(self, cards: "Sequence[Card]", rng: Rng) -> Chance:
         order = sorted(cards, key=_CODE)
         rng.shuffle(order)
         return Chance.shuffle(order)
 
-    def _on_draw(self: "Match", action) -> None:
+    def _on_draw(self, action: "Action") -> None:
         seat = self._to_act
         phase = self._phase
         self._blocked = 0
@@ -243,11 +212,11 @@ class Turn:
             self._draw_into(seat, self._pending, self._penalty_why(phase))
             self._begin_turn(self._volley_by)
 
-    def _penalty_why(self: "Match", phase: "Phase") -> str:
+    def _penalty_why(self, phase: "Phase") -> str:
         """The ``why`` of the draw that answers ``phase`` (a variant may name it)."""
         return phase
 
-    def _on_pass(self: "Match", action) -> None:
+    def _on_pass(self, action: "Action") -> None:
         seat = self._to_act
         if self._phase == "drawn":  # T2: keep the drawn card
             self._moved(seat)
@@ -263,15 +232,24 @@ class Turn:
         else:
             self._begin_turn(self._next(seat))
 
-    def _on_catch(self: "Match", action) -> None:
+    def _on_catch(self, action: "Action") -> None:
         """U2: the exposed seat draws 2; the catcher's decision is still to come."""
         exposed = self._exposed
         self._exposed = None
         self._emit(ev("catch", self._to_act, data=exposed))
+        assert exposed is not None  # a catch is legal only while a seat is exposed
         self._draw_into(exposed, 2, "catch")
 
 
 _CODE = attrgetter("code")
+_WD4 = "W+4"
+#: each play's (card, the colour it leaves active, says UNO, the card's effect: None
+#: when the turn simply passes — a number or a Wild, T1/A3 — else its rank): one
+#: lookup for what the play handler reads
+_PLAY_PARTS: "dict[Action, tuple[Card, str | None, bool, str | None]]" = {
+    a: (a.card, a.colour or a.card.colour, a.uno,
+        None if a.card.rank in _PASSES else (_WD4 if a.card.rank == _WD4 else a.card.rank))
+    for a in Action.by_code if a.kind == "play" and a.card is not None}
 
 # The events of the commonest moves are made once and shared.  An event is an
 # immutable value, as a card and an action are, so a match may hold the same one
@@ -290,17 +268,18 @@ _KEPT = [_event(Pass, ("pass", seat, (), 0, None, False, None, "keep"))
          for seat in range(_SEATS)]
 
 
-def _played(action, seat: int, nxt: int) -> Play:
+def _played(action: Action, seat: int, nxt: int) -> Play:
     """The shared event of ``seat`` playing ``action`` (not in a volley) before ``nxt``;
     a Draw 2 starts its total at 2."""
     card = action.card
+    assert card is not None  # a play's
     event = _PLAYED[seat][nxt][action] = _event(
         Play, ("play", seat, card.alone, 2 if card.rank == "+2" else 0, action.colour,
                action.uno, None, nxt))
     return event
 
 
-def _mask(cards) -> int:
+def _mask(cards: "Iterable[Card]") -> int:
     mask = 0
     for card in cards:
         mask |= card.bit
@@ -355,7 +334,7 @@ _COLOUR_BLOCKS: "list[tuple[list[tuple[Action, ...] | None], list[tuple[Action, 
     ([None] * (1 << _BLOCK), [None] * (1 << _BLOCK)) for _ in COLOURS]
 _DRAW2 = _mask(c for c in ALL_CARDS if c.rank == "+2")
 #: the legal turn actions per playable mask, one dict per (says UNO, can draw)
-_TURN_CACHES: list[dict[int, tuple]] = [{}, {}, {}, {}]
+_TURN_CACHES: list[dict[int, tuple[Action, ...]]] = [{}, {}, {}, {}]
 #: the legal actions after drawing a playable card (T2), per card code
 _DRAWN = [(*plays, A_PASS) for plays in PLAYS]
 _DRAWN_UNO = [(*plays, A_PASS) for plays in PLAYS_UNO]
@@ -375,5 +354,5 @@ def _actions_for(mask: int, uno: bool, last: "Action | None") -> "tuple[Action, 
 
 
 #: per active colour and top card's rank: its :class:`_TurnTable`
-_TURN = {colour: {rank: _TurnTable(colour, rank) for rank in {c.rank for c in ALL_CARDS}}
+_TURN: "dict[str | None, dict[str, _TurnTable]]" = {colour: {rank: _TurnTable(colour, rank) for rank in {c.rank for c in ALL_CARDS}}
          for colour in COLOURS}

@@ -27,6 +27,8 @@ __all__ = ["PlayerView", "SeatEvents"]
 
 #: events per frozen chunk: a view copies at most this many event references
 CHUNK = 32
+#: a seat's redacted events at one moment: (frozen chunks, tail, count)
+EventSnapshot = tuple[tuple[tuple[Event[object], ...], ...], tuple[Event[object], ...], int]
 
 
 class SeatEvents:
@@ -40,9 +42,9 @@ class SeatEvents:
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
-        self.chunks: list[tuple[Event, ...]] = []
-        self.frozen: tuple[tuple[Event, ...], ...] = ()
-        self.tail: tuple[Event, ...] = ()
+        self.chunks: list[tuple[Event[object], ...]] = []
+        self.frozen: tuple[tuple[Event[object], ...], ...] = ()
+        self.tail: tuple[Event[object], ...] = ()
         self.upto = 0
 
     def copy(self) -> "SeatEvents":
@@ -51,8 +53,7 @@ class SeatEvents:
         other.chunks = list(self.chunks)
         return other
 
-    def snapshot(self, events: Sequence[Event]) -> tuple[tuple[tuple[Event, ...], ...],
-                                                        tuple[Event, ...], int]:
+    def snapshot(self, events: Sequence[Event[object]]) -> "EventSnapshot":
         """(frozen chunks, tail, count) of this seat's events, after catching up with
         the match's ``events`` (the tail is an immutable tuple, shared until it grows)."""
         n = len(events)
@@ -76,7 +77,7 @@ class SeatEvents:
         return self.frozen, self.tail, n
 
 
-def _redact(e: Event) -> Event:
+def _redact(e: Event[object]) -> Event[object]:
     """``e`` without its cards (another seat's secret): :meth:`Event.seen_by`, faster."""
     return tuple.__new__(type(e), (e[0], e[1], (), *e[3:]))
 
@@ -88,11 +89,6 @@ class PlayerView:
     A value: it keeps no reference to the match, and two views with the same
     contents are equal.  ``match_id`` tells one match from another (a bot that is
     reused notices a new match by it)."""
-
-    __slots__ = ("seat", "match_id", "hand", "hand_sizes", "top", "color", "draw_size",
-                 "discard_size", "pending_draw", "scores", "round", "p1", "to_act", "phase",
-                 "over", "winner", "legal_actions", "exposed", "rules", "drawn", "dump_colour",
-                 "rounds", "dealer", "direction", "event_count", "_chunks", "_tail", "_events")
 
     seat: int | None  #: None: a spectator's public view (Match.public_view)
     match_id: str
@@ -115,13 +111,20 @@ class PlayerView:
     rules: Rules
     drawn: "Card | None"
     dump_colour: str | None
-    rounds: tuple
+    rounds: tuple[tuple[int | None, tuple[int, ...]], ...]
     dealer: int | None
     direction: int
     event_count: int
+    # the events: frozen chunks and a tail (SeatEvents.snapshot), and the tuple of them
+    # once built (or given whole: from_dict)
+    _chunks: tuple[tuple[Event[object], ...], ...]
+    _tail: tuple[Event[object], ...]
+    _events: tuple[Event[object], ...] | None
+
+    __slots__ = tuple(__annotations__)
 
     @property
-    def events(self) -> "tuple[Event, ...]":
+    def events(self) -> "tuple[Event[object], ...]":
         """The events this seat saw, oldest first (redacted for this seat)."""
         events = self._events
         if events is None:
@@ -132,7 +135,7 @@ class PlayerView:
             self._events = events
         return events
 
-    def events_from(self, start: int) -> "tuple[Event, ...]":
+    def events_from(self, start: int) -> "tuple[Event[object], ...]":
         """``events[start:]`` without building :attr:`events` (an incremental reader's call)."""
         if self._events is not None:
             return self._events[start:]
@@ -145,6 +148,14 @@ class PlayerView:
             out.extend(chunk)
         out.extend(self._tail)
         return tuple(out)
+
+    @property
+    def own_seat(self) -> int:
+        """:attr:`seat` of a seat's view (the bots', a review's); a spectator's view
+        (seat ``None``) has none: ``ValueError``."""
+        if self.seat is None:
+            raise ValueError("a spectator's view belongs to no seat")
+        return self.seat
 
     @property
     def next_seat(self) -> int:
@@ -176,7 +187,7 @@ class PlayerView:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], earlier: "tuple[Event, ...]" = ()
+    def from_dict(cls, data: dict[str, Any], earlier: "tuple[Event[object], ...]" = ()
                   ) -> "PlayerView":
         """Inverse of :meth:`to_dict`; malformed data raises ``ValueError``.
         ``earlier``: the events before the ones ``data`` lists (``to_dict(since)``)."""
@@ -222,7 +233,7 @@ class PlayerView:
         self._events = self._tail
         return self
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in _FIELDS if name != "events") + (self.events,)
 
     def __eq__(self, other: object) -> bool:
@@ -262,6 +273,6 @@ def _seat(value: object) -> int | None:
 
 
 def _colour(value: object) -> str | None:
-    if value is None or value in ("R", "Y", "G", "B"):
-        return value  # type: ignore[return-value]
+    if value is None or (isinstance(value, str) and value in ("R", "Y", "G", "B")):
+        return value
     raise ValueError(f"malformed view data: {value!r} is not a colour")

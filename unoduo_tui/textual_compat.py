@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from textual.widgets import RichLog
 
 __all__ = ["AnswerOnce", "CommandPalette", "SafePalettes", "give_result_callback",
-           "is_pruning", "log_size_known", "update_scrollbars", "use_terminal"]
+           "is_pruning", "log_size_known", "strips_without_self_cycles", "update_scrollbars",
+           "use_terminal"]
 
 
 def give_result_callback(screen: Screen) -> None:
@@ -65,6 +66,48 @@ def is_pruning(widget: Any) -> bool:
     the same reason (``textual/signal.py``).  There is no public equivalent.
     """
     return bool(widget._pruning)
+
+
+def strips_without_self_cycles() -> None:
+    """Keep Textual's ``Strip`` from caching itself in its own caches (once a process).
+
+    ``Strip.adjust_cell_length`` (to the length it has), ``Strip.divide`` (at its own
+    end) and ``Strip.crop_extend`` (to its whole length) return the strip itself and
+    also store it in the strip's own result cache: the strip then refers to itself, so
+    reference counting never frees it or its segments, and every line drawn that way
+    waits for the garbage collector's oldest generation (#22: most of the cyclic
+    garbage of a process drawing many apps — a worker of ``unoduo serve`` grew by
+    megabytes a player until a full collection, which then stalled every player for
+    up to a second).  Each method here answers those cases first, without caching;
+    every other call is Textual's own.  Uses only ``Strip``'s public methods.
+    """
+    from textual.strip import Strip
+
+    if getattr(Strip, "_unoduo_no_self_cycles", False):
+        return
+    adjust, divide, crop_extend = Strip.adjust_cell_length, Strip.divide, Strip.crop_extend
+
+    def adjust_cell_length(self: Strip, cell_length: int, style: Any = None) -> Strip:
+        if self.cell_length == cell_length:
+            return self
+        return adjust(self, cell_length, style)
+
+    def divide_strip(self: Strip, cuts: Any) -> Any:
+        cuts = list(cuts)
+        length = self.cell_length
+        if [cut for cut in cuts if cut <= length] == [length]:
+            return [self]
+        return divide(self, cuts)
+
+    def crop_extend_strip(self: Strip, start: int, end: int, style: Any) -> Strip:
+        if start == 0 and end == self.cell_length:
+            return self
+        return crop_extend(self, start, end, style)
+
+    Strip.adjust_cell_length = adjust_cell_length  # type: ignore[method-assign]
+    Strip.divide = divide_strip  # type: ignore[method-assign]
+    Strip.crop_extend = crop_extend_strip  # type: ignore[method-assign]
+    Strip._unoduo_no_self_cycles = True  # type: ignore[attr-defined]
 
 
 def update_scrollbars(widget: Any) -> None:

@@ -15,7 +15,7 @@ The belief model (:mod:`.belief`) is also a feature for humans:
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Callable, Protocol
 
 from ..actions import Action
 from ..rng import Rng
@@ -49,7 +49,7 @@ class RandomBot:
     def choose(self, view: PlayerView) -> Action:
         legal = view.legal_actions
         if not legal:
-            raise ValueError(f"seat {view.seat} has no decision to make now")
+            raise ValueError(f"seat {view.own_seat} has no decision to make now")
         return legal[self._rng.below(len(legal))]
 
     def jump(self, view: PlayerView) -> Action | None:
@@ -58,7 +58,7 @@ class RandomBot:
         return random_jump(view, self._rng)
 
 
-_MAKERS = {"random": RandomBot, "easy": EasyBot, "normal": NormalBot, "hard": HardBot}
+_MAKERS: "dict[str, Callable[[int], Bot]]" = {"random": RandomBot, "easy": EasyBot, "normal": NormalBot, "hard": HardBot}
 LEVELS: tuple[str, ...] = tuple(_MAKERS)
 
 

@@ -12,7 +12,10 @@ player meets it from every seat — luck cancels out and what is left is skill.
 With jump-in (H4) every other seat's bot is asked (``jump``) after each move while the
 window is open; with partners (H5) both partners are credited with the team's win.  A pure function: no
 files, no printing; ``on_match(match, levels_by_seat)`` is called after each
-finished match, in order (the CLI writes save files and progress from it).
+finished match, in order (the CLI writes save files and progress from it).  The hard
+bot's ``think_ms`` is CPU time with no wall-clock cap here (in the app it stops at
+twice its budget of wall-clock time): on a busy or niced machine a run takes longer,
+its result is the same.
 ``python -m engine.bots.arena hard,normal 20 1 2 100`` runs one from a shell
 (levels, matches, seed, jobs, think_ms, simulations; ``-`` for no think_ms).
 """
@@ -24,12 +27,32 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypedDict
 
 from ..match import Match
 from ..rng import Rng
 from ..rules import Rules
-from . import make
+from . import Bot, make
+from .hard import HardBot
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..actions import Action, Chance
+
+
+class _Stats(TypedDict):
+    """One match's result, per player (its index in ``levels``)."""
+
+    winner: int | None
+    partner: int | None
+    points: list[int]
+    rounds: int
+    times: tuple[list[float], ...]
+    actions: int
+
+
+#: a played match: (the match — None from a worker when its log was not asked for —,
+#: the level in each seat, its stats)
+_Played = tuple["Match | None", tuple[str, ...], _Stats]
 
 __all__ = ["ArenaResult", "run_arena", "wilson"]
 
@@ -51,7 +74,7 @@ class _Side:
 
     wins: int = 0
     points: int = 0
-    times: list = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
 
 
 @dataclass
@@ -68,7 +91,7 @@ class ArenaResult:
     rounds: int = 0
     actions: int = 0
     seconds: float = 0.0
-    pairs: dict = field(default_factory=lambda: {"first_won_both": 0, "split": 0,
+    pairs: dict[str, int] = field(default_factory=lambda: {"first_won_both": 0, "split": 0,
                                                  "second_won_both": 0, "other": 0})
 
     def names(self) -> tuple[str, ...]:
@@ -76,8 +99,8 @@ class ArenaResult:
         return tuple(level if self.levels.count(level) == 1 else f"{level}#{i + 1}"
                      for i, level in enumerate(self.levels))
 
-    def to_dict(self) -> dict:
-        bots = {}
+    def to_dict(self) -> dict[str, Any]:
+        bots: dict[str, dict[str, Any]] = {}
         for name, side in zip(self.names(), self.sides):
             share = side.wins + self.draws / 2
             low, high = wilson(share, self.matches)
@@ -137,18 +160,21 @@ def _deal_seed(seed: int, pair: int) -> int:
 
 
 def _play(levels: tuple[str, ...], deal: int, turn: int, rules: Rules,
-          think_ms: int | None, simulations: int | None) -> tuple[Match, tuple[str, ...], dict]:
+          think_ms: int | None, simulations: int | None
+          ) -> tuple[Match, tuple[str, ...], _Stats]:
     """The ``turn``-th match of a deal: player ``i`` (``levels[i]``) sits in seat
     ``(i + turn) mod n`` (with two seats, turn 1 swaps them)."""
     n = len(levels)
     order = tuple((seat - turn) % n for seat in range(n))  # order[seat] = player index
     bots = [make(levels[i], seed=deal * n + i, think_ms=think_ms, simulations=simulations)
             for i in order]
+    for bot in bots:  # strength per CPU second: a busy machine must not cut a search short
+        if isinstance(bot, HardBot):
+            bot.wall_factor = math.inf
     m = Match.new(rules, seed=deal)
-    times: tuple[list, ...] = tuple([] for _ in range(n))
+    times: tuple[list[float], ...] = tuple([] for _ in range(n))
     clock = time.perf_counter
-    while not m.over:
-        seat = m.to_act
+    while (seat := m.to_act) is not None:
         view = m.view(seat)
         tick = clock()
         action = bots[seat].choose(view)
@@ -162,18 +188,19 @@ def _play(levels: tuple[str, ...], deal: int, turn: int, rules: Rules,
             points[order[seat]] += scored[seat]
     winner = None if m.winner is None else order[m.winner]
     partner = None if m.winner is None else rules.partner(m.winner)
-    stats = {"winner": winner, "partner": None if partner is None else order[partner],
+    stats: _Stats = {"winner": winner, "partner": None if partner is None else order[partner],
              "points": points, "rounds": len(m.rounds), "times": times,
              "actions": sum(1 for e in m.actions if not e.is_chance)}
     return m, tuple(levels[i] for i in order), stats
 
 
-def _jump_ins(m: Match, bots: list, times: tuple, order: tuple) -> None:
+def _jump_ins(m: Match, bots: list[Bot], times: tuple[list[float], ...],
+              order: tuple[int, ...]) -> None:
     """H4: while the jump-in window is open, each other seat's bot (in seat order from
     the seat to act) may take one; the first taken closes it (and a jump opens another)."""
     clock = time.perf_counter
-    while not m.over:
-        n, first = m.seats, m.to_act
+    while (first := m.to_act) is not None:
+        n = m.seats
         for step in range(1, n):
             seat = (first + step) % n
             if not m.legal_actions(seat):
@@ -188,7 +215,11 @@ def _jump_ins(m: Match, bots: list, times: tuple, order: tuple) -> None:
             return
 
 
-def _pair_job(args) -> list:
+#: one deal's work: (levels, deal seed, rules, think_ms, simulations, matches, want the log)
+_Task = tuple[tuple[str, ...], int, Rules, "int | None", "int | None", int, bool]
+
+
+def _pair_job(args: "_Task") -> "list[tuple[list[Action | Chance] | None, tuple[str, ...], _Stats]]":
     """The matches of one deal (a worker process returns logs, not matches)."""
     levels, deal, rules, think_ms, sims, count, want_log = args
     out = []
@@ -198,9 +229,10 @@ def _pair_job(args) -> list:
     return out
 
 
-def _pairs(levels, matches, seed, rules, think_ms, sims, jobs, want_log) -> Iterator[list]:
+def _pairs(levels: tuple[str, ...], matches: int, seed: int, rules: Rules, think_ms: int | None,
+           sims: int | None, jobs: int, want_log: bool) -> Iterator[list[_Played]]:
     n = len(levels)
-    tasks = [(levels, _deal_seed(seed, p), rules, think_ms, sims, min(n, matches - n * p),
+    tasks: list[_Task] = [(levels, _deal_seed(seed, p), rules, think_ms, sims, min(n, matches - n * p),
               want_log) for p in range((matches + n - 1) // n)]
     if jobs <= 1:
         for levels_, deal, rules_, think, sims_, count, _ in tasks:
@@ -215,7 +247,7 @@ def _pairs(levels, matches, seed, rules, think_ms, sims, jobs, want_log) -> Iter
 
 def run_arena(levels: tuple[str, ...], matches: int, seed: int, jobs: int = 1,
               rules: Rules | None = None, think_ms: int | None = None,
-              on_match: Callable[[Match, tuple[str, str]], None] | None = None,
+              on_match: Callable[[Match, tuple[str, ...]], None] | None = None,
               simulations: int | None = None,
               progress: Callable[[int], None] | None = None) -> ArenaResult:
     """Play ``matches`` whole matches between ``levels`` (one per seat of ``rules``,
@@ -243,7 +275,7 @@ def run_arena(levels: tuple[str, ...], matches: int, seed: int, jobs: int = 1,
     done = 0
     for pair in _pairs(levels, matches, seed, rules, think_ms, simulations, jobs,
                        on_match is not None):
-        winners = []
+        winners: list[int | None] = []
         for m, by_seat, stats in pair:
             winners.append(stats["winner"])
             if stats["winner"] is None:
@@ -258,10 +290,13 @@ def run_arena(levels: tuple[str, ...], matches: int, seed: int, jobs: int = 1,
             result.rounds += stats["rounds"]
             result.actions += stats["actions"]
             if on_match is not None:
+                assert m is not None  # its log was asked for
                 on_match(m, by_seat)
         if len(levels) == 2 and len(winners) == 2:
-            key = {(0, 0): "first_won_both", (1, 1): "second_won_both",
-                   (0, 1): "split", (1, 0): "split"}.get(tuple(winners), "other")
+            outcomes: dict[tuple[int | None, int | None], str] = {
+                (0, 0): "first_won_both", (1, 1): "second_won_both", (0, 1): "split",
+                (1, 0): "split"}
+            key = outcomes.get((winners[0], winners[1]), "other")
             result.pairs[key] += 1
         done += len(pair)
         if progress is not None:

@@ -24,20 +24,26 @@ slots exclude at least what newer ones do; sampling serves them first.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..cards import ALL_CARDS, Card, deck_cards
+from ..events import Draw
 from ..rng import Rng
 from .counting import classic_wd4_guilty_probability
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Iterable
+
+    from ..events import (Challenge, Colour, Draft, Dump, ForcedKeep, Keep, Pass, Play, Refill,
+                          Reject, Reveal, Round, Start, Under)
+    from ..rules import Rules
     from ..events import Event
     from ..view import PlayerView
 
 __all__ = ["Belief", "wd4_guilty_probability"]
 
 _NFACES = len(ALL_CARDS)
-_COLOUR_BITS = {c: sum(k.bit for k in ALL_CARDS if k.colour == c) for c in "RYGB"}
+_COLOUR_BITS: "dict[str | None, int]" = {c: sum(k.bit for k in ALL_CARDS if k.colour == c) for c in "RYGB"}
 _RANK_BITS = {r: sum(k.bit for k in ALL_CARDS if k.rank == r and not k.is_wild)
               for r in {k.rank for k in ALL_CARDS}}
 _DRAW2_BITS = _RANK_BITS["+2"]
@@ -55,11 +61,21 @@ class Slot:
         return not (card.bit & (self.hard | self.soft if soft else self.hard))
 
 
+class _OldPile:
+    """The draw pile as it was before a refill (T3): its pool, how many of its cards
+    are unknown, the known ones in order — the next draw may still take them."""
+
+    __slots__ = ("pool", "unknown", "known")
+
+    def __init__(self, pool: int, unknown: int, known: list[Card]) -> None:
+        self.pool, self.unknown, self.known = pool, unknown, known
+
+
 class Belief:
     """The viewer's knowledge, updated incrementally with :meth:`update` (a bot keeps
     one per match; the events of a view are append-only)."""
 
-    def __init__(self, seat: int, rules) -> None:
+    def __init__(self, seat: int, rules: "Rules") -> None:
         self.seat, self.opp, self.rules = seat, 1 - seat, rules
         self._done = 0
         self._match: str | None = None
@@ -77,7 +93,8 @@ class Belief:
         self.pools = [[0] * _NFACES]
         for card in deck_cards(self.rules.deck):
             self.pools[0][card.code] += 1
-        self.pile_pool, self.pile_unknown, self.pile_known = 0, sum(self.pools[0]), []
+        self.pile_pool, self.pile_unknown = 0, sum(self.pools[0])
+        self.pile_known: list[Card] = []
         self.discard: list[Card] = []
         self.mine: list[Card] = []
         self.opp_known = [0] * _NFACES
@@ -85,9 +102,11 @@ class Belief:
         self.colour: str | None = None
         self.blocked = 0
         self.played = False  # any play this round (a start Draw 2 / Reverse is not one)
-        self.wd4: tuple | None = None  # (colour, top, slots, known) when the opp's WD4 left
-        self._old_pile: list | None = None  # the pile left before a refill event
-        self._reverse: tuple | None = None  # (colour, slots) waiting on a dump decision
+        #: (colour, top, slots, known) when the opponent's Wild Draw 4 left its hand
+        self.wd4: tuple[str | None, Card | None, list[Slot], list[int]] | None = None
+        self._old_pile: _OldPile | None = None  # the pile left before a refill event
+        #: (colour, slots) waiting on a dump decision
+        self._reverse: tuple[str | None, list[Slot]] | None = None
 
     @property
     def unseen(self) -> dict[Card, int]:
@@ -118,19 +137,19 @@ class Belief:
     def update(self, view: "PlayerView") -> "Belief":
         count = view.event_count
         if view.match_id != self._match or count < self._done:  # another match: start again
-            self.__init__(self.seat, view.rules)
+            Belief.__init__(self, self.seat, view.rules)
             self._match = view.match_id
         for event in view.events_from(self._done):
             self._read(event)
         self._done = count
         return self
 
-    def _read(self, e: "Event") -> None:
+    def _read(self, e: "Event[object]") -> None:
         if self._cards:
             self._cards = {}  # what sample() listed may change with any event
         kind, seat = e.kind, e.seat
         if self._reverse is not None and not (kind == "catch"
-                                              or (kind == "draw" and e.why == "catch")):
+                                              or (isinstance(e, Draw) and e.why == "catch")):
             colour, held = self._reverse
             self._reverse = None
             if not (kind in ("dump", "nodump") and seat == self.opp):
@@ -141,18 +160,18 @@ class Belief:
             if self._cards:  # a handler that sampled before it changed the pools
                 self._cards = {}
 
-    def _on_round(self, e) -> None:
+    def _on_round(self, e: "Round") -> None:
         self._new_round()
         self.p1 = e.seat
 
     def _pop_pile(self) -> Card | None:
         """The next card of the pile: a Card when its place was known, else None."""
         old = self._old_pile
-        if old is not None and (old[1] or old[2]):
-            if old[1]:
-                old[1] -= 1
+        if old is not None and (old.unknown or old.known):
+            if old.unknown:
+                old.unknown -= 1
                 return None
-            return old[2].pop(0)
+            return old.known.pop(0)
         if self.pile_unknown:
             self.pile_unknown -= 1
             return None
@@ -160,13 +179,14 @@ class Belief:
 
     def _pool_of_next(self) -> int:
         old = self._old_pile
-        return old[0] if old is not None and old[1] else self.pile_pool
+        return old.pool if old is not None and old.unknown else self.pile_pool
 
     def _gain(self, seat: int, card: Card | None) -> None:
         """``seat`` takes the pile's next card (``card``: what the viewer saw, if any)."""
         pool = self._pool_of_next()
         known = self._pop_pile()
         if seat == self.seat:
+            assert card is not None  # the viewer sees its own cards
             if known is None:
                 self.pools[pool][card.code] -= 1
             self.mine.append(card)
@@ -192,49 +212,49 @@ class Belief:
         self.slots.remove(pick)
         self.pools[pick.pool][card.code] -= 1
 
-    def _exclude(self, slots, bits: int, hard: bool) -> None:
+    def _exclude(self, slots: "Iterable[Slot]", bits: int, hard: bool) -> None:
         for s in slots:
             if hard:
                 s.hard |= bits
             else:
                 s.soft |= bits
 
-    def _on_draft(self, e) -> None:
-        self._gain(e.seat, e.cards[0] if e.cards else None)
+    def _on_draft(self, e: "Draft | ForcedKeep") -> None:
+        self._gain(e.actor, e.cards[0] if e.cards else None)
 
-    def _on_keep(self, e) -> None:
+    def _on_keep(self, e: "Keep | Start") -> None:
         turned = e.cards[0]
         pool = self._pool_of_next()
         if self._pop_pile() is None:
             self.pools[pool][turned.code] -= 1
         self.discard.append(turned)
 
-    def _on_reject(self, e) -> None:
+    def _on_reject(self, e: "Reject") -> None:
         card = e.cards[0]
-        if e.seat == self.seat:
+        if e.actor == self.seat:
             self.mine.remove(card)
         else:  # S3: the drafter's newest card, an unknown slot until now
             slot = self.slots.pop()
             self.pools[slot.pool][card.code] -= 1
         self.discard.append(card)
 
-    def _on_under(self, e) -> None:
+    def _on_under(self, e: "Under") -> None:
         """S4: the draft discards, first discarded first, go under the pile."""
         self.pile_known = self.pile_known + self.discard
         self.discard = []
 
-    def _on_start(self, e) -> None:
+    def _on_start(self, e: "Start") -> None:
         self._on_keep(e)
         start = e.cards[0]
         self.colour = start.colour
         if start.rank == "R" and self.opp != self.p1:
             self._reverse = (start.colour, list(self.slots))  # S10: P2's dump decision
 
-    def _on_colour(self, e) -> None:
+    def _on_colour(self, e: "Colour") -> None:
         self.colour = e.colour
 
-    def _on_play(self, e) -> None:
-        seat, card = e.seat, e.cards[0]
+    def _on_play(self, e: "Play") -> None:
+        seat, card = e.actor, e.cards[0]
         before, top = self.colour, (self.discard[-1] if self.discard else None)
         self._lose(seat, card)
         self.discard.append(card)
@@ -246,36 +266,36 @@ class Belief:
             elif card.rank == "R":
                 self._reverse = (card.colour, list(self.slots))
 
-    def _on_dump(self, e) -> None:
+    def _on_dump(self, e: "Dump") -> None:
         for card in e.cards:
-            self._lose(e.seat, card)
+            self._lose(e.actor, card)
             self.discard.append(card)
         self.colour = e.colour
         self.blocked = 0
-        if e.seat == self.opp:
+        if e.actor == self.opp:
             self._exclude(self.slots, _COLOUR_BITS[e.colour], hard=True)  # A4: all of them
 
-    def _on_draw(self, e) -> None:
-        seat, why = e.seat, e.why
+    def _on_draw(self, e: "Draw") -> None:
+        seat, why = e.actor, e.why
         if seat == self.opp and why == "turn":  # T1/T2: likely nothing to follow with
             top = self.discard[-1]
             self._exclude(self.slots, _COLOUR_BITS.get(self.colour, 0) | _RANK_BITS[top.rank],
                           hard=False)
         elif seat == self.opp and why == "volley" and self.played:  # A1: did not stack
             self._exclude(self.slots, _DRAW2_BITS, hard=False)
-        for i in range(e.count):
+        for i in range(e.ncards):
             self._gain(seat, e.cards[i] if e.cards else None)
         self._old_pile = None
         if why != "catch":
             self.blocked = 0
 
-    def _on_pass(self, e) -> None:
+    def _on_pass(self, e: "Pass") -> None:
         self.blocked = self.blocked + 1 if e.why == "blocked" else 0
 
-    def _on_refill(self, e) -> None:
+    def _on_refill(self, e: "Refill") -> None:
         """T3: the rest of the discard pile becomes the pile (the next draw event may
         still take cards left in the old pile first: it is logged after the refill)."""
-        self._old_pile = [self.pile_pool, self.pile_unknown, self.pile_known]
+        self._old_pile = _OldPile(self.pile_pool, self.pile_unknown, self.pile_known)
         top, rest = self.discard[-1], self.discard[:-1]
         self.discard = [top]
         if e.how == "shuffle":
@@ -287,9 +307,9 @@ class Belief:
         else:
             self.pile_unknown, self.pile_known = 0, list(rest)
 
-    def _on_reveal(self, e) -> None:
+    def _on_reveal(self, e: "Reveal") -> None:
         """A6: the challenged hand, shown to the challenger only."""
-        if e.seat != self.opp or not e.cards:
+        if e.actor != self.opp or not e.cards:
             return
         self._challenged_p = self._wd4_chance()
         known = list(self.opp_known)
@@ -305,14 +325,15 @@ class Belief:
         for card in e.cards:
             self.opp_known[card.code] += 1
 
-    def _on_challenge(self, e) -> None:
-        if e.seat == self.seat and self._challenged_p is not None:
+    def _on_challenge(self, e: "Challenge") -> None:
+        if e.actor == self.seat and self._challenged_p is not None:
             self.verdicts.append((self._challenged_p, bool(e.guilty)))
             self._challenged_p = None
 
     # -- the Wild Draw 4 -------------------------------------------------------------
 
     def _wd4_guilty_card(self, card: Card) -> bool:
+        assert self.wd4 is not None  # read only for the opponent's Wild Draw 4
         colour, top = self.wd4[0], self.wd4[1]
         if self.rules.wd4_guilty == "colour_match":
             return card.colour == colour and colour is not None
@@ -349,13 +370,14 @@ class Belief:
 
     # -- sampling a world --------------------------------------------------------------
 
-    def sample(self, rng: Rng, only: list | None = None,
+    def sample(self, rng: Rng, only: list[Slot] | None = None,
                pile: bool = True) -> tuple[list[Card], list[Card]]:
         """One deal consistent with what is known: (the opponent's hand, the draw pile
         top first).  ``only``: deal just these slots (the hand is then only theirs);
         ``pile=False`` leaves the pile unshuffled and empty (faster)."""
         slots = self.slots if only is None else only
         listed = self._cards
+        hand: list[Card]
         if only is not None:
             hand = []
         else:
@@ -405,7 +427,9 @@ def _assign(cards: list[Card], slots: list[Slot], level: int, rng: Rng) -> bool:
     return True
 
 
-_READERS = {
+#: each event kind's reader (a kind's reader takes that kind's event: the table is
+#: keyed by the kind, so its values are typed by their own signatures only)
+_READERS: "dict[str, Callable[[Belief, Any], None]]" = {
     "round": Belief._on_round, "draft": Belief._on_draft, "forced_keep": Belief._on_draft,
     "keep": Belief._on_keep, "reject": Belief._on_reject, "under": Belief._on_under,
     "start": Belief._on_start, "colour": Belief._on_colour, "play": Belief._on_play,
@@ -424,7 +448,7 @@ def wd4_guilty_probability(view: "PlayerView", belief: Belief | None = None) -> 
     Duo's, of two seats."""
     if view.rules.preset != "duo":
         return classic_wd4_guilty_probability(view)
-    if view.phase != "wd4" or view.to_act != view.seat:
+    if view.phase != "wd4" or view.to_act != view.own_seat:
         return 0.0
-    belief = (belief or Belief(view.seat, view.rules)).update(view)
+    belief = (belief or Belief(view.own_seat, view.rules)).update(view)
     return belief._wd4_chance()

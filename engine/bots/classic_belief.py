@@ -28,11 +28,16 @@ from ..cards import ALL_CARDS, Card, deck_cards
 from ..rng import Rng
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Iterable
+
+    from ..events import (Challenge, Colour, Deal, Dealt, Draw, Event, Jump, Play, Receive,
+                          Refill, Reshuffle, Reveal, Start)
+    from ..rules import Rules
     from ..view import PlayerView
 
 __all__ = ["ClassicBelief"]
 
-_COLOUR_BITS = {c: sum(k.bit for k in ALL_CARDS if k.colour == c) for c in "RYGB"}
+_COLOUR_BITS: "dict[str | None, int]" = {c: sum(k.bit for k in ALL_CARDS if k.colour == c) for c in "RYGB"}
 _RANK_BITS = {r: sum(k.bit for k in ALL_CARDS if k.rank == r and not k.is_wild)
               for r in {k.rank for k in ALL_CARDS}}
 _WILD_BITS = sum(k.bit for k in ALL_CARDS if k.is_wild)
@@ -44,7 +49,7 @@ class ClassicBelief:
     """One seat's knowledge of the round (see the module docstring); a bot keeps one
     per match and calls :meth:`update` before each decision."""
 
-    def __init__(self, seat: int, rules) -> None:
+    def __init__(self, seat: int, rules: "Rules") -> None:
         self.seat, self.rules = seat, rules
         self.seats = rules.seats
         self._done = 0
@@ -57,15 +62,17 @@ class ClassicBelief:
         self.colour: str | None = None      # the active colour
         self.known: list[list[Card]] = [[] for _ in range(n)]
         self.slots: list[list[list[int]]] = [[] for _ in range(n)]  # [hard, soft] masks
-        self._wd4: tuple | None = None      # (seat, colour before, its slots) of a WD4
-        self._drew: tuple | None = None     # (seat, what could follow) after a turn's draw
+        #: (seat, colour before, its slots) of a WD4
+        self._wd4: tuple[int, str | None, list[list[int]]] | None = None
+        #: (seat, what could follow) after a turn's draw
+        self._drew: tuple[int, int] | None = None
 
     # -- reading events ----------------------------------------------------------------
 
     def update(self, view: "PlayerView") -> "ClassicBelief":
         count = view.event_count
         if view.match_id != self._match or count < self._done:  # another match
-            self.__init__(self.seat, view.rules)
+            ClassicBelief.__init__(self, self.seat, view.rules)
             self._match = view.match_id
         for event in view.events_from(self._done):
             if self._drew is not None:
@@ -99,29 +106,29 @@ class ClassicBelief:
             pick = next((i for i, s in enumerate(slots) if not s[0] & bit), 0)
         del slots[pick]  # by place: a Wild Draw 4's slots are remembered by identity
 
-    def _exclude(self, slots, bits: int, hard: bool) -> None:
+    def _exclude(self, slots: "Iterable[list[int]]", bits: int, hard: bool) -> None:
         k = 0 if hard else 1
         for s in slots:
             s[k] |= bits
 
-    def _on_deal(self, e) -> None:
+    def _on_deal(self, e: "Deal") -> None:
         self._new_round()
 
-    def _on_dealt(self, e) -> None:
-        self._gain(e.seat, e.count)
+    def _on_dealt(self, e: "Dealt") -> None:
+        self._gain(e.actor, e.ncards)
 
-    def _on_start(self, e) -> None:
+    def _on_start(self, e: "Start") -> None:
         self.pile.append(e.cards[0])
         self.colour = e.cards[0].colour
 
-    def _on_reshuffle(self, e) -> None:  # C7: the start Wild Draw 4 went back
+    def _on_reshuffle(self, e: "Reshuffle") -> None:  # C7: the start Wild Draw 4 went back
         self.pile.clear()
 
-    def _on_colour(self, e) -> None:
+    def _on_colour(self, e: "Colour") -> None:
         self.colour = e.colour
 
-    def _on_play(self, e) -> None:
-        seat, card = e.seat, e.cards[0]
+    def _on_play(self, e: "Play | Jump") -> None:
+        seat, card = e.actor, e.cards[0]
         before = self.colour
         self._lose(seat, card)
         self.pile.append(card)
@@ -131,44 +138,45 @@ class ClassicBelief:
 
     _on_jump = _on_play  # H4: a jump-in is a play out of turn
 
-    def _on_receive(self, e) -> None:
+    def _on_receive(self, e: "Receive") -> None:
         """H1: after a swap or a 0 another seat holds a hand this seat knows nothing of
         (its cards are among the unseen ones again)."""
-        if e.seat != self.seat:
-            self.known[e.seat] = []
-            self.slots[e.seat] = [[0, 0] for _ in range(e.count)]
+        if e.actor != self.seat:
+            self.known[e.actor] = []
+            self.slots[e.actor] = [[0, 0] for _ in range(e.ncards)]
 
-    def _on_draw(self, e) -> None:
-        seat, why = e.seat, e.why
+    def _on_draw(self, e: "Draw") -> None:
+        seat, why = e.actor, e.why
         self._drew = None
         if seat != self.seat and why == "turn" and self.pile:
             top = self.pile[-1]
             bits = (_COLOUR_BITS.get(self.colour, 0) | _WILD_BITS
                     | (0 if top.is_wild else _RANK_BITS[top.rank]))
             self._exclude(self.slots[seat], bits, hard=False)
-            self._gain(seat, e.count)
+            self._gain(seat, e.ncards)
             self._drew = (seat, bits)
         else:
-            self._gain(seat, e.count)
+            self._gain(seat, e.ncards)
 
-    def _after_draw(self, e) -> None:
+    def _after_draw(self, e: "Event[object] | None") -> None:
         """T2: a drawn card that was not played at once and not kept by a pass (which
         the rules offer only for a playable card) did not follow the top card."""
+        assert self._drew is not None  # called after a turn's draw
         seat, bits = self._drew
         self._drew = None
         if e is not None and e.seat == seat and e.kind in ("play", "pass"):
             return
         self._exclude(self.slots[seat][-1:], bits, hard=False)
 
-    def _on_refill(self, e) -> None:
+    def _on_refill(self, e: "Refill") -> None:
         self.pile = self.pile[-1:]
 
-    def _on_reveal(self, e) -> None:
-        if e.cards and e.seat != self.seat:  # C8: shown to the viewer
-            self.known[e.seat] = list(e.cards)
-            self.slots[e.seat] = []
+    def _on_reveal(self, e: "Reveal") -> None:
+        if e.cards and e.actor != self.seat:  # C8: shown to the viewer
+            self.known[e.actor] = list(e.cards)
+            self.slots[e.actor] = []
 
-    def _on_challenge(self, e) -> None:
+    def _on_challenge(self, e: "Challenge") -> None:
         wd4, self._wd4 = self._wd4, None
         if wd4 is not None and e.guilty is False and wd4[1] in _COLOUR_BITS:
             seat, before, slots = wd4  # C8: not guilty — it held none of the colour
@@ -197,7 +205,8 @@ class ClassicBelief:
         return all(len(self.known[s]) + len(self.slots[s]) == size
                    for s, size in enumerate(view.hand_sizes) if s != self.seat)
 
-    def sample(self, view: "PlayerView", rng: Rng, pool: list[Card]) -> tuple[list, list]:
+    def sample(self, view: "PlayerView", rng: Rng, pool: list[Card]
+               ) -> tuple[list[list[Card]], list[Card]]:
         """One determinization: (every seat's hand, the draw pile in some order),
         dealt from ``pool`` (:meth:`unseen`, copied), the most constrained slots first."""
         n = self.seats

@@ -16,17 +16,21 @@ from typing import TYPE_CHECKING
 from ..cards import deck_cards
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Iterable
+
+    from ..cards import Card
     from ..view import PlayerView
 
 __all__ = ["classic_wd4_guilty_probability", "guilty_odds", "unseen"]
 
 
-def _pile_and_last_wd4(view: "PlayerView"):
+def _pile_and_last_wd4(view: "PlayerView") -> "tuple[list[Card], str | None, int | None]":
     """(the discard pile since the last deal/refill, the colour active before the last
     play, the seat that made it)."""
-    pile: list = []
-    colour = before = None
-    player = None
+    pile: list[Card] = []
+    colour: str | None = None
+    before: str | None = None
+    player: int | None = None
     for e in view.events:
         kind = e.kind
         if kind == "deal":
@@ -45,7 +49,7 @@ def _pile_and_last_wd4(view: "PlayerView"):
     return pile, before, player
 
 
-def unseen(view: "PlayerView") -> Counter:
+def unseen(view: "PlayerView") -> "Counter[Card]":
     """The card faces the viewer has not seen since the last deal or refill (in other
     hands or the draw pile), by face."""
     pile, _, _ = _pile_and_last_wd4(view)
@@ -59,7 +63,7 @@ def classic_wd4_guilty_probability(view: "PlayerView") -> float:
     """The chance the Wild Draw 4 the viewer faces was played holding a card of the
     colour active before it (C8, colour match), its player's hand drawn uniformly from
     the unseen cards.  0 outside a Wild Draw 4 decision."""
-    if view.phase != "wd4" or view.to_act != view.seat:
+    if view.phase != "wd4" or view.to_act != view.own_seat:
         return 0.0
     pile, before, player = _pile_and_last_wd4(view)
     if before is None or player is None:
@@ -67,7 +71,8 @@ def classic_wd4_guilty_probability(view: "PlayerView") -> float:
     return guilty_odds(view.rules.deck, view.hand, pile, before, view.hand_sizes[player])
 
 
-def guilty_odds(deck: str, hand, pile, before: str, k: int) -> float:
+def guilty_odds(deck: str, hand: "Iterable[Card]", pile: "Iterable[Card]", before: str,
+                k: int) -> float:
     """C8: the chance that a hand of ``k`` cards drawn uniformly from the cards a seat
     has not seen (``deck`` less its ``hand`` and the ``pile`` since the last deal or
     refill) holds one of colour ``before``."""

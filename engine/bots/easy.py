@@ -33,7 +33,7 @@ class EasyBot:
     def choose(self, view: "PlayerView") -> Action:
         legal = view.legal_actions
         if not legal:
-            raise ValueError(f"seat {view.seat} has no decision to make now")
+            raise ValueError(f"seat {view.own_seat} has no decision to make now")
         rng = self._rng
         if legal[-1].kind == "catch":
             if rng.below(3) == 0:
@@ -47,7 +47,7 @@ class EasyBot:
         if phase == "wd4":  # never challenges; stacks a Wild Draw 4 it holds (H2)
             return next((a for a in legal if a.kind == "play"), A_DRAW)
         if phase in ("turn", "drawn"):
-            plays = [a for a in legal if a.kind == "play"]
+            plays = tuple(a for a in legal if a.kind == "play")
             if plays:
                 legal = plays
         forget = rng.below(3) == 0

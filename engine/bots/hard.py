@@ -160,6 +160,9 @@ class HardBot(NormalBot):
         self.simulations = simulations
         self.prune = prune
         self._rng = Rng(seed, 0x4A2D)
+        #: the wall-clock cap, in multiples of ``think_ms`` (the arena lifts it: a
+        #: strength run's result must not depend on how busy the machine is)
+        self.wall_factor = WALL_FACTOR
         self.last_worlds = 0  # worlds sampled for the last decision (for benchmarks)
         self.last_rollouts = 0  # rollouts played for the last decision (for benchmarks)
         self._values: list[list[float]] = []  # per option, per world, of the last search
@@ -169,7 +172,7 @@ class HardBot(NormalBot):
         started = (time.perf_counter(), _cpu())
         legal = view.legal_actions
         if not legal:
-            raise ValueError(f"seat {view.seat} has no decision to make now")
+            raise ValueError(f"seat {view.own_seat} has no decision to make now")
         self.last_worlds = self.last_rollouts = 0
         if legal[-1].kind == "catch":
             return legal[-1]  # U2: a catch does not use up the decision
@@ -192,8 +195,8 @@ class HardBot(NormalBot):
 
     def classic_belief(self, view: "PlayerView") -> ClassicBelief:
         """The classic N-seat belief, updated to ``view`` (one per match and seat)."""
-        if self._cbelief is None or self._cbelief.seat != view.seat:
-            self._cbelief = ClassicBelief(view.seat, view.rules)
+        if self._cbelief is None or self._cbelief.seat != view.own_seat:
+            self._cbelief = ClassicBelief(view.own_seat, view.rules)
         return self._cbelief.update(view)
 
     def _clearly_better(self, a: int, b: int) -> bool:
@@ -209,23 +212,23 @@ class HardBot(NormalBot):
         return mean > _OVERRIDE_Z * math.sqrt(var / k)
 
     def _search(self, view: "PlayerView", options: list[Action],
-                started: "tuple[float, float]"):
+                started: "tuple[float, float]") -> list[float] | None:
         """Mean equity of each option over sampled worlds (``None``: no time for one).
 
         Every :data:`_BATCH` worlds, an option whose paired difference to the leader
         is below zero by more than :data:`_PRUNE_Z` standard errors stops being
         played out (its mean stays as it was), so the budget goes to the options
         still in doubt; when one is left the search stops early."""
-        seat, scores, target = view.seat, view.scores, view.rules.target
+        seat, scores, target = view.own_seat, view.scores, view.rules.target
         sample = self.sampler(view)
         if view.rules.preset == "duo":
-            def evaluate(world, option) -> float:
+            def evaluate(world: Match, option: Action) -> float:
                 # the rollout's seats challenge a Wild Draw 4 from counting, as the
                 # normal bot does (without, a guilty one was free in the search)
                 end = play_round(world, option, _challenges)
                 return rollout_value(end, scores, seat, target)
         else:  # classic, any seat count (hard_classic)
-            def evaluate(world, option) -> float:
+            def evaluate(world: Match, option: Action) -> float:
                 return classic_rollout(world, option, seat)
         # the budget is this thread's CPU time (what other processes of a busy machine
         # take does not starve the search), with a margin for sampling a world, picking
@@ -236,7 +239,7 @@ class HardBot(NormalBot):
         else:
             budget = self.think_ms / 1000.0
             deadline = started[1] + budget * 0.97 - 0.002
-            wall_deadline = started[0] + budget * WALL_FACTOR
+            wall_deadline = started[0] + budget * self.wall_factor
         limit = self.simulations if self.simulations is not None else 1 << 30
         n = len(options)
         values: list[list[float]] = [[] for _ in options]  # per option, per world
@@ -288,7 +291,7 @@ class HardBot(NormalBot):
 
     def _world(self, view: "PlayerView", belief: Belief) -> Match:
         """One determinization of the hidden cards: this position, every card known."""
-        seat = view.seat
+        seat = view.own_seat
         opp_hand, pile = belief.sample(self._rng)
         hands = [list(view.hand), opp_hand] if seat == 0 else [opp_hand, list(view.hand)]
         return Match.from_position(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from math import comb
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from ..cards import deck_cards
 from ..match import Match
@@ -27,6 +27,8 @@ from .rollout import play_round
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..actions import Action
+    from ..cards import Card
+    from ..rules import Rules
     from ..view import PlayerView
 
 __all__ = ["classic_world", "classic_round", "classic_rollout", "round_value", "outcome_value",
@@ -40,33 +42,35 @@ MATCH_WEIGHT = 3.0
 
 
 def classic_world(view: "PlayerView", rng: Rng, belief: ClassicBelief | None = None,
-                  pool: list | None = None) -> Match | None:
+                  pool: "list[Card] | None" = None) -> Match | None:
     """One determinization of the hidden cards from ``belief`` (updated to ``view``;
     ``pool``: its :meth:`~ClassicBelief.unseen` cards, computed once per decision) —
     ``None`` when the view's events do not account for the position (e.g. one built
     without a log)."""
     if belief is None:
-        belief = ClassicBelief(view.seat, view.rules).update(view)
+        belief = ClassicBelief(view.own_seat, view.rules).update(view)
     if not belief.consistent(view):
         return None
     if pool is None:
         pool = belief.unseen(view)
     if len(pool) != view.draw_size + sum(view.hand_sizes) - len(view.hand) - sum(
-            len(k) for s, k in enumerate(belief.known) if s != view.seat):
+            len(k) for s, k in enumerate(belief.known) if s != view.own_seat):
         return None
     hands, draw = belief.sample(view, rng, list(pool))
     n = len(view.hand_sizes)
-    seat = view.seat
+    seat = view.own_seat
     nxt = (seat + view.direction) % n
+    dealer = view.dealer
+    assert dealer is not None  # classic deals
     return Match.from_position(
         view.rules, hands=hands, draw_pile=draw, discard_pile=belief.pile, to_act=seat,
-        phase=view.phase, colour=view.color, p1=(view.dealer + 1) % n, round=view.round,
+        phase=view.phase, colour=view.color, p1=(dealer + 1) % n, round=view.round,
         scores=view.scores, pending=view.pending_draw, by=(nxt + view.direction) % n,
         drawn=view.drawn, exposed=view.exposed, seed=rng.next64(), dealer=view.dealer,
         direction=view.direction)
 
 
-def classic_candidates(options: list) -> list:
+def classic_candidates(options: "list[Action]") -> "list[Action]":
     """C5: drawing while holding a playable card is never searched (it gives the next
     seats a free turn and the rollouts' noise would sometimes pick it)."""
     if any(a.kind == "play" for a in options):
@@ -74,8 +78,8 @@ def classic_candidates(options: list) -> list:
     return options
 
 
-def outcome_value(winner: int | None, points, me: int, seats: int, rules,
-                  before=None) -> float:
+def outcome_value(winner: int | None, points: Sequence[int], me: int, seats: int,
+                  rules: "Rules", before: Sequence[int] | None = None) -> float:
     """The viewer's score of a round's end (``points``: what each seat scored;
     ``before``: the totals before it).  A round that ends the match (E4/C10) is worth
     ±:data:`MATCH_WEIGHT` (shared by the other sides when another wins); any other
@@ -121,7 +125,7 @@ def round_value(m: Match, me: int, start_round: int) -> float:
 
 
 @lru_cache(maxsize=4)
-def _deck_colours(deck: str) -> tuple[int, dict]:
+def _deck_colours(deck: str) -> tuple[int, dict[str, int]]:
     """(the deck's size, its cards per colour)."""
     cards = deck_cards(deck)
     return len(cards), {c: sum(1 for k in cards if k.colour == c) for c in "RYGB"}

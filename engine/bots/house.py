@@ -44,8 +44,7 @@ def swap_gain(action: "Action", hand_len: int, seat: int, sizes: Sequence[int],
     """H1: how many cards fewer ``seat`` holds after ``action`` (a 7's swap or a 0's
     pass) than after a plain play; −∞ for a swap with its partner."""
     left = hand_len - 1
-    card = action.card
-    if card.rank == "7":
+    if action.swap is not None:  # a 7's
         if action.swap == rules.partner(seat):
             return float("-inf")
         return float(left - sizes[action.swap])
@@ -54,7 +53,7 @@ def swap_gain(action: "Action", hand_len: int, seat: int, sizes: Sequence[int],
 
 
 def _moves_hands(action: "Action", hand_len: int, rules: "Rules") -> bool:
-    return (rules.seven_zero and action.kind in ("play", "jump") and action.card is not None
+    return bool(rules.seven_zero and action.kind in ("play", "jump") and action.card is not None
             and action.card.rank in ("7", "0") and hand_len >= 2)
 
 
@@ -75,7 +74,7 @@ def house_policy(hand: Sequence["Card"], legal: Sequence["Action"], phase: "Phas
         special = [a for a in legal if _moves_hands(a, len(hand), rules)]
         rest = [a for a in legal if a not in special]
         if _feeds_partner(rules, seat, direction, seats) and sizes[nxt] > 2:
-            feed = [a for a in rest if a.kind == "play" and a.card.rank in ("+2", "W+4")]
+            feed = [a for a in rest if a.kind == "play" and _card(a).rank in ("+2", "W+4")]
             if feed and any(a.kind == "play" and a not in feed for a in rest):
                 rest = [a for a in rest if a not in feed]
         best = None
@@ -104,15 +103,16 @@ def _feeds_partner(rules: "Rules", seat: int, direction: int, seats: int) -> boo
     return stacks and rules.partner(seat) == (seat + 2 * direction) % seats
 
 
-def _answer(hand, legal, challenge: bool, points) -> "Action":
+def _answer(hand: "Sequence[Card]", legal: "Sequence[Action]", challenge: bool,
+            points: Sequence[int]) -> "Action":
     """C6/H2: stack (a Draw 2 of the colour held most, else a Wild Draw 4 naming it);
     else draw, or challenge a lone Wild Draw 4."""
     plays = [a for a in legal if a.kind == "play"]
     if plays:
         uno = len(hand) == 2
         want = best_colour(hand, None, points)
-        ranked = sorted(plays, key=lambda a: (a.card.rank == "W+4",  # a Draw 2 first
-                                              (a.card.colour or a.colour) != want,
+        ranked = sorted(plays, key=lambda a: (_card(a).rank == "W+4",  # a Draw 2 first
+                                              (_card(a).colour or a.colour) != want,
                                               a.uno != uno, a.code))
         return ranked[0]
     if challenge and any(a.kind == "challenge" for a in legal):
@@ -124,14 +124,14 @@ def jump_choice(view: "PlayerView") -> "Action | None":
     """H4: the normal (and hard) bot's jump-in: always, saying UNO; a 7 only with the
     swap that helps most (a gain of at least nothing)."""
     legal = view.legal_actions
-    if not legal or view.to_act == view.seat:
+    if not legal or view.to_act == view.own_seat:
         return None
     hand_len = len(view.hand)
     special = [a for a in legal if _moves_hands(a, hand_len, view.rules)]
     if special:
-        best = max(special, key=lambda a: (swap_gain(a, hand_len, view.seat, view.hand_sizes,
+        best = max(special, key=lambda a: (swap_gain(a, hand_len, view.own_seat, view.hand_sizes,
                                                      view.direction, view.rules), -a.code))
-        gain = swap_gain(best, hand_len, view.seat, view.hand_sizes, view.direction, view.rules)
+        gain = swap_gain(best, hand_len, view.own_seat, view.hand_sizes, view.direction, view.rules)
         return best if gain >= 0 else None
     return next((a for a in legal if a.uno), legal[0])
 
@@ -139,6 +139,13 @@ def jump_choice(view: "PlayerView") -> "Action | None":
 def random_jump(view: "PlayerView", rng: "Rng") -> "Action | None":
     """H4: the easy bot's jump-in: half the time it notices, then any of them."""
     legal = view.legal_actions
-    if not legal or view.to_act == view.seat or rng.below(2):
+    if not legal or view.to_act == view.own_seat or rng.below(2):
         return None
     return legal[rng.below(len(legal))]
+
+
+def _card(action: "Action") -> "Card":
+    """The card of a play or a jump."""
+    card = action.card
+    assert card is not None
+    return card

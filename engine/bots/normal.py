@@ -16,7 +16,7 @@ it holds most of (T5); always says UNO and always catches (U1, U2).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..actions import A_CATCH, A_DRAW, A_PASS, PARTS, Action
 from ..cards import Card
@@ -68,7 +68,8 @@ def best_colour(hand: Sequence[Card], without: Card | None = None,
     return max(_COLOURS, key=score.__getitem__)
 
 
-def _pick(legal: Sequence[Action], want_uno: bool, test) -> Action | None:
+def _pick(legal: Sequence[Action], want_uno: bool, test: "Callable[[Action], bool]"
+          ) -> Action | None:
     for action in legal:
         if action.uno == want_uno and test(action):
             return action
@@ -98,7 +99,7 @@ def policy(hand: Sequence[Card], legal: Sequence[Action], phase: Phase, top: Car
             return legal[0]
         uno = len(hand) == 2
         want = best_colour(hand, None, points)
-        return (_pick(plays, uno, lambda a: a.card.colour == want)
+        return (_pick(plays, uno, lambda a: a.card is not None and a.card.colour == want)
                 or _pick(plays, uno, lambda a: True) or plays[0])
     if phase == "wd4":
         return legal[1] if challenge else legal[0]  # challenge / draw
@@ -115,19 +116,21 @@ def holds_colour(hand: Sequence[Card], colour: str | None) -> bool:
     return any(c.colour == colour for c in hand if c.colour is not None)
 
 
-def _turn(hand, legal, colour, opp_count, points=_DUO_POINTS) -> Action:
+def _turn(hand: Sequence[Card], legal: Sequence[Action], colour: str | None, opp_count: int,
+          points: Sequence[int] = _DUO_POINTS) -> Action:
     n = len(hand)
     uno = n == 2
-    counts = {"R": 0, "Y": 0, "G": 0, "B": 0}  # _COLOURS (a literal: no comprehension frame)
-    for card in hand:
-        if card.colour is not None:
-            counts[card.colour] += 1
+    # _COLOURS (a literal: no comprehension frame); a Wild's None is never looked up
+    counts: dict[str | None, int] = {"R": 0, "Y": 0, "G": 0, "B": 0}
+    for held in hand:
+        if held.colour is not None:
+            counts[held.colour] += 1
     danger = opp_count <= 2
     best, best_score = None, -1e9
     wild_colour = None
     for action in legal:
         kind, card, named, says_uno = PARTS[action]  # not four instance-dict reads
-        if kind != "play" or says_uno != uno:
+        if card is None or says_uno != uno:  # a turn's only actions with a card are plays
             continue
         rank = card.rank
         if card.is_wild:
@@ -159,14 +162,15 @@ def _turn(hand, legal, colour, opp_count, points=_DUO_POINTS) -> Action:
     return best
 
 
-def _draw_or_pass(legal) -> Action:
+def _draw_or_pass(legal: Sequence[Action]) -> Action:
     for action in reversed(legal):
         if action is A_DRAW or action is A_PASS:
             return action
     return legal[0]  # pragma: no cover - a turn always offers draw or pass
 
 
-def _drawn(hand, legal, colour, opp_count, points=_DUO_POINTS) -> Action:
+def _drawn(hand: Sequence[Card], legal: Sequence[Action], colour: str | None, opp_count: int,
+           points: Sequence[int] = _DUO_POINTS) -> Action:
     """T2: play the drawn card, unless it is a Wild worth keeping."""
     card = hand[-1]
     uno = len(hand) == 2
@@ -179,7 +183,7 @@ def _drawn(hand, legal, colour, opp_count, points=_DUO_POINTS) -> Action:
     return _pick(legal, uno, lambda a: a.kind == "play") or legal[-1]
 
 
-def _dump(hand, legal, colour) -> Action:
+def _dump(hand: Sequence[Card], legal: Sequence[Action], colour: str | None) -> Action:
     """A4: dump when it sheds two or more cards, many points, or ends on Skip / Draw 2."""
     same = [c for c in hand if c.colour == colour]
     rest = len(hand) - len(same)
@@ -194,9 +198,11 @@ def _dump(hand, legal, colour) -> Action:
     else:
         order = ("S", "+2")
 
-    def rank_key(action: Action) -> tuple:
-        rank = action.card.rank
-        return (order.index(rank) if rank in order else 9, rank not in others, -action.card.points)
+    def rank_key(action: Action) -> tuple[int, bool, int]:
+        card = action.card
+        assert card is not None  # a dump's
+        return (order.index(card.rank) if card.rank in order else 9, card.rank not in others,
+                -card.points)
 
     dumps = [a for a in legal if a.kind == "dump" and a.uno == uno]
     return min(dumps, key=rank_key)
@@ -230,8 +236,8 @@ class NormalBot:
 
     def belief(self, view: "PlayerView") -> "Belief":
         from .belief import Belief
-        if self._belief is None or self._belief.seat != view.seat:
-            self._belief = Belief(view.seat, view.rules)
+        if self._belief is None or self._belief.seat != view.own_seat:
+            self._belief = Belief(view.own_seat, view.rules)
         return self._belief.update(view)
 
     def wants_challenge(self, view: "PlayerView") -> bool:
@@ -243,15 +249,15 @@ class NormalBot:
     def choose(self, view: "PlayerView") -> Action:
         legal = view.legal_actions
         if not legal:
-            raise ValueError(f"seat {view.seat} has no decision to make now")
-        if view.to_act != view.seat:
-            raise ValueError(f"seat {view.seat} is not to act: its jump-ins are jump()'s")
+            raise ValueError(f"seat {view.own_seat} has no decision to make now")
+        if view.to_act != view.own_seat:
+            raise ValueError(f"seat {view.own_seat} is not to act: its jump-ins are jump()'s")
         challenge = (view.phase == "wd4" and "challenge" in legal
                      and (self.wants_challenge(view) if view.rules.preset == "duo" else
                           classic_wd4_guilty_probability(view) > CHALLENGE_ABOVE))
         if view.rules.house:  # H1–H5 (engine.bots.house)
             from .house import house_policy
-            return house_policy(view.hand, legal, view.phase, view.top, view.color, view.seat,
+            return house_policy(view.hand, legal, view.phase, view.top, view.color, view.own_seat,
                                 view.hand_sizes, view.direction, view.rules,
                                 CARD_POINTS[view.rules.preset], challenge, view.dump_colour)
         return policy(view.hand, legal, view.phase, view.top, view.color,

@@ -13,7 +13,7 @@ the same way and differ only in how a world is sampled and how its end is valued
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..actions import Action
 from ..classic import CARD_POINTS
@@ -42,11 +42,13 @@ def play_round(world: "Match", first: "Action", challenger: Challenger | None = 
     """A search copy of ``world`` after ``first`` (a legal action of the seat to act)
     and then the normal policy for every seat, until the round ends (``over``: its
     result is the copy's last ``rounds`` entry) or ``limit`` decisions were made."""
+    to_act = world.to_act
+    assert to_act is not None  # a world is a position with a decision to make
     m = world.search_copy()
     points = CARD_POINTS[m.rules.preset]
     m.push(first)
     if m.rules.house:  # H1–H5: the house policy reads every seat's count
-        return _house_round(m, points, challenger, limit, world.to_act, world.color)
+        return _house_round(m, points, challenger, limit, to_act, world.color)
     if challenger is None:  # nothing to track: the policy as it is, one frame fewer
         def plain(seat: int, hand: "list[Card]", legal: "tuple[Action, ...]", phase: "Phase",
                   top: "Card | None", colour: "str | None", next_size: int,
@@ -55,7 +57,7 @@ def play_round(world: "Match", first: "Action", challenger: Challenger | None = 
                           False, points)
         m.play_out(plain, limit)
         return m
-    by, before = world.to_act, world.color
+    by, before = to_act, world.color
 
     def choose(seat: int, hand: "list[Card]", legal: "tuple[Action, ...]", phase: "Phase",
                top: "Card | None", colour: "str | None", next_size: int,
@@ -73,7 +75,7 @@ def play_round(world: "Match", first: "Action", challenger: Challenger | None = 
     return m
 
 
-def _house_round(m: "Match", points, challenger: Challenger | None, limit: int,
+def _house_round(m: "Match", points: "Sequence[int]", challenger: Challenger | None, limit: int,
                  by: int, before: "str | None") -> "Match":
     """:func:`play_round`'s rest of the round with a house rule on (H1–H5): the house
     policy (:func:`engine.bots.house.house_policy`) for every seat; nobody jumps in a

@@ -131,7 +131,7 @@ def test_c3_each_seat_sees_only_its_own_cards():
         assert v.hand_sizes == (7, 7, 7) and v.dealer == 0 and v.direction == 1
         for e in v.events:
             if e.kind == "dealt" and e.seat != seat:
-                assert e.cards == () and e.count == 7
+                assert e.cards == () and e.ncards == 7
 
 
 def test_c4_play_starts_left_of_the_dealer_and_goes_clockwise():

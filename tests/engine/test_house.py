@@ -172,7 +172,7 @@ def test_h2_going_out_on_a_stacked_wild_draw_4_makes_the_next_seat_draw_the_tota
                             p1=0, pending=4, by=2)
     m.apply("play W+4 G")
     last = [e for e in m.events if e.kind == "draw" and e.why == "last"]
-    assert m.rounds[-1][0] == 1 and [(e.seat, e.count) for e in last] == [(2, 8)]
+    assert m.rounds[-1][0] == 1 and [(e.seat, e.ncards) for e in last] == [(2, 8)]
 
 
 # -- H3: draw until playable ---------------------------------------------------------

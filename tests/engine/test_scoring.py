@@ -38,7 +38,7 @@ def test_e1_a_stacked_last_draw2_draws_the_whole_volley():
     m.apply("play R+2")
     events = m.apply("play G+2")
     draw = next(e for e in events if e.kind == "draw")
-    assert draw.count == 6 and texts(draw.cards[:5]) == ["Y1", "Y2", "Y3", "Y4", "Y5"]
+    assert draw.ncards == 6 and texts(draw.cards[:5]) == ["Y1", "Y2", "Y3", "Y4", "Y5"]
     assert m.rounds[0] == (1, (1 + 15 + draw.cards[5].points, 0))  # R1 + the volley
 
 

@@ -90,7 +90,7 @@ def test_t3_refill_turns_the_discard_pile_over_keeping_the_top_card():
     # the oldest discard (Y1) is the top of the new draw pile, so it was drawn
     assert m.hand(1)[-1] == Card("Y1") and texts(m.draw_pile) == ["B9", "B1"]
     refill = next(e for e in m.events if e.kind == "refill")
-    assert refill.count == 3 and refill.how == "turn_over"
+    assert refill.ncards == 3 and refill.how == "turn_over"
     check_conservation(m)
 
 
@@ -176,7 +176,7 @@ def test_t4_facing_a_volley_with_nothing_left_draw_yields_fewer():
     assert m.to_act == 1 and m.pending_draw == 4
     m.apply("draw")  # Y5, then the refill gives B9 and B+2; then nothing is left
     draw = [e for e in m.events if e.kind == "draw"][-1]
-    assert draw.count == 3 and texts(draw.cards) == ["Y5", "B9", "B+2"]
+    assert draw.ncards == 3 and texts(draw.cards) == ["Y5", "B9", "B+2"]
     assert m.draw_size == 0 and texts(m.discard_pile) == ["R+2"]
     assert m.to_act == 0 and m.phase == "turn"  # A1: the last Draw 2's player goes next
 

@@ -205,7 +205,7 @@ def test_every_event_is_a_typed_value_of_its_kind_with_named_fields(rules):
         assert back == e and type(back) is type(e)
         assert type(e.seen_by(0)) is type(e)
         if e.kind == "draw":
-            assert (e.why, e.count) == (e.data, e.amount)
+            assert (e.why, e.ncards) == (e.data, e.amount)
         elif e.kind == "round_end":
             assert (e.hands, e.points, e.totals, e.blocked) == e.data
         elif e.kind == "challenge":

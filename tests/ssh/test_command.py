@@ -18,7 +18,7 @@ from .test_transport import CHILD, child_info
 async def test_serve_prints_where_and_its_key_then_stops_cleanly_on_sigterm(serve_dir):
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "unoduo_tui.cli", "serve", "--data-dir", str(serve_dir),
-        "--port", "0", "--child-command", shlex.join(CHILD),
+        "--port", "0", "--workers", "0", "--child-command", shlex.join(CHILD),
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
     try:
         line = (await asyncio.wait_for(proc.stdout.readline(), WAIT)).decode()

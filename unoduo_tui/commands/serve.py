@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from .common import Subparsers, EXIT_OK, UsageError, clip
@@ -65,11 +66,18 @@ def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
                        help=f"close a connection after this many minutes without input "
                             f"(default {int(d.idle_seconds // 60)}; 0: never)")
     serve.add_argument("--workers", type=_whole(_MAX["workers"], zero=True), metavar="N",
-                       default=0,
+                       default=None,
                        help="run the games in N worker processes, many players each "
-                            "(about one per core); default 0: a process per connection")
+                            f"(default: one per core, {default_workers()} here); 0: a "
+                            "process per connection")
     serve.add_argument("--child-command", help=argparse.SUPPRESS)  # the transport bench
     serve.set_defaults(run=run)
+
+
+def default_workers() -> int:
+    """Worker processes when ``--workers`` is not given: one per core (each runs many
+    players' apps on one event loop; the bots think beside each, in a process)."""
+    return max(1, min(os.cpu_count() or 1, _MAX["workers"]))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -87,7 +95,9 @@ def run(args: argparse.Namespace) -> int:
         serve_dir = serve_dir_of(args.data_dir)
         return run_serve(serve_dir, args.listen, args.port,
                          Path(args.host_key).expanduser() if args.host_key else None,
-                         limits, args.child_command, args.workers) or EXIT_OK
+                         limits, args.child_command,
+                         default_workers() if args.workers is None else args.workers
+                         ) or EXIT_OK
     except HostKeyError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:  # the folder, the address in use …

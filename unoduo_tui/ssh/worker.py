@@ -161,29 +161,39 @@ def _preload() -> None:
     apps.lobby_app_class()
     gc.collect()
     gc.freeze()
-    gc.set_threshold(_YOUNG, 10, _NEVER)  # no full collection but ours (_full_collections)
+    gc.set_threshold(_YOUNG, 10, _NEVER)  # no full collection but ours (_collections)
 
 
 #: the collector's first threshold (Python's default)
 _YOUNG = 700
 #: a second threshold no count reaches: no full collection on its own
 _NEVER = 1 << 30
-#: seconds between two full collections (the cyclic garbage of ended sessions)
-FULL_GC_SECONDS = 300.0
+#: seconds between two collections of what is new since the last one
+YOUNG_GC_SECONDS = 5.0
+#: seconds between two collections of everything (the garbage of ended sessions)
+FULL_GC_SECONDS = 600.0
 
 
-async def _full_collections() -> None:
-    """A full collection every :data:`FULL_GC_SECONDS`, and none in between.
+async def _collections() -> None:
+    """The collector's oldest generation, by this timer only.
 
-    Many apps make one big heap: measured with 15 players in one worker on this
-    (loaded) machine, Python's own full collections ran 19 times a minute and stopped
-    every session of the worker for up to 1.4 s each (key → screen p99 3 s); with
-    them left to this timer, p99 0.5 s.  The young generations are still collected
-    as usual, and everything imported before the first session is frozen out of the
-    collector's sight (``gc.freeze``)."""
+    Many apps make one big heap.  Left to Python, full collections ran 19 times a
+    minute with 15 players and stopped every session of the worker for up to 1.4 s
+    each; and left to a timer alone, the cyclic garbage of every session (the screens
+    a player has left, the new-match form) piled up between two collections, a few
+    MiB a player.  So every :data:`YOUNG_GC_SECONDS` what is new since the last
+    collection is collected and what survives is frozen out of the collector's sight
+    (``gc.freeze``): each collection looks only at a few seconds of new objects
+    (measured: ~20 ms with 30 players playing).  Every :data:`FULL_GC_SECONDS`
+    everything is unfrozen and collected once, for the sessions that have ended."""
+    last_full = time.monotonic()
     while True:
-        await asyncio.sleep(FULL_GC_SECONDS)
+        await asyncio.sleep(YOUNG_GC_SECONDS)
+        if time.monotonic() - last_full >= FULL_GC_SECONDS:
+            gc.unfreeze()
+            last_full = time.monotonic()
         gc.collect()
+        gc.freeze()
 
 
 async def _serve(fd: int, limits: Limits) -> None:
@@ -197,7 +207,7 @@ async def _serve(fd: int, limits: Limits) -> None:
     await loop.connect_accepted_socket(lambda: worker, sock)
     loop.add_signal_handler(signal.SIGTERM, worker.hang_up_all)
     loop.add_signal_handler(signal.SIGINT, lambda: None)  # the front decides
-    collector = loop.create_task(_full_collections())
+    collector = loop.create_task(_collections())
     try:
         await worker.done.wait()
         await worker.wait_all(limits.hangup_grace)

@@ -543,8 +543,11 @@ class LocalTable:
         to act (after the pause that leaves a human time to be first); True: one did."""
         m = self.match
         self._jumps_asked = m.log_length
+        first = m.to_act
+        if first is None:  # over: nobody jumps in
+            return False
         for step in range(1, m.seats):
-            seat = (m.to_act + step) % m.seats
+            seat = (first + step) % m.seats
             if not (self.plays_itself(seat) and m.legal_actions(seat)):
                 continue
             bot = self.bots.get(seat) or self._stand_in_bots[seat]
@@ -564,6 +567,7 @@ class LocalTable:
                 if self._closed:
                     return
                 seat, m = self.match.to_act, self.match
+                assert seat is not None  # _bot_due: a bot's decision is pending
                 token = (m, m.log_length)
                 pause = self.bot_pause * (JUMP_WAIT if self._human_may_jump() else 1)
                 if self._jump_due():  # H4: first the bots' jump-ins, after the pause

@@ -88,7 +88,7 @@ def since_your_turn(view: PlayerView) -> dict[int, tuple[str, Card | None]]:
         elif isinstance(e, Dump) and e.cards:
             did[seat] = (e.cards[-1].text, e.cards[-1])
         elif isinstance(e, Draw):
-            did[seat] = (f"+{e.count}", None) if e.why not in ("turn", None) else ("drew", None)
+            did[seat] = (f"+{e.ncards}", None) if e.why not in ("turn", None) else ("drew", None)
         elif isinstance(e, Pass):
             did[seat] = ("kept", None) if e.why == "keep" else ("pass", None)
         elif e.kind in _SAID:
