@@ -555,7 +555,14 @@ def _match_end(e: MatchEnd, r: _Reader) -> str:
     totals = "–".join(map(str, e.totals))
     if e.seat is None:
         return f"Match over: a draw at {totals}."
-    return f"Match over: {r.who} {r.v('win')} ({totals})."
+    # H5: partners show their team's total, and a win is never tied (E4, C10): the
+    # seats that show the winner's total are its team
+    mates = [s for s, t in enumerate(e.totals) if t == e.totals[e.seat] and s != e.seat]
+    if not mates:
+        return f"Match over: {r.who} {r.v('win')} ({totals})."
+    if mates[0] == r.viewer:
+        return f"Match over: You and {r.who} win ({totals})."
+    return f"Match over: {r.who} & {r.name(mates[0])} win ({totals})."
 
 
 #: each kind's sentence (one entry per :data:`EventKind`)

@@ -139,6 +139,12 @@ class HouseMatch(ClassicMatch):
                 return seat
         return None
 
+    @property
+    def jump_open(self) -> bool:
+        """H4: a card was just played, no draw is pending and it is not a Wild."""
+        return self._jump_from is not None and not self._over \
+            and not self._discard[-1].is_wild
+
     # -- taking a decision -------------------------------------------------------------
 
     def decider(self, action: "Action | str") -> int | None:
@@ -178,17 +184,19 @@ class HouseMatch(ClassicMatch):
                 return "H4: jump-in is off in this match"
             if seat is not None and seat == self._to_act:
                 return f"H4: it is your turn — play it (play {card})"
+            assert card is not None  # a jump's
+            holds = self._holder(card) is not None if seat is None \
+                else bool(self._masks[seat] & card.bit)
+            if not holds:
+                return f"H4: you hold no {card}"
+            # a seat jumps with the card that was on top: another decision came first
             if self._jump_from is None:
                 return "H4: too late — the jump-in window has closed"
-            assert card is not None  # a jump's
             top = self._discard[-1]
             if card.code != top.code:
-                return f"H4: jump in only with a card identical to the top card ({top})"
+                return f"H4: too late — {top} is on top now (jump in only with its twin)"
             if seat is not None and seat == self._jump_from:
                 return "H4: you played the top card yourself"
-            holder = self._holder(card)
-            if holder is None or (seat is not None and seat != holder):
-                return f"H4: you hold no {card}"
             return "H1/U3: a jumped 7 swaps (jump X7 swap S); say UNO only when one card is left"
         if seat is not None and seat != self._to_act:
             return why_illegal(self, action, seat)

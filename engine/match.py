@@ -268,6 +268,12 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         ``jump`` is the seat's that holds the card: :class:`~engine.house.HouseMatch`)."""
         return None if self._over else self._to_act
 
+    @property
+    def jump_open(self) -> bool:
+        """H4: whether the jump-in window is open — a public fact (whether any seat
+        holds the twin of the top card is not); never without jump-in."""
+        return False
+
     def push(self, action: Action) -> None:
         """Make a decision without checking it (python-chess's ``push``, OpenSpiel's
         ``apply_action``): the search's fast path.  ``action`` must be one of

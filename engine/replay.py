@@ -184,9 +184,14 @@ class ReplayCursor:
         return self._decisions[pos - 1] if pos > 0 else None
 
     def actor(self, pos: int | None = None) -> int | None:
-        """The seat that made :meth:`decision` ``pos``."""
+        """The seat that made :meth:`decision` ``pos``: the seat to act, or for a
+        jump-in (H4) the jumper, out of turn."""
         pos = self._pos if pos is None else pos
-        return self._actor[pos - 1] if pos > 0 else None
+        if pos <= 0:
+            return None
+        if self._decisions[pos - 1].kind == "jump":
+            return next(e.seat for e in self.events_of(pos) if e.kind == "jump")
+        return self._actor[pos - 1]
 
     def events_between(self, start: int, stop: int) -> list[Event[object]]:
         """The (omniscient) events from position ``start`` to ``stop``."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from .events import Catch, Challenge, Draw, Dump, Event, Play, RoundEnd
+from .events import Catch, Challenge, Draw, Dump, Event, Jump, Play, RoundEnd
 from .match import Match
 from .rules import Rules
 
@@ -123,14 +123,15 @@ def count_events(rules: Rules, events: Sequence[Event[object]], over: bool, winn
             volley_by, volley_total, last_rank = None, 0, None
         elif seat is None:  # every other event counted here has an acting seat
             continue
-        elif isinstance(e, Play):
+        elif isinstance(e, (Play, Jump)):  # H4: a jump-in is a card down out of turn
             card = e.card
             if card is None:
                 continue
             last_card[seat] = card
             last_rank = card.rank
-            if card.rank == "+2":
-                volley_by, volley_total = seat, e.total
+            if isinstance(e, Play) and (card.rank == "+2" or (card.rank == "W+4"
+                                                             and e.total > 4)):
+                volley_by, volley_total = seat, e.total  # H2: a stacked W+4's too
         elif isinstance(e, Dump):
             size = len(e.cards)
             c = seats[seat]
@@ -144,7 +145,8 @@ def count_events(rules: Rules, events: Sequence[Event[object]], over: bool, winn
                     volley_by, volley_total = seat, 2
         elif isinstance(e, Draw):
             why = e.why
-            if (why in _VOLLEY_DRAWS or (why == "last" and last_rank == "+2")) \
+            # E1: the last card's draw, a Draw 2's or (H2) a stacked Wild Draw 4's
+            if (why in _VOLLEY_DRAWS or (why == "last" and last_rank in ("+2", "W+4"))) \
                     and volley_by is not None:
                 size = volley_total or e.ncards
                 taker = seats[seat]

@@ -40,8 +40,11 @@ def _remote_app_class() -> type[UnoDuoApp]:
         BINDINGS = [*UnoDuoApp.BINDINGS, chat_binding()]
 
         def action_chat(self) -> None:
-            if not isinstance(self.screen, ChatLine):
-                self.push_screen(ChatLine(self.start_table))
+            from .net.remote import RemoteTable
+
+            table = self.start_table
+            if isinstance(table, RemoteTable) and not isinstance(self.screen, ChatLine):
+                self.push_screen(ChatLine(table))
 
     return RemoteApp
 
@@ -61,10 +64,11 @@ def lobby_app_class() -> type[UnoDuoApp]:
         BINDINGS = [*UnoDuoApp.BINDINGS, chat_binding()]
 
         def action_chat(self) -> None:
+            from .net.remote import RemoteTable
+
             table = next((s.table for s in reversed(self.screen_stack)
                           if isinstance(s, GameScreen)), None)
-            if (table is not None and hasattr(table, "chat")
-                    and not isinstance(self.screen, ChatLine)):
-                self.push_screen(ChatLine(table))
+            if isinstance(table, RemoteTable) and not isinstance(self.screen, ChatLine):
+                self.push_screen(ChatLine(table))  # a shared table: it has a chat
 
     return LobbyApp

@@ -20,7 +20,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
+
+if TYPE_CHECKING:
+    from .app import UnoDuoApp
 
 __all__ = ["SessionConfig", "session_app", "DEFAULT_TERM"]
 
@@ -62,7 +65,7 @@ class SessionConfig:
         return env
 
 
-def session_app(config: SessionConfig, **options: Any) -> Any:
+def session_app(config: SessionConfig, **options: Any) -> UnoDuoApp:
     """The lobby app of ``config``'s player: their store, their name and key, their
     terminal's colours (``options`` go to the app: ``handle_signals``…)."""
     from .apps import lobby_app

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hmac
 import re
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Mapping, Sequence
 from urllib.parse import urlencode
 
 from aiohttp import hdrs, web
@@ -67,7 +67,7 @@ class WebLimits:
         return (min(max(width, self.width[0]), self.width[1]),
                 min(max(height, self.height[0]), self.height[1]))
 
-    def address_size(self, query: Any) -> tuple[int, int] | None:
+    def address_size(self, query: Mapping[str, str]) -> tuple[int, int] | None:
         """The size asked for in a websocket's address (``?width=…&height=…``, either
         left out: the default), clamped; ``None`` when one is not a whole number."""
         sizes = []

@@ -37,7 +37,7 @@ import shlex
 import signal
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Awaitable, Callable, Sequence
 
 import jinja2
 import textual_serve
@@ -109,7 +109,8 @@ class Tab(AppService):
         self._resize: asyncio.TimerHandle | None = None
         self._resized_at = float("-inf")
 
-    async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
+    async def _open_app_process(self, width: int = 80, height: int = 24
+                                ) -> asyncio.subprocess.Process:
         environment = self._build_environment(width=width, height=height)
         self._process = process = await asyncio.create_subprocess_exec(
             *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
@@ -307,7 +308,9 @@ class WebServer:
     # -- the door -----------------------------------------------------------------------------
 
     @web.middleware
-    async def _guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
+    async def _guard(self, request: web.Request,
+                     handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                     ) -> web.StreamResponse:
         if not self.guard.host_ok(request):
             log.info("refused: Host %r", request.headers.get(hdrs.HOST, "")[:100])
             return web.Response(status=403, text=(

@@ -127,6 +127,11 @@ class Belief:
         return bool(self.opp_known[card.code]) or any(
             s.allows(card, soft=False) and self.pools[s.pool][card.code] for s in self.slots)
 
+    @property
+    def match_id(self) -> str | None:
+        """The match whose events this belief has read (``None``: none yet)."""
+        return self._match
+
     # -- reading events --------------------------------------------------------------
 
     def update(self, view: "PlayerView") -> "Belief":

@@ -82,22 +82,28 @@ def outcome_value(winner: int | None, points: Sequence[int], me: int, seats: int
                   rules: "Rules", before: Sequence[int] | None = None) -> float:
     """The viewer's score of a round's end (``points``: what each seat scored;
     ``before``: the totals before it).  A round that ends the match (E4/C10) is worth
-    ±:data:`MATCH_WEIGHT` (shared by the other seats when another wins); any other
+    ±:data:`MATCH_WEIGHT` (shared by the other sides when another wins); any other
     counts in points, as the race to the target does — winner_takes: mine less the
-    others' mean, in units of :data:`POINT_SCALE`, plus :data:`WIN_WEIGHT` for going out
-    (−its share when another seat does); own_hand: the others' mean less mine."""
+    other sides' mean, in units of :data:`POINT_SCALE`, plus :data:`WIN_WEIGHT` for
+    going out (−its share when another side does); own_hand: the others' mean less
+    mine.  A side is a seat, or with partners (H5) a team: the partner's win is the
+    viewer's own, and each seat shows its team's points."""
+    side = rules.team
+    sides = seats // 2 if rules.teams == "partners" else seats
+    mine = side(me)
     if before is not None:
         over, champion = match_result(rules, tuple(a + b for a, b in zip(before, points)))
         if over:
             if champion is None:
                 return 0.0
-            return MATCH_WEIGHT if champion == me else -MATCH_WEIGHT / (seats - 1)
-    others = (sum(points) - points[me]) / (seats - 1)
+            return MATCH_WEIGHT if side(champion) == mine else -MATCH_WEIGHT / (sides - 1)
+    theirs = [p for s, p in enumerate(points) if side(s) != mine]
+    others = sum(theirs) / len(theirs)
     if rules.scoring == "own_hand":
         return (others - points[me]) / POINT_SCALE
     if winner is None:
         return 0.0
-    win = WIN_WEIGHT if winner == me else -WIN_WEIGHT / (seats - 1)
+    win = WIN_WEIGHT if side(winner) == mine else -WIN_WEIGHT / (sides - 1)
     return win + (points[me] - others) / POINT_SCALE
 
 
@@ -106,6 +112,11 @@ def round_value(m: Match, me: int, start_round: int) -> float:
     running — from the hands held)."""
     if m.round == start_round and not m.over:  # cut short: the hands as they are
         pts = [classic_points(m.hand(s)) for s in range(m.seats)]
+        rules = m.rules
+        if rules.teams == "partners":  # H5: a team's hands are counted together
+            half = m.seats // 2
+            pts = [pts[t] + pts[t + half] for t in range(half)]
+            me = rules.team(me)
         others = [p for s, p in enumerate(pts) if s != me]
         return (sum(others) / len(others) - pts[me]) / (4 * POINT_SCALE)
     winner, points = m.rounds[-1]

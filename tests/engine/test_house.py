@@ -346,3 +346,157 @@ def test_h_a_match_with_every_house_rule_saves_and_loads_exactly():
     decoded, again = load(enc.start(header) + enc.entries(m.actions))
     assert decoded.header.rules == m.rules and decoded.entries == m.actions
     assert again.events == m.events
+
+
+# -- H6: the rulings where H1–H5 are thin --------------------------------------------
+
+def test_h6_h1_a_drawn_7_is_played_only_with_a_swap():
+    m = dealt(four(), "B5", draws=["B7"], seven_zero=True)
+    m.apply("draw")
+    assert m.phase == "drawn" and texts(m.legal_actions()) == [
+        "play B7 swap 0", "play B7 swap 2", "play B7 swap 3", "pass"]
+
+
+def test_h6_h1_a_jumped_7_swaps_too_and_a_partner_may_be_swapped_with():
+    m = dealt(four(seat1=["B7"], seat3=["B7"]), "B5", seven_zero=True, jump_in=True,
+              teams="partners")
+    assert "play B7 swap 3" in texts(m.legal_actions())  # seat 3 is seat 1's partner
+    m.apply("play B7 swap 2")
+    assert texts(m.legal_actions(3)) == ["jump B7 swap 0", "jump B7 swap 1", "jump B7 swap 2"]
+    with pytest.raises(IllegalAction, match="H1"):
+        m.apply("jump B7", seat=3)
+    before = m.hand(0)
+    m.apply("jump B7 swap 0", seat=3)
+    assert m.hand(3) == before and m.to_act == 0 and len(m.hand(0)) == 6
+
+
+def test_h6_h2_nothing_is_stacked_on_a_start_card_draw2():
+    m = dealt(four(seat1=["B+2", "W+4"]), "G+2", stacking=True, stack_draw4="any")
+    assert m.to_act == 1 and m.phase == "volley" and texts(m.legal_actions()) == ["draw"]
+
+
+def test_h6_h2_the_victim_of_a_lone_wild_draw_4_may_stack_challenge_draw_or_catch_first():
+    m = Match.from_position(classic(4, stack_draw4="same"),
+                            hands=[["G1", "G2"], ["W+4", "B1"], ["Y1", "Y2", "W+4"], ["R1", "R2"]],
+                            draw_pile=[f"R{i}" for i in range(3, 10)], discard_pile=["B5"],
+                            to_act=1, phase="turn", colour="B", p1=1)
+    m.apply("play W+4 R")  # seat 1 forgets UNO
+    legal = texts(m.legal_actions())
+    assert {"play W+4 G", "draw", "challenge", "catch"} <= set(legal)
+    m.apply("catch")
+    assert len(m.hand(1)) == 3 and "challenge" in texts(m.legal_actions())
+
+
+def test_h6_h3_a_drawn_wild_is_playable_and_stops_the_drawing():
+    m = dealt(four(), "B5", draws=["R1", "W", "B7"], draw_until=True)
+    m.apply("draw")
+    assert m.phase == "drawn" and m.drawn.text == "W" and len(m.hand(1)) == 9
+    assert "play W G" in texts(m.legal_actions()) and m.draw_pile[0].text == "B7"
+
+
+def test_h6_h4_the_window_opens_after_a_drawn_cards_play_never_on_the_start_card():
+    m = dealt(four(seat2=["B5"]), "B5", jump_in=True)
+    assert m.to_act == 1 and m.legal_actions(2) == ()  # the start card opens no window
+    m = dealt(four(seat3=["B7"]), "B5", draws=["B7"], jump_in=True)
+    m.apply("draw")
+    m.apply("play B7")  # T2: the drawn card
+    assert texts(m.legal_actions(3)) == ["jump B7"]
+
+
+def test_h6_h4_with_two_seats_the_other_seat_may_jump_after_a_skip_or_a_reverse():
+    for card in ("BS", "BR"):
+        m = Match.from_position(classic(2, jump_in=True), hands=[[card, "G1", "G2"], [card, "Y1"]],
+                                draw_pile=["R3", "R4", "R5"], discard_pile=["B5"], to_act=0,
+                                phase="turn", colour="B", p1=0)
+        m.apply(f"play {card}")
+        assert m.to_act == 0 and texts(m.legal_actions(1)) == [f"jump {card}", f"jump {card} uno"]
+        m.apply(f"jump {card} uno", seat=1)
+        assert m.hand_sizes == (2, 1) and m.to_act == 1  # the jumper's own effect: again
+
+
+def test_h6_h4_a_jump_in_that_empties_the_hand_goes_out():
+    m = Match.from_position(classic(4, jump_in=True, target=10_000),
+                            hands=[["G1", "G2"], ["B9", "B1", "B2"], ["Y1", "Y2"], ["B9"]],
+                            draw_pile=["R3", "R4", "R5"], discard_pile=["B5"], to_act=1,
+                            phase="turn", colour="B", p1=1)
+    m.apply("play B9")
+    assert texts(m.legal_actions(3)) == ["jump B9"]  # no "uno": it leaves no card
+    m.apply("jump B9", seat=3)
+    assert m.rounds[-1] == (3, (0, 0, 0, 9)) and m.round == 2
+
+
+def test_h6_h4_a_seat_not_to_act_is_offered_its_jump_ins_only_never_a_catch():
+    m = Match.from_position(classic(4, jump_in=True),
+                            hands=[["G1", "G2"], ["B9", "B1"], ["Y1", "Y2"], ["B9", "R1", "R2"]],
+                            draw_pile=["R3", "R4", "R5"], discard_pile=["B5"], to_act=1,
+                            phase="turn", colour="B", p1=1)
+    m.apply("play B9")  # seat 1 forgets UNO: seat 2, to act, may catch
+    assert "catch" in texts(m.legal_actions())
+    assert texts(m.legal_actions(3)) == ["jump B9"] and m.legal_actions(0) == ()
+    with pytest.raises(IllegalAction):
+        m.apply("catch", seat=3)
+
+
+def test_h6_h5_a_blocked_round_scores_nothing_under_winner_takes():
+    m = Match.from_position(classic(4, teams="partners"),
+                            hands=[["G1", "G2"], ["B1", "B2"], ["Y3", "Y4"], ["G3", "B4"]],
+                            draw_pile=[], discard_pile=["R5"], to_act=0, phase="turn",
+                            colour="R", p1=0, dealer=3)
+    for _ in range(4):
+        m.apply("pass")
+    assert m.rounds[0] == (None, (0, 0, 0, 0)) and m.scores == (0, 0, 0, 0)
+
+
+def test_h6_h5_under_own_hand_teams_tied_for_lowest_share_the_win():
+    m = Match.from_position(classic(4, teams="partners", scoring="own_hand", target=10),
+                            hands=[["G1", "G2"], ["B1", "B2"], ["Y3", "Y4"], ["G3", "B4"]],
+                            draw_pile=[], discard_pile=["R5"], to_act=0, phase="turn",
+                            colour="R", p1=0, dealer=3)
+    for _ in range(4):
+        m.apply("pass")
+    assert m.scores == (10, 10, 10, 10) and m.over and m.winner is None
+
+
+def test_h6_h5_the_next_seat_is_an_opponent_whose_e1_draw_counts_for_the_scoring_team():
+    for seats in (4, 6, 8, 10):
+        rules = classic(seats, teams="partners")
+        assert all(rules.team(s) != rules.team((s + 1) % seats) for s in range(seats))
+    m = Match.from_position(classic(4, teams="partners", target=10_000),
+                            hands=[["G1", "G2"], ["B+2"], ["Y1", "Y2"], ["R9", "R8"]],
+                            draw_pile=["R3", "R4", "R5"], discard_pile=["B5"], to_act=1,
+                            phase="turn", colour="B", p1=1)
+    m.apply("play B+2")
+    # seat 2 drew R3 R4 (E1): seats 1 and 3 score seats 0 and 2's 3 + 3 + 7 points
+    assert m.rounds[-1] == (1, (0, 13, 0, 13))
+
+
+def test_h4_the_replay_cursor_names_the_jumper_as_the_seat_that_decided():
+    from engine.replay import ReplayCursor
+
+    m = dealt(four(seat1=["B9"], seat3=["B9"]), "B5", jump_in=True)
+    m.apply("play B9")
+    m.apply("jump B9", seat=3)
+    m.apply("draw")
+    cursor = ReplayCursor.of(m)
+    assert [str(cursor.decision(p)) for p in range(1, cursor.count + 1)] == [
+        "play B9", "jump B9", "draw"]
+    assert [cursor.actor(p) for p in range(1, cursor.count + 1)] == [1, 3, 0]
+
+
+def test_h2_h4_the_record_counts_a_stacked_wild_draw_4_volley_and_a_jump_in_going_out():
+    from engine.tally import tally
+
+    m = dealt(four(seat1=["W+4"], seat2=["W+4"]), "B5", stack_draw4="same", target=10_000)
+    m.apply("play W+4 R")
+    m.apply("play W+4 G")
+    m.apply("draw")  # seat 3 takes the volley of 8
+    counts = tally(m).seats
+    assert (counts[3].volley_taken, counts[2].volley_dealt) == (8, 8)
+    m = Match.from_position(classic(4, jump_in=True, target=10_000),
+                            hands=[["BS"], ["BS", "B1", "B2"], ["Y1", "Y2"], ["G1", "G2"]],
+                            draw_pile=["R3", "R4", "R5"], discard_pile=["B5"], to_act=1,
+                            phase="turn", colour="B", p1=1)
+    m.apply("play BS")
+    m.apply("jump BS", seat=0)  # seat 0 goes out on an action card, out of turn
+    counts = tally(m).seats
+    assert (counts[0].rounds_won, counts[0].action_outs) == (1, 1)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine import Match, Rules, bots
+from engine import Action, Match, Rules, bots
 from engine.bots.arena import run_arena
 
 ALL = dict(seven_zero=True, stacking=True, stack_draw4="any", draw_until=True, jump_in=True)
@@ -45,6 +45,12 @@ def test_h5_normal_never_feeds_a_draw2_to_its_partner_when_another_play_is_there
     m = position(classic(4, stacking=True, teams="partners"), hands, to_act=0)
     pick = bots.make("normal").choose(m.view(0))
     assert pick.kind == "play" and pick.card.rank != "+2"
+    # a Wild Draw 4 that the next seat may stack (H2) is kept off the partner alike
+    hands = [["W+4", "R5", "R6", "R7"], ["Y1", "Y2", "Y3"], ["Y4", "Y5", "Y6"], ["G1", "G2"]]
+    alone = position(classic(4, stack_draw4="same"), hands, to_act=0)
+    assert bots.make("normal").choose(alone.view(0)) == "play W+4 R"  # no partner: it hits
+    m = position(classic(4, stack_draw4="same", teams="partners"), hands, to_act=0)
+    assert bots.make("normal").choose(m.view(0)) == "play R5"
 
 
 def test_h2_normal_stacks_a_wild_draw_4_naming_its_colour_and_challenges_only_a_lone_one():
@@ -102,3 +108,27 @@ def test_h_hard_searches_a_swap_with_the_options_on():
         searched += hard.last_worlds > 0
         m.apply(action)
     assert searched > 0
+
+
+def test_h5_the_hard_bot_and_the_review_count_a_partners_win_as_their_own():
+    from engine.bots.hard_classic import MATCH_WEIGHT, WIN_WEIGHT, outcome_value, round_value
+    from engine.review import Reviewer
+
+    rules = classic(4, teams="partners", target=100)
+    # seat 2 went out: seats 0 and 2 score 40 — seat 0's partner won
+    assert outcome_value(2, (40, 0, 40, 0), 0, 4, rules, (0, 0, 0, 0)) == pytest.approx(
+        WIN_WEIGHT + 0.4)
+    assert outcome_value(2, (40, 0, 40, 0), 1, 4, rules, (0, 0, 0, 0)) == pytest.approx(
+        -WIN_WEIGHT - 0.4)
+    # the round takes the team to the target: the match is won by both partners
+    assert outcome_value(2, (40, 0, 40, 0), 2, 4, rules, (70, 0, 70, 0)) == MATCH_WEIGHT
+    assert outcome_value(2, (40, 0, 40, 0), 0, 4, rules, (70, 0, 70, 0)) == MATCH_WEIGHT
+    assert outcome_value(2, (40, 0, 40, 0), 3, 4, rules, (70, 0, 70, 0)) == -MATCH_WEIGHT
+    m = position(rules, [["G1", "G2"], ["R1", "R2", "R3"], ["B9"], ["Y1"]], to_act=2)
+    m = m.search_copy()  # as a review's rollout: it ends with the round
+    m.push(Action.parse("play B9"))  # seat 2 goes out
+    assert [Reviewer(rules).win_chance(m, m.view(s)) for s in range(4)] == [1.0, 0.0, 1.0, 0.0]
+    cut = position(rules, [["G1", "G2"], ["R7", "R8", "R9"], ["B9"], ["Y1"]], to_act=2)
+    # a rollout cut short counts each team's hands together: 3 + 9 against 24 + 1
+    assert round_value(cut, 0, cut.round) == pytest.approx((25 - 12) / 400)
+    assert round_value(cut, 3, cut.round) == pytest.approx((12 - 25) / 400)

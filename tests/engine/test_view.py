@@ -163,13 +163,13 @@ def test_belief_starts_again_for_a_new_match_with_a_reused_bot():
     bot = bots.make("normal", seed=1)
     first = _play(Match.new(seed=5), 1, 60)
     belief = bot.belief(first.view(0))
-    assert belief._match == first.id
+    assert belief.match_id == first.id
     # the same deal, played differently and further: only the id tells it is another match
     second = _play(Match.new(seed=5), 2, 90)
     view = second.view(0)
     reused = bot.belief(view)
     fresh = Belief(0, Rules()).update(view)
-    assert reused._match == second.id
+    assert reused.match_id == second.id
     assert sorted(reused.mine, key=Card.sort_key) == sorted(view.hand, key=Card.sort_key)
     assert reused.unseen == fresh.unseen and reused.opponent_known == fresh.opponent_known
     assert [s.pool for s in reused.slots] == [s.pool for s in fresh.slots]

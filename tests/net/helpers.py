@@ -80,10 +80,11 @@ class Served(LoopThread):
 
     def __init__(self, match_plan: MatchPlan, *, store: Any = None, clock=None,
                  tcp: bool = False, vouches: Any = None,
-                 away: float | None = None) -> None:
+                 away: float | None = None, deck: list[Card] | None = None,
+                 first: int | None = None) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="ud", dir="/tmp"))
         self.path = self.folder / "t.sock"
-        self.table = LocalTable.start(store, match_plan, bot_pause=0)
+        self.table = LocalTable.start(store, match_plan, bot_pause=0, deck=deck, first=first)
         self.code = new_code()
         self.start_loop()
         kw: dict[str, Any] = {"clock": clock} if clock else {}

@@ -47,6 +47,7 @@ async def test_h1_a_7_asks_which_seat_to_swap_with_by_keys():
         assert isinstance(app.screen, SwapPicker)
         text = screen_text(app)
         assert "1  Bo — 7 cards" in text and "3  Di — 7 cards" in text
+        assert "partner" not in text  # no teams
         before = t.match.hand(2)
         await press(pilot, "2")  # the second seat offered: Cy
         assert [str(a) for a in t.match.actions if not a.is_chance][0] == "play B7 swap 2"
@@ -85,6 +86,8 @@ async def test_h4_the_footer_offers_jump_in_during_another_seats_turn_and_j_jump
             await until(pilot, lambda: g.latest is not None and g.latest.to_act == 2
                         and g.check_action("jump_in", ()), "Ann may jump in")
             assert "Jump in" in screen_text(app) and g.latest.to_act == 2
+            assert g.hand.selected_card.text == "B9"  # the twin is pointed at
+            assert "jump in with your B9 (j)!" in screen_text(app)
             await pilot.press("j")
             await until(pilot, lambda: any(e.kind == "jump" for e in t.match.events), "a jump")
             jump = next(e for e in t.match.events if e.kind == "jump")
@@ -179,8 +182,11 @@ async def test_h2_the_challenge_prompt_offers_to_stack_a_wild_draw_4_by_keys():
 
 
 def test_h5_the_match_over_dialog_and_the_score_sheet_name_the_winning_team():
+    from engine import describe
     from unoduo_tui.dialogs import MatchOver
-    from unoduo_tui.widgets.scoresheet import standing
+    from unoduo_tui.text.words import result_line
+    from unoduo_tui.widgets.scoresheet import ranking, standing
+    from unoduo_tui.widgets.status import status_text
 
     m = Match.from_position(Rules(preset="classic", seats=4, teams="partners", target=5),
                             hands=[["G1", "G2"], ["B9"], ["Y1", "Y2"], ["R9", "R8"]],
@@ -188,8 +194,128 @@ def test_h5_the_match_over_dialog_and_the_score_sheet_name_the_winning_team():
                             colour="B", p1=1)
     m.apply("play B9")
     assert m.over and m.winner == 1
-    head, _ = MatchOver(m.view(3), NAMES)._many(m.view(3))
+    head, _ = MatchOver(m.view(3), NAMES).result(m.view(3))
     assert head == "You and Bo win the match with 6!"
-    head, _ = MatchOver(m.view(0), NAMES)._many(m.view(0))
+    head, _ = MatchOver(m.view(0), NAMES).result(m.view(0))
     assert head == "Bo & Di win the match with 6!"
     assert standing(m.view(0), NAMES) == "Bo & Di win"
+    assert standing(m.view(0), ("Ann", "Normal bot 1", "Cy", "Normal bot 2"), 20) == \
+        "team 2 wins"  # the names do not fit: the number the rows give the team
+    assert ranking(m.rules, m.scores) == [[1, 3], [0, 2]]  # partners share their place
+    _, sheet = MatchOver(m.view(0), NAMES).result(m.view(0))
+    assert [line.split()[:2] for line in sheet.plain.splitlines()[1:5]] == [
+        ["1", "Bo"], ["1", "Di"], ["2", "Ann"], ["2", "Cy"]]
+    assert status_text(m.view(3), NAMES) == "Match over: you and Bo win!"
+    assert status_text(m.view(0), NAMES) == "Match over: Bo & Di win."
+    assert status_text(m.view(1), NAMES, say_you=False) == "Match over: Bo & Di win."
+    assert describe(m.events[-1], NAMES, 3) == "Match over: You and Bo win (0–6–0–6)."
+    assert describe(m.events[-1], NAMES) == "Match over: Bo & Di win (0–6–0–6)."
+    assert result_line(m, NAMES) == "Result: Bo & Di won, 0–6–0–6, after 1 round."
+
+
+def test_h4_practice_undo_and_redo_take_a_jump_in_as_the_jumpers_own_decision():
+    rules = Rules(preset="classic", seats=4, jump_in=True)
+    t = table(rules, {1: Scripted(), 2: Scripted(), 3: Scripted()})
+    decisions = lambda: [str(a) for a in t.match.actions if not a.is_chance]  # noqa: E731
+    t.act(0, "play B7")  # Ann
+    t.apply("play B9")  # Bo, a bot
+    t.act(0, "jump B9")  # Ann again, out of turn: Cy (a bot) was to act
+    assert t.practice and t.undo()
+    assert decisions() == ["play B7", "play B9"]  # only Ann's jump-in went back
+    assert t.undo() and decisions() == []
+    assert t.redo() and decisions() == ["play B7", "play B9"]  # Ann's move, Bo's reply
+    assert t.redo() and decisions() == ["play B7", "play B9", "jump B9"]
+    t.close()
+
+
+async def test_h4_hot_seat_offers_a_jump_in_only_to_the_seat_on_screen():
+    from unoduo_tui.screens.handoff import HandOff
+
+    rules = Rules(preset="classic", seats=4, jump_in=True)
+    # Ann and Di share the keyboard; Di holds the twin of the B9 Bo plays
+    hands = [HANDS[0][:1] + ["G8"] + HANDS[0][2:], HANDS[1], HANDS[2], ["B9"] + HANDS[3][1:]]
+    cy = Held()
+    t = table(rules, {1: Scripted(["play B9"]), 2: cy}, hands)
+    assert t.mine == (0, 3)
+    try:
+        async with seated(t) as (pilot, app):
+            assert isinstance(app.screen, HandOff)
+            await press(pilot, "enter")  # Ann at the keyboard
+            g = game(app)
+            await pilot.press(str([c.text for c in g.hand.cards].index("B7") + 1))
+            await pilot.press("enter")  # Ann plays B7, Bo plays B9, Cy thinks
+            await until(pilot, lambda: g.latest is not None and g.latest.to_act == 2,
+                        "Bo's B9")
+            assert [str(a) for a in t.view(3).legal_actions] == ["jump B9"]  # Di could
+            assert g.viewer == 0 and not g.check_action("jump_in", ())  # Ann is on screen
+            assert "Jump in" not in screen_text(app) and "B9" not in [c.text for c in g.hand.cards]
+            await pilot.press("j")
+            await pilot.pause()
+            assert not any(e.kind == "jump" for e in t.match.events) and t.match.to_act == 2
+            cy.go.set()
+    finally:
+        cy.go.set()
+
+
+def test_h4_a_bot_waits_longer_while_a_human_may_jump_in_whoever_holds_the_twin(monkeypatch):
+    """The bots' pacing leaves a human time to jump: while the window is open, the bot to
+    act waits JUMP_WAIT pauses — also when nobody holds the twin, so the wait tells
+    nothing.  (The pauses are recorded, not slept: no clock in the test.)"""
+    import queue
+
+    from unoduo_tui.table import local
+
+    asked: queue.Queue = queue.Queue()
+    monkeypatch.setattr(local.LocalTable, "_pause",
+                        lambda self, token, seconds: asked.put((len(self.match.actions),
+                                                                seconds)))
+    rules = Rules(preset="classic", seats=4, jump_in=True)
+    for twin, first in ((True, "play B9"), (False, "play B7")):
+        hands = [HANDS[0], ["Y7"] + HANDS[1][1:], HANDS[2],
+                 (["B9"] if twin else ["Y5"]) + HANDS[3][1:]]
+        m = Match.new(rules, seed=0, deck=classic_deck(hands, "B5", 3, rules=rules), first=3)
+        t = LocalTable(m, NAMES, ("human", "bot:easy", "bot:easy", "human"),
+                       bots={1: Scripted(["draw", "pass"]), 2: Scripted(["draw", "pass"])},
+                       bot_pause=1.0)
+        t.act(0, first)  # the window opens; Bo is to act
+        done = threading.Event()
+        t.subscribe(lambda u: done.set() if u.to_act == 3 else None)
+        assert done.wait(30)
+        pauses = []
+        while not asked.empty():
+            pauses.append(asked.get()[1])
+        t.close()
+        # Bo's move after Ann's card: the long wait; Cy's after Bo's draw: the usual one
+        assert pauses[0] == local.JUMP_WAIT and pauses[-1] == 1.0, (twin, pauses)
+    m = Match.new(Rules(preset="classic", seats=4), seed=0,
+                  deck=classic_deck(HANDS, "B5", 3, rules=Rules(preset="classic", seats=4)),
+                  first=3)
+    m.apply("play B9")
+    assert not m.jump_open  # without jump-in, never
+
+
+def test_h2_h4_the_status_line_says_what_the_house_rules_allow_now():
+    from unoduo_tui.widgets.status import status_text
+
+    rules = Rules(preset="classic", seats=4, stack_draw4="same", jump_in=True)
+    hands = [["W+4"] + HANDS[0][1:], ["W+4"] + HANDS[1][1:], HANDS[2], ["B9"] + HANDS[3][1:]]
+    m = Match.new(rules, seed=0, deck=classic_deck(hands, "B5", 3, rules=rules), first=3)
+    m.apply("play B9")  # Ann; Di holds the twin while Bo is to act
+    assert status_text(m.view(3), NAMES) == "Waiting for Bo… · jump in with your B9 (j)!"
+    m = Match.new(rules, seed=0, deck=classic_deck(hands, "B5", 3, rules=rules), first=3)
+    m.apply("play W+4 R")  # Ann's on Bo, who holds one too
+    assert status_text(m.view(1), NAMES) == \
+        "Ann played W+4: stack yours (s), challenge (c) or draw 4 (d)"
+    m.apply("play W+4 G")  # Bo stacks it: Cy faces 8, with no challenge
+    assert status_text(m.view(2), NAMES) == "Facing +8: draw 8 (d)"
+
+
+async def test_h1_h5_the_swap_dialog_marks_the_partner():
+    rules = Rules(preset="classic", seats=4, seven_zero=True, teams="partners")
+    t = table(rules, {1: Scripted(), 2: Scripted(), 3: Scripted()})
+    async with seated(t) as (pilot, app):
+        g = game(app)
+        await pilot.press(str([c.text for c in g.hand.cards].index("B7") + 1), "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SwapPicker)
+        assert "2  Cy (your partner) — 7 cards" in screen_text(app)

@@ -164,6 +164,19 @@ async def test_the_sheet_says_first_to_500_wins_and_who_leads():
         assert name[:4] in text
 
 
+async def test_the_sheet_shows_a_seats_new_name_at_once():
+    """A joiner takes a hosted seat under their own name: the sheet says it with the
+    same view (it redrew only when the view's scores changed)."""
+    m = position(4, lambda m: m.to_act == 0 and m.phase == "turn")
+    app = TableApp(m.view(0), NAMES[:4])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "Zed" not in _sheet_text(app)
+        app.screen.query_one(ScoreSheet).name_seats(("Ann", "Zed") + NAMES[2:4])
+        await pilot.pause()
+        assert "Zed" in _sheet_text(app)
+
+
 async def test_a_duo_sheet_says_lose_at_200():
     m = Match.new(Rules(), seed=5)
     app = TableApp(m.view(0), ("Ann", "Bot"))
@@ -232,6 +245,8 @@ def test_the_log_says_who_a_next_seat_card_hits():
     assert effect_note(_play(0, "GR", 3), None, names, 2) == \
         "Reverse: play goes Ann → Bea → you → Dan → Ann."
     assert effect_note(_play(2, "W+4", 1), None, names, 0) == "Bea must draw 4 or challenge."
+    assert effect_note(_play(2, "W+4", 1), None, names, 1, stack4=True) == \
+        "You must draw 4, stack a Wild Draw 4 or challenge."  # H2
     # H2: a Wild Draw 4 stacked on a volley is not challenged: the next seat faces it
     stacked = new_event("play", 2, (Card.parse("W+4"),), 8, data=1)
     assert effect_note(stacked, None, names, 0) == "Bea faces +8."

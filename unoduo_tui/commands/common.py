@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn, TypeAlias
 
 from ..text import clip, player_name
 
@@ -28,7 +28,11 @@ __all__ = ["UsageError", "clip", "err", "MAX_TARGET", "SEED_RANGE", "LIMITS", "E
            "name_type", "open_store", "resolve", "writable_dir", "WEB_DRIVER", "terminal_problem",
            "need_terminal", "run_interactive", "print_code", "run_remote", "read_only",
            "remote_seats", "resume_hosted", "build_parser", "sit_at", "open_table",
-           "Progress"]
+           "Progress", "Subparsers"]
+
+#: what ``add_subparsers`` returns: each command module's ``add_parser`` adds its own
+#: command to it (a string: the type is argparse's, named for the checker only)
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 #: the largest ``--target``: far beyond any real match (200; 500 classic) and within

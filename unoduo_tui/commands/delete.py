@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from ..text import printable
-from .common import EXIT_FAIL, EXIT_OK, UsageError, clip, err, open_store, resolve
+from .common import Subparsers, EXIT_FAIL, EXIT_OK, UsageError, clip, err, open_store, resolve
 from .listing import players
 
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     delete = sub.add_parser("delete", parents=[common], help="remove a saved match for good")
     delete.add_argument("match", metavar="ID|PATH")
     delete.add_argument("--yes", action="store_true",

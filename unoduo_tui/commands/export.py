@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
-from .common import EXIT_FAIL, EXIT_OK, read_only, remote_seats
+from .common import Subparsers, EXIT_FAIL, EXIT_OK, read_only, remote_seats
 
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     export = sub.add_parser("export", parents=[common],
                             help="a match's log as JSON lines: header, one line per log "
                                  "entry, footer")

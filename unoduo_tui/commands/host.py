@@ -12,9 +12,9 @@ authority died, with its code and seat tokens.
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from .common import EXIT_FAIL, EXIT_OK, MAX_TARGET, UsageError, add_rule_options, clip, err, \
+from .common import Subparsers, EXIT_FAIL, EXIT_OK, MAX_TARGET, UsageError, add_rule_options, clip, err, \
     need_terminal, open_store, open_table, print_code, rule_options, up_to
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     host = sub.add_parser("host", parents=[common],
                           help="open a table others join from their terminals")
     host.add_argument("--preset", choices=("duo", "classic"), default="duo")

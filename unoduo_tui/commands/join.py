@@ -4,14 +4,13 @@ table, or the seat this user had (its token is kept in the data dir)."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from .common import add_table_address, sit_at
+from .common import Subparsers, add_table_address, sit_at
 
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     join = sub.add_parser("join", parents=[common], help="take a seat at a table")
     add_table_address(join)
     join.add_argument("--name", help="your name")

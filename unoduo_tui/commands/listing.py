@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from ..text import printable
-from .common import EXIT_OK, clip, open_store
+from .common import Subparsers, EXIT_OK, clip, open_store
 
 __all__ = ["add_parser", "run", "players"]
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     listing = sub.add_parser("list", parents=[common], help="list saved matches")
     listing.add_argument("--spoiler-free", action="store_true",
                          help="finished matches without their round, scores or winner")
@@ -49,14 +48,22 @@ def _list_rows(s, spoiler_free: bool) -> list[str]:
               else "–".join(map(str, s.scores)))
     rounds, status = str(s.round), s.status
     hide = spoiler_free and (s.status == "finished" or bool(s.parent))
+    notes = []
     if hide:
         # who won and how long it ran; a branch's scores tell how its parent stood
         rounds = scores = "?"
     elif s.status == "finished" and s.winner is not None and 0 <= s.winner < len(names):
-        status = distinct_names(names, 10)[s.winner] + " won"
+        # H5: partners show their team's total and a win is never tied, so the other
+        # seat with the winner's total is its partner: their team (numbered by its
+        # lower seat, the winner, as the seat strip and the score sheet number it) won
+        top = s.scores[s.winner] if s.winner < len(s.scores) else None
+        mates = [i for i, t in enumerate(s.scores[:len(names)]) if t == top and i != s.winner]
+        status = f"team {s.winner + 1} won" if mates else \
+            distinct_names(names, 10)[s.winner] + " won"
+        if mates:
+            notes.append(f"team {s.winner + 1}: {names[s.winner]} & {names[mates[0]]}")
     elif s.status == "finished":
         status = "a draw"
-    notes = []
     if s.problem and s.status == "damaged":
         notes.append(printable(s.problem.split(": ", 1)[-1]))
     if s.preset != "duo" and not many:  # many seats: the PLAYERS column names it

@@ -16,10 +16,9 @@ The lobby dir: :func:`unoduo_tui.net.lobby.lobby_dir` (under ``unoduo serve``, w
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from ..text import player_name
-from .common import UsageError, clip, name_type, need_terminal, open_store, writable_dir
+from .common import Subparsers, UsageError, clip, name_type, need_terminal, open_store, writable_dir
 
 __all__ = ["add_parser", "run"]
 
@@ -28,7 +27,7 @@ LOBBY_HELP = ("the folder every lobby shares: the listing of open tables and the
               "beside the socket dir, e.g. /tmp/unoduo-lobby-1000)")
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     lobby = sub.add_parser("lobby", parents=[common],
                            help="the lobby: resume, quick match, open, join or watch tables")
     lobby.add_argument("--name", type=name_type,

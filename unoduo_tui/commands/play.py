@@ -4,11 +4,11 @@ match straight away (the menu, with no command, runs the same way: :func:`.commo
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.rules import PRESETS
 
-from .common import LIMITS, MAX_TARGET, UsageError, add_rule_options, clip, name_type, \
+from .common import Subparsers, LIMITS, MAX_TARGET, UsageError, add_rule_options, clip, name_type, \
     opponents, rule_options, run_interactive, seed, up_to
 
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 __all__ = ["add_parser", "run", "plan_of"]
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     play = sub.add_parser("play", parents=[common], help="start a new match straight away")
     play.add_argument("--preset", choices=tuple(PRESETS), default="duo",
                       help="duo (UNO Duo, 2 players; the default) or classic (2–10)")

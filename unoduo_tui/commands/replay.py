@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from .common import run_interactive
+from .common import Subparsers, run_interactive
 
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     replay = sub.add_parser("replay", parents=[common],
                             help="watch a saved match again, step by step (read-only)")
     replay.add_argument("match", metavar="ID|PATH")

@@ -4,14 +4,13 @@ default; a hosted match at its table)."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from .common import run_interactive
+from .common import Subparsers, run_interactive
 
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     resume = sub.add_parser("resume", parents=[common], help="carry on a saved match")
     resume.add_argument("match", nargs="?", metavar="ID|PATH",
                         help="default: the newest unfinished match")

@@ -12,17 +12,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
     from engine.review import Review
+
+    from .common import Subparsers
 
 __all__ = ["add_parser", "run", "summary_lines"]
 
 _BARS = "▁▂▃▄▅▆▇█"
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     review = sub.add_parser("review", parents=[common],
                             help="what the hard bot thinks of every decision of a match")
     review.add_argument("match", metavar="ID|PATH")

@@ -5,15 +5,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
 
 from ..text import rule_book
-from .common import EXIT_OK
+from .common import Subparsers, EXIT_OK
 
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     sub.add_parser("rules", parents=[common], help="print the rule book").set_defaults(run=run)
 
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
-from typing import Any
 
-from .common import EXIT_OK, UsageError, clip
+from .common import Subparsers, EXIT_OK, UsageError, clip
 
 __all__ = ["add_parser", "run"]
 
@@ -29,7 +28,7 @@ def _whole(limit: int, zero: bool = False):
     return parse
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     from ..ssh.limits import Limits
 
     d = Limits()

@@ -8,16 +8,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from ..text import printable
-from .common import EXIT_OK, LIMITS, MAX_TARGET, Progress, UsageError, add_rule_options, clip, \
+from .common import Subparsers, EXIT_OK, LIMITS, MAX_TARGET, Progress, UsageError, add_rule_options, clip, \
     open_store, rule_options, seed, up_to, writable_dir
 
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     sim = sub.add_parser("simulate", parents=[common], help="headless bot-vs-bot matches")
     sim.add_argument("--bots", default="random", metavar="A,B,…",
                      help="a bot level per seat, comma-separated, or one for all (default random)")

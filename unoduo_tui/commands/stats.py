@@ -12,14 +12,13 @@ import argparse
 import json
 import os
 import sys
-from typing import Any
 
-from .common import EXIT_FAIL, EXIT_OK, Progress, clip, err, open_store
+from .common import Subparsers, EXIT_FAIL, EXIT_OK, Progress, clip, err, open_store
 
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     from engine.rules import PRESETS
 
     stats = sub.add_parser("stats", parents=[common],

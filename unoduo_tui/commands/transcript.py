@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
-from .common import EXIT_FAIL, EXIT_OK, read_only, remote_seats
+from .common import Subparsers, EXIT_FAIL, EXIT_OK, read_only, remote_seats
 
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     transcript = sub.add_parser("transcript", parents=[common],
                                 help="a match as plain sentences, action by action")
     transcript.add_argument("match", metavar="ID|PATH")

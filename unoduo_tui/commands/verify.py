@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from ..text import printable
-from .common import EXIT_FAIL, EXIT_OK, read_only
+from ..text.words import team_name
+from .common import Subparsers, EXIT_FAIL, EXIT_OK, read_only
 
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     verify = sub.add_parser("verify", parents=[common],
                             help="check a save file: framing, chain, legality")
     verify.add_argument("match", metavar="ID|PATH")
@@ -23,7 +23,8 @@ def run(args: argparse.Namespace) -> int:
     if loaded is None:
         return EXIT_FAIL
     m = loaded.match
-    state = ("finished, " + (f"{printable(loaded.seats[m.winner].name)} won"
+    names = [printable(s.name) for s in loaded.seats]
+    state = ("finished, " + (f"{team_name(m.rules, m.winner, names)} won"
                              if m.winner is not None else "a draw")
              ) if m.over else f"in progress, round {m.round}"
     decisions = sum(1 for e in m.actions if not e.is_chance)

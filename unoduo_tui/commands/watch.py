@@ -4,15 +4,14 @@ as asked."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from ..net.codes import MAX_DELAY
-from .common import add_table_address, sit_at
+from .common import Subparsers, add_table_address, sit_at
 
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     watch = sub.add_parser("watch", parents=[common], help="watch a table")
     add_table_address(watch)
     watch.add_argument("--delay", type=int, default=0,

@@ -35,9 +35,9 @@ import secrets
 import socket
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
-from .common import EXIT_OK, UsageError, clip, open_store, resolve, writable_dir
+from .common import Subparsers, EXIT_OK, UsageError, clip, open_store, resolve, writable_dir
 
 __all__ = ["add_parser", "run", "tab_command", "is_loopback", "check_port", "DEFAULT_PORT",
            "DEFAULT_HOST", "DEFAULT_MAX_TABS", "TEMPLATES", "APP_COMMANDS", "new_token"]
@@ -83,7 +83,7 @@ def _host_name(text: str) -> str:
     return name.lower()
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     """The ``web`` sub-command (called by ``build_parser``)."""
     web = sub.add_parser(
         "web", parents=[common], help="serve the app to web browsers (textual-serve)",

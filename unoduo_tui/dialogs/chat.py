@@ -4,7 +4,7 @@ from the others arrive in the table's updates, shown as toasts by the game scree
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -13,6 +13,9 @@ from textual.widgets import Input
 
 from ..table import Refused
 from ..net.authority import CHAT_CHARS
+
+if TYPE_CHECKING:
+    from ..net.remote import RemoteTable
 
 __all__ = ["ChatLine", "chat_binding"]
 
@@ -30,7 +33,7 @@ class ChatLine(ModalScreen[None]):
     """
     BINDINGS = [Binding("escape", "close", "Close", id="net.chat.close")]
 
-    def __init__(self, table: Any) -> None:
+    def __init__(self, table: RemoteTable) -> None:
         super().__init__()
         self.table = table
 

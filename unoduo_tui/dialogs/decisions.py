@@ -69,7 +69,8 @@ class ColourPicker(CanLeave, Dialog[str | None]):
 
 class SwapPicker(CanLeave, Dialog[int | None]):
     """H1: the seat a 7 swaps hands with — one key per seat offered (1–9, 0 for the
-    tenth), each shown with its name and card count; Esc: back (``None``)."""
+    tenth), each shown with its name and card count (and ``partner``'s marked, H5);
+    Esc: back (``None``)."""
 
     BINDINGS = [
         *[Binding(str(k % 10), f"pick({k - 1})", f"Seat {k}", id=f"swap.seat{k}", show=False)
@@ -79,19 +80,21 @@ class SwapPicker(CanLeave, Dialog[int | None]):
     ]
 
     def __init__(self, title: str, seats: Sequence[int], names: Sequence[str],
-                 counts: Sequence[int]) -> None:
+                 counts: Sequence[int], partner: int | None = None) -> None:
         super().__init__()
         self.title_text = title
         self.seats = tuple(seats)
         self.names = tuple(names)
         self.counts = tuple(counts)
+        self.partner = partner
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(self.title_text, classes="dialog-title")
             for k, seat in enumerate(self.seats):
                 n = self.counts[seat]
-                yield Static(f"{(k + 1) % 10}  {printable(self.names[seat])} — "
+                mate = " (your partner)" if seat == self.partner else ""
+                yield Static(f"{(k + 1) % 10}  {printable(self.names[seat])}{mate} — "
                              f"{n} card{'s' * (n != 1)}", classes="dialog-text")
             last = len(self.seats) % 10
             yield Static(f"Press 1–{last or 0} to swap hands · Esc: back",

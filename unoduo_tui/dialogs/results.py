@@ -18,7 +18,8 @@ from engine.events import RoundEnd
 from ..app_link import unoduo
 from ..text.columns import short_name, short_names
 from ..text import printable
-from ..widgets.scoresheet import ranking, target_rule, team_name
+from ..text.words import winners
+from ..widgets.scoresheet import ranking, target_rule
 from .base import DIALOG_ROOM, SHEET_ROOM, Dialog, GoesHome, hand_text, home_bindings
 
 __all__ = ["RoundOver", "MatchOver"]
@@ -134,7 +135,7 @@ class MatchOver(GoesHome, Dialog[str]):
         return super().check_action(action, parameters)
 
     def compose(self) -> ComposeResult:
-        head, sheet = (self._two if len(self.view.scores) == 2 else self._many)(self.view)
+        head, sheet = self.result(self.view)
         self.replay_ref = self._saved_ref()
         with Vertical(classes="dialog"):
             yield Static(Text(head), classes="dialog-title")
@@ -166,6 +167,10 @@ class MatchOver(GoesHome, Dialog[str]):
         if line:
             line.first(Static).update(text)
 
+    def result(self, view: PlayerView) -> tuple[str, Text]:
+        """The head line (who won) and the sheet under it, for two seats or more."""
+        return (self._two if len(view.scores) == 2 else self._many)(view)
+
     def _two(self, view: PlayerView) -> tuple[str, Text]:
         """Two seats: "X wins, 12 to 205" and a column each, round by round."""
         scores = view.scores
@@ -196,18 +201,10 @@ class MatchOver(GoesHome, Dialog[str]):
         """Three or more seats: the winner (or who share the win) and the ranking —
         each seat's total and the rounds it won."""
         scores = view.scores
-        you = not self.hot_seat
-        partner = view.rules.partner(view.winner) if view.winner is not None else None
-        if view.winner is not None and partner is not None:  # H5: the team wins
-            mine = view.seat in (view.winner, partner) and you
-            other = partner if view.winner == view.seat else view.winner
-            who = (f"You and {self.names[other]} win" if mine
-                   else f"{team_name(view.rules, view.winner, self.names)} win")
-            head = f"{who} the match with {scores[view.winner]}!"
-        elif view.winner is not None:
-            who = "You win" if view.winner == view.seat and you else \
-                f"{self.names[view.winner]} wins"
-            head = f"{who} the match with {scores[view.winner]}!"
+        if view.winner is not None:  # H5: with partners, the team wins
+            who = winners(view.rules, view.winner, self.names,
+                          None if self.hot_seat else view.seat)
+            head = f"{who[0].upper()}{who[1:]} the match with {scores[view.winner]}!"
         else:
             best = ranking(view.rules, scores)[0]
             head = (f"Shared win: {', '.join(self.names[s] for s in best)} "

@@ -52,7 +52,7 @@ import re
 import secrets
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from ..files import private_dir, read_regular, replace_private
 
@@ -124,7 +124,7 @@ def public_part(code: str) -> str:
     return "-".join(words[:-1]) if len(words) > 2 else words[0]
 
 
-def hall_path(environ: Any = None) -> Path | None:
+def hall_path(environ: Mapping[str, str] | None = None) -> Path | None:
     """The server's table service's socket (``$UNODUO_HALL``), if this game runs
     under ``unoduo serve``."""
     value = (os.environ if environ is None else environ).get(HALL)

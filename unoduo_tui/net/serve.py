@@ -26,11 +26,11 @@ import signal
 import socket
 import sys
 from pathlib import Path
-from typing import Any
 
 from ..plan import HUMAN
 from ..store import Store
 from ..table.local import LocalTable
+from ..table.thinking import Thinker
 from .authority import AWAY_SECONDS, Authority
 from .client import parse_listen, plan_from_json
 from .codes import TableFile, new_code, new_token, public_part, socket_dir
@@ -73,7 +73,8 @@ def _claim(folder: Path, code: str) -> Path | None:
 
 
 def open_match(store: Store, plan: str | None, resume: str | None, bot_pause: float,
-               thinker: Any = None) -> tuple[LocalTable, str, TableFile, dict | None]:
+               thinker: Thinker | None = None
+               ) -> tuple[LocalTable, str, TableFile, dict | None]:
     """A hosted table's match: a new one (``plan``, JSON) or the one saved at
     ``resume``; (its table, match id, table file, the code and tokens kept for it —
     None: new).  ``thinker``: where its bots think (:mod:`..table.thinking`).

@@ -41,7 +41,7 @@ from __future__ import annotations
 import base64
 import binascii
 import os
-from typing import Any, Mapping
+from typing import Mapping
 
 __all__ = ["Voucher", "Vouches", "claim", "KEY", "PROOF", "VOUCHER"]
 
@@ -94,7 +94,7 @@ class Vouches:
         except ValueError:
             return None
 
-    def check(self, key: Any, proof: Any) -> str | None:
+    def check(self, key: object, proof: object) -> str | None:
         """``key`` if the server signed it (``proof``), else None."""
         if not (isinstance(key, str) and isinstance(proof, str)
                 and 0 < len(key) <= MAX_KEY and 0 < len(proof) <= MAX_PROOF):

@@ -257,6 +257,10 @@ class GameScreen(GameKeys, Screen[None]):
         hand.uno_armed = self.uno_armed
         if view.phase == "drawn" and view.drawn is not None:
             hand.select_card(view.drawn)
+        elif view.to_act != view.seat and view.legal_actions:  # H4: the twin to jump in with
+            card = view.legal_actions[0].card
+            if card is not None:
+                hand.select_card(card)
         self.refresh_bindings()
 
     def _catch_up(self) -> None:

@@ -201,7 +201,9 @@ class GameKeys(_Screen):
             view = self.my_view()
             seats = [a.swap for a in swaps if a.swap is not None]
             counts = view.hand_sizes if view is not None else (0,) * (max(seats) + 1)
-            self._wait(SwapPicker(f"{card}: swap hands with whom?", seats, self.names, counts),
+            partner = None if view is None or view.seat is None else view.rules.partner(view.seat)
+            self._wait(SwapPicker(f"{card}: swap hands with whom?", seats, self.names, counts,
+                                  partner),
                        lambda seat: self.do(next(a for a in swaps if a.swap == seat)))
             return
 

@@ -44,7 +44,7 @@ from ..net import lobby as listing
 from ..net.messages import Follow, LobbyPage, TableEntry
 from ..text import printable
 from ..widgets.footer import Footer
-from .menu import SummaryPrompt
+from .menu import SummaryPrompt, open_entry
 
 if TYPE_CHECKING:
     from ..store import Summary
@@ -338,24 +338,11 @@ class LobbyScreen(Screen[None]):
             self.refresh_tables(page=max(0, self.shown_page.page + step))
         elif kind == "search":
             act.search(self)
-        elif kind == "new":
-            from .new_match import NewMatchScreen
-            app.push_screen(NewMatchScreen())
         elif kind == "open":
             act.open_table(self)
-        elif kind == "saved":
-            from .saved import SavedScreen
-            app.push_screen(SavedScreen())
-        elif kind == "replays":
-            from .replay_list import ReplayListScreen
-            app.push_screen(ReplayListScreen())
-        elif kind == "stats":
-            from .stats import StatsScreen
-            app.push_screen(StatsScreen())
         elif kind == "rename":
             act.rename(self)
-        elif kind == "rules":
-            from .rules import RulesScreen
-            app.push_screen(RulesScreen())
         elif kind == "quit":
             app.exit(0)
+        else:  # a new match, the saved matches, the replays, the stats, the rules
+            open_entry(app, kind)

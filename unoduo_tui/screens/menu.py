@@ -4,6 +4,8 @@ matches, Replays, Stats, Rules, Help, Quit."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
@@ -19,7 +21,10 @@ from ..widgets.footer import Footer
 from ..text.words import fit, lineage, practice_mark, summary_line, summary_lines
 from ..app_link import unoduo
 
-__all__ = ["MenuScreen", "summary_line", "summary_lines", "lineage", "practice_mark", "fit"]
+if TYPE_CHECKING:
+    from ..app import UnoDuoApp
+
+__all__ = ["MenuScreen", "open_entry", "summary_line", "summary_lines", "lineage", "practice_mark", "fit"]
 
 LOGO = """\
  _   _ _  _  ___    ___
@@ -105,26 +110,37 @@ class MenuScreen(Screen[None]):
             return
         if what == "resume" and self.unfinished is not None:
             app.resume_match(str(self.unfinished.id))
-        elif what == "new":
-            from .new_match import NewMatchScreen
-            app.push_screen(NewMatchScreen())
         elif what in ("host", "join", "watch"):  # a table shared between terminals
             from ..dialogs.table_forms import open_from_menu
             open_from_menu(app, what)
-        elif what == "saved":
-            from .saved import SavedScreen
-            app.push_screen(SavedScreen())
-        elif what == "replays":
-            from .replay_list import ReplayListScreen
-            app.push_screen(ReplayListScreen())
-        elif what == "stats":
-            from .stats import StatsScreen
-            app.push_screen(StatsScreen())
-        elif what == "rules":
-            from .rules import RulesScreen
-            app.push_screen(RulesScreen())
-        elif what == "help":
-            from .help import HelpScreen
-            app.push_screen(HelpScreen())
         elif what == "quit":
             app.exit(0)
+        else:
+            open_entry(app, what)
+
+
+def open_entry(app: UnoDuoApp, what: str) -> bool:
+    """Push the screen of an entry the main menu and the lobby share — a new match,
+    the saved matches, the replays, the stats, the rules, the help — each imported
+    when first asked for; False when ``what`` is none of them."""
+    if what == "new":
+        from .new_match import NewMatchScreen
+        app.push_screen(NewMatchScreen())
+    elif what == "saved":
+        from .saved import SavedScreen
+        app.push_screen(SavedScreen())
+    elif what == "replays":
+        from .replay_list import ReplayListScreen
+        app.push_screen(ReplayListScreen())
+    elif what == "stats":
+        from .stats import StatsScreen
+        app.push_screen(StatsScreen())
+    elif what == "rules":
+        from .rules import RulesScreen
+        app.push_screen(RulesScreen())
+    elif what == "help":
+        from .help import HelpScreen
+        app.push_screen(HelpScreen())
+    else:
+        return False
+    return True

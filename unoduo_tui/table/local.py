@@ -48,6 +48,10 @@ HINT_MS = 400
 
 #: the undo cursor keeps a snapshot every this many decisions (an undo replays fewer)
 UNDO_EVERY = 32
+#: H4: while the jump-in window is open at a table with a human not to act, the bots'
+#: next move waits this many pauses — whether or not anyone holds the twin (a longer
+#: wait only then would tell that someone does)
+JUMP_WAIT = 2.5
 
 
 class LocalTable:
@@ -377,13 +381,24 @@ class LocalTable:
             if m.over:
                 raise Refused("the match is over")
             if m.to_act != seat and not text.strip().lower().startswith("jump"):
-                raise Refused(f"it is not {self.names[seat]}'s turn")
+                raise Refused(self._not_your_turn(seat))
             try:  # a jump-in (H4) out of turn: the engine says when it is too late
                 events = m.apply(text, seat=seat)
             except ValueError as exc:  # engine.ActionError: IllegalAction and MalformedAction
                 raise Refused(str(exc)) from None
             self.redo_stack.clear()  # a new decision ends what could be redone
             self._after_decision(events)
+
+    def _not_your_turn(self, seat: int) -> str:
+        """Why ``seat`` may not move now: not its turn — or (H4) a jump-in that reached
+        the table first took it: its move came too late."""
+        m = self.match
+        last = next((a for a in reversed(m.actions) if not a.is_chance), None)
+        jump = next((e for e in reversed(m.events) if e.kind == "jump"), None)
+        if last is not None and last.kind == "jump" and jump is not None \
+                and jump.seat is not None:
+            return f"too late — {self.names[jump.seat]} jumped in with {jump.cards[0]}"
+        return f"it is not {self.names[seat]}'s turn"
 
     def apply(self, action: Action | str) -> None:
         """Whoever is to act makes ``action`` (tests and tools stepping a match by hand;
@@ -554,19 +569,21 @@ class LocalTable:
                 seat, m = self.match.to_act, self.match
                 assert seat is not None  # _bot_due: a bot's decision is pending
                 token = (m, m.log_length)
+                pause = self.bot_pause * (JUMP_WAIT if self._human_may_jump() else 1)
                 if self._jump_due():  # H4: first the bots' jump-ins, after the pause
-                    self._pause(token)
+                    self._pause(token, pause)
                     if (m, m.log_length) == token and not self._held and not self._closed:
                         if self._bot_jump() or not self.plays_itself(seat):
                             continue
                     else:
                         continue
+                    pause = 0.0  # waited already
                 bot = self.bots.get(seat) or self._stand_in_bots[seat]
                 view = m.view(seat)
                 if self._thinking != seat:  # not told with the last decision
                     self._thinking = seat
                     self._emit("thinking")
-                self._pause(token)
+                self._pause(token, pause)
             try:  # from its view only, outside the lock
                 action, thought = self.thinker(bot, view)
             except Exception:  # a bot that fails must not wedge the table
@@ -586,10 +603,17 @@ class LocalTable:
                     self.bots[seat] = thought  # what it learnt (a pool sends a copy back)
                 self._after_decision(self.match.apply(action))
 
-    def _pause(self, token: tuple) -> None:
-        """``bot_pause`` seconds (holding the lock only between waits), cut short by a
-        close or by the moment passing (an undo)."""
-        deadline = time.monotonic() + self.bot_pause
+    def _human_may_jump(self) -> bool:
+        """H4: the jump-in window is open and a human other than the seat to act is at
+        the table (the time a human needs to see the card and press j)."""
+        m = self.match
+        return m.jump_open and any(not self.plays_itself(s)
+                                   for s in range(m.seats) if s != m.to_act)
+
+    def _pause(self, token: tuple, seconds: float) -> None:
+        """``seconds`` (holding the lock only between waits), cut short by a close or by
+        the moment passing (an undo, a human's jump-in)."""
+        deadline = time.monotonic() + seconds
         while not self._closed and (self.match, self.match.log_length) == token:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -652,7 +676,8 @@ class LocalTable:
             if not self.redo_stack or self.waiting:
                 return False
             m, first = self.match, True
-            while self.redo_stack and (first or self.is_bot(m.to_act)):
+            # the bots' replies go with it; a jump-in (H4) is its jumper's, not to_act's
+            while self.redo_stack and (first or self.is_bot(m.decider(self.redo_stack[0]))):
                 try:
                     m.apply(self.redo_stack[0])
                 except ValueError:  # cannot happen with chance as recorded; never wedge

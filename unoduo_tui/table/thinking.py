@@ -17,20 +17,35 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ..shutdown import die_with_parent
 
 if TYPE_CHECKING:  # imported by a pool when it starts: not before a table's first frame
     from concurrent.futures import ProcessPoolExecutor
 
-__all__ = ["Thinker", "think_here", "BotPool", "Hint"]
+    from engine import Action, PlayerView
 
-#: how a table's bot decides: ``(bot, view) → (action, the bot after it)``
-Thinker = Callable[[Any, Any], tuple[Any, Any]]
+__all__ = ["Thinker", "Chooser", "think_here", "BotPool", "Hint"]
 
 
-def think_here(bot: Any, view: Any) -> tuple[Any, Any]:
+class Chooser(Protocol):
+    """What thinks: a bot (:class:`engine.bots.Bot`) or the practice :class:`Hint`."""
+
+    def choose(self, view: "PlayerView") -> "Action": ...
+
+
+_C = TypeVar("_C", bound=Chooser)
+
+
+class Thinker(Protocol):
+    """How a table's bot decides: ``(bot, view) → (action, the bot after it)`` (what
+    it learnt: a pool sends a copy back)."""
+
+    def __call__(self, bot: _C, view: "PlayerView") -> "tuple[Action, _C]": ...
+
+
+def think_here(bot: _C, view: "PlayerView") -> "tuple[Action, _C]":
     """The decision, in this thread."""
     return bot.choose(view), bot
 
@@ -41,7 +56,7 @@ class Hint:
 
     think_ms: int
 
-    def choose(self, view: Any) -> Any:
+    def choose(self, view: "PlayerView") -> "Action":
         from engine import bots
 
         return bots.suggest(view, self.think_ms)
@@ -80,7 +95,7 @@ class BotPool:
                                                      initializer=die_with_parent)
             return self._executor
 
-    def think(self, bot: Any, view: Any) -> tuple[Any, Any]:
+    def think(self, bot: _C, view: "PlayerView") -> "tuple[Action, _C]":
         from concurrent.futures.process import BrokenProcessPool
 
         for _ in range(2):

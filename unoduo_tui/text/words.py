@@ -20,7 +20,7 @@ from typing import Sequence
 from rich.cells import cell_len
 from rich.text import Text
 
-from engine import Action, PlayerView
+from engine import Action, PlayerView, Rules
 from engine.cards import COLOUR_NAMES
 
 from .columns import distinct_names
@@ -30,7 +30,7 @@ from . import printable
 __all__ = ["PLACES", "resume_note", "rules_pointer",
            "article", "hint_text", "fit", "and_list", "players", "seat_names", "seat_label",
            "game_name", "distinct_names", "standings", "result_line", "summary_line", "summary_lines",
-           "lineage", "practice_mark"]
+           "lineage", "practice_mark", "team_name", "winners"]
 
 #: where the app runs: a terminal of one's own (a shell around it: ``unoduo resume``
 #: works), ``unoduo lobby`` (an SSH player's whole world: the lobby, no shell) or a
@@ -153,6 +153,22 @@ def _wrap(parts: Sequence[str], width: int, sep: str) -> list[str]:
 
 # -- a match ---------------------------------------------------------------------------
 
+def team_name(rules: Rules, seat: int, names: Sequence[str]) -> str:
+    """``seat``'s name, and with partners (H5) its partner's: "Ann & Cal"."""
+    partner = rules.partner(seat)
+    return names[seat] if partner is None else f"{names[seat]} & {names[partner]}"
+
+
+def winners(rules: Rules, winner: int, names: Sequence[str], you: int | None = None) -> str:
+    """Who won, with the verb: "Ann wins", "Ann & Cal win" (H5: the team wins); read
+    by seat ``you``: "you win", "you and Cal win" (its partner won)."""
+    partner = rules.partner(winner)
+    if you is not None and you in (winner, partner):
+        other = partner if you == winner else winner
+        return "you win" if other is None else f"you and {names[other]} win"
+    return f"{team_name(rules, winner, names)} win{'s' * (partner is None)}"
+
+
 def result_line(m, names: Sequence[str]) -> str:
     """A match's result as the transcript ends: "Result: Ann won, 512–301, after 4
     rounds." (or a draw, or where an unfinished one stands)."""
@@ -163,7 +179,7 @@ def result_line(m, names: Sequence[str]) -> str:
         return f"Result: not finished — round {m.round}, {totals}, {who} to act."
     if m.winner is None:
         return f"Result: a draw at {totals} after {rounds}."
-    return f"Result: {names[m.winner]} won, {totals}, after {rounds}."
+    return f"Result: {team_name(m.rules, m.winner, names)} won, {totals}, after {rounds}."
 
 
 def lineage(parent: tuple[str, int]) -> str:

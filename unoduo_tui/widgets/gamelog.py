@@ -38,13 +38,14 @@ def play_goes(seat: int, direction: int, names: Sequence[str], viewer: int | Non
 
 
 def effect_note(event: Event, after: Event | None, names: Sequence[str],
-                viewer: int | None, wd4_by: int | None = None) -> str:
+                viewer: int | None, wd4_by: int | None = None, stack4: bool = False) -> str:
     """What a "next seat" card did to whom, said after the event's own sentence (three
     or more seats, C6 / C8; two seats need no telling): a Skip or a Draw 2 taken
     skips the next seat, a Reverse turns the order round, a Wild Draw 4 asks the
     next seat to draw 4 or challenge (a demand: it has not happened yet).  ``after``:
     the event that followed (none when the card went out); ``wd4_by``: who played
-    the Wild Draw 4 a challenge is about."""
+    the Wild Draw 4 a challenge is about; ``stack4``: a Wild Draw 4 may be stacked on
+    (H2), which the demand says too."""
     n = len(names)
     if n < 3:
         return ""
@@ -70,8 +71,8 @@ def effect_note(event: Event, after: Event | None, names: Sequence[str],
         return (f"You face +{event.total}." if nxt == viewer
                 else f"{names[nxt]} faces +{event.total}.")
     if rank == "W+4":  # what is asked of them, not yet what they did
-        return ("You must draw 4 or challenge." if nxt == viewer
-                else f"{names[nxt]} must draw 4 or challenge.")
+        what = "draw 4, stack a Wild Draw 4 or challenge" if stack4 else "draw 4 or challenge"
+        return f"You must {what}." if nxt == viewer else f"{names[nxt]} must {what}."
     return ""
 
 
@@ -178,6 +179,7 @@ class GameLog(SeatNames, RichLog):
             wrote = False
         self._current = current
         viewer = view.seat if self.say_you else None
+        stack4 = view.rules.stack_draw4 not in (None, "off")  # H2
         for i, event in enumerate(events[self._shown:], self._shown):
             if event.kind == "play" and event.cards:
                 self._wd4_by = event.seat if event.cards[0].rank == "W+4" else self._wd4_by
@@ -185,7 +187,7 @@ class GameLog(SeatNames, RichLog):
                 continue
             text = describe(event, self.names, viewer)
             note = effect_note(event, events[i + 1] if i + 1 < len(events) else None,
-                               self.names, viewer, self._wd4_by)
+                               self.names, viewer, self._wd4_by, stack4)
             if note:
                 text = f"{text} {note}"
             if event.kind in ("round", "round_end", "match_end"):

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cmp_to_key
-from typing import Sequence
 
 from rich.console import Group
 from rich.text import Text
@@ -33,6 +32,7 @@ from engine import PlayerView, Rules
 from engine.scoring import match_result
 
 from ..text.columns import distinct_names, short_name, short_names
+from ..text.words import team_name, winners
 from .names import SeatNames
 from .viewslice import ShowsView
 
@@ -64,8 +64,9 @@ def leader(rules: Rules, scores: tuple[int, ...]) -> int | None:
 
 
 def _better(rules: Rules, a: int, b: int) -> bool:
-    """A total of ``a`` beats one of ``b`` under ``rules``' scoring."""
-    return leader(rules, (a, b)) == 0
+    """A total of ``a`` beats one of ``b`` under ``rules``' scoring (two totals, so
+    not read as teams' halves: H5's partners show equal totals and tie)."""
+    return leader(replace(rules, teams=None), (a, b)) == 0
 
 
 def ranking(rules: Rules, scores: tuple[int, ...]) -> list[list[int]]:
@@ -84,24 +85,23 @@ def ranking(rules: Rules, scores: tuple[int, ...]) -> list[list[int]]:
     return ranks
 
 
-def team_name(rules: Rules, seat: int, names: Sequence[str]) -> str:
-    """``seat``'s name, and with partners (H5) its partner's: "Ann & Cal"."""
-    partner = rules.partner(seat)
-    return names[seat] if partner is None else f"{names[seat]} & {names[partner]}"
-
-
-def standing(view: PlayerView, names: tuple[str, ...]) -> str:
+def standing(view: PlayerView, names: tuple[str, ...], width: int = 40) -> str:
     """Who wins (the match is over) or leads, by name: "Ann wins", "shared win: Ann,
-    Cal", "Ann leads" ("Ann & Cal win" with partners); "" before anyone has scored."""
+    Cal", "Ann leads" ("Ann & Cal win" with partners, or by the number the rows give
+    the team, "team 1 wins", when the names do not fit in ``width``); "" before anyone
+    has scored."""
     teams = view.rules.teams == "partners"
-    if view.over:
-        if view.winner is not None:
-            return f"{team_name(view.rules, view.winner, names)} win{'' if teams else 's'}"
+    if view.over and view.winner is None:
         best = ranking(view.rules, view.scores)[0]
         return "shared win: " + ", ".join(names[s] for s in best)
-    ahead = leader(view.rules, view.scores)
-    return "" if ahead is None else \
-        f"{team_name(view.rules, ahead, names)} lead{'' if teams else 's'}"
+    who = view.winner if view.over else leader(view.rules, view.scores)
+    if who is None:
+        return ""
+    said = winners(view.rules, who, names) if view.over else \
+        f"{team_name(view.rules, who, names)} lead{'' if teams else 's'}"
+    if teams and len(said) > width:  # H5: the rows name each team by its number
+        said = f"team {view.rules.team(who) + 1} {'wins' if view.over else 'leads'}"
+    return said
 
 
 def sheet_lines(view: PlayerView | None, names: tuple[str, ...], say_you: bool = True,
@@ -187,7 +187,7 @@ def _many(view: PlayerView, all_names: tuple[str, ...], say_you: bool, width: in
         for winner, points in reversed(shown):
             line.append(f" {points[s]:>{col_w - 1}}{'*' if winner == s else ' '}")
         rows.append(line)
-    said = standing(view, tuple(all_names[s] for s in range(n)))
+    said = standing(view, tuple(all_names[s] for s in range(n)), width)
     spare = height - n
     above = [Text(target_rule(view.rules, n), "bold"),
              Text(short_name(said, 40) if said else "no points yet", "italic"),
@@ -255,7 +255,9 @@ class ScoreSheet(ShowsView, SeatNames, ScrollableContainer):
     def name_seats(self, names, say_you: bool = True) -> None:
         super().name_seats(names, say_you)
         if self.is_mounted:
-            self.query_one(_Body).name_seats(names, say_you)
+            body = self.query_one(_Body)
+            body.name_seats(names, say_you)
+            body.refresh(layout=True)  # a joiner's name, with the same view
 
     def on_mount(self) -> None:
         body = self.query_one(_Body)

@@ -10,6 +10,7 @@ from engine import PlayerView
 from engine.cards import COLOUR_NAMES
 
 from ..text.columns import short_name
+from ..text.words import winners
 from .names import SeatNames
 from .viewslice import ShowsView
 
@@ -65,8 +66,8 @@ def _status(view: PlayerView, names: tuple[str, ...], armed: bool, thinking: boo
     if view.over:
         if view.winner is None:
             return "Match over: a draw."
-        return "Match over: " + ("you win!" if view.winner == view.seat and say_you
-                                 else f"{names[view.winner]} wins.")
+        who = winners(view.rules, view.winner, names, view.seat if say_you else None)
+        return f"Match over: {who}{'!' if who.startswith('you') else '.'}"
     seat, actor = view.seat, view.to_act
     if seat is None:  # a watcher's public view: nobody here plays
         who = names[actor] if actor is not None else "nobody"
@@ -75,7 +76,9 @@ def _status(view: PlayerView, names: tuple[str, ...], armed: bool, thinking: boo
         who = names[actor] if actor is not None else "Nobody"
         if view.phase == "draft":
             return f"{who} is drafting…"
-        return f"{who} is thinking…" if thinking else f"Waiting for {who}…"
+        jumps = [a.card for a in view.legal_actions if a.kind == "jump"]  # H4
+        jump = f" · jump in with your {jumps[0]} (j)!" if jumps else ""
+        return (f"{who} is thinking…" if thinking else f"Waiting for {who}…") + jump
     legal = {a.kind for a in view.legal_actions}
     exposed = names[view.exposed] if view.exposed is not None else "them"
     catch = f" · catch {exposed} without UNO (x)" if "catch" in legal else ""
@@ -99,9 +102,15 @@ def _status(view: PlayerView, names: tuple[str, ...], armed: bool, thinking: boo
         return f"Facing +{owed}: draw {owed} (d){catch}"
     if phase == "wd4":
         player = wd4_player(view)
-        if "challenge" in legal and player is not None:
-            return f"{names[player]} played W+4: challenge (c) or draw 4 (d){catch}"
-        return f"Start card W+4: draw 4 (d){catch}"
+        if player is None:
+            return f"Start card W+4: draw 4 (d){catch}"
+        stack = "play" in legal  # H2: a Wild Draw 4 of one's own goes on it
+        if "challenge" in legal:
+            return (f"{names[player]} played W+4: {'stack yours (s), ' if stack else ''}"
+                    f"challenge (c) or draw 4 (d){catch}")
+        owed = view.pending_draw  # H2: a stacked volley, never challenged
+        return (f"Facing +{owed}: {'stack a W+4 (Enter) or ' if stack else ''}"
+                f"draw {owed} (d){uno}{catch}")
     if phase == "dump":
         colour = COLOUR_NAMES.get(view.dump_colour or "", "")
         return f"Dump every {colour} card (Enter) or not (n){catch}"
