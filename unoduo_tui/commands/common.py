@@ -214,7 +214,7 @@ def run_interactive(args: argparse.Namespace,
     need_terminal()
     if command == "resume" and match is None:  # the newest unfinished match
         newest = opened.newest_unfinished()
-        match = None if newest is None else str(newest.path)
+        match = None if newest is None else newest.ref
     if command == "resume" and match is not None:  # a hosted match: its table (#15)
         hosted = resume_hosted(opened, match)
         if hosted is not None:

@@ -88,7 +88,7 @@ def open_match(store: Store, plan: str | None, resume: str | None, bot_pause: fl
         # elsewhere, and nothing opened here shows it (:mod:`.hosted`)
         table = LocalTable.start(store, match_plan, bot_pause=bot_pause, thinker=thinker,
                                  extra=None if host is None else {HOST_FIELD: host})
-    match_id = Path(table.handle.path).stem if table.handle is not None else "unsaved"
+    match_id = table.handle.id if table.handle is not None else "unsaved"
     record = TableFile(store.data_dir, match_id)
     return table, match_id, record, record.load() if resume else None
 

@@ -196,8 +196,7 @@ class LocalTable:
 
     @property
     def save_ref(self) -> str | None:
-        path = getattr(self.handle, "path", None)
-        return None if path is None else str(path)
+        return None if self.handle is None else self.handle.ref
 
     @property
     def over(self) -> bool:
