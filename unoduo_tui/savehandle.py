@@ -173,9 +173,9 @@ class SaveHandle:
         """The save's file (None: the save is not a file)."""
         return None
 
-    def _append(self, records: list[bytes]) -> None:
-        """Save ``records`` after the ``size`` bytes saved, all or none; raise
-        :class:`SaveWriteError` (none saved)."""
+    def _append(self, records: list[bytes], footer: bool) -> None:
+        """Save ``records`` after the ``size`` bytes saved, all or none (``footer``:
+        they end with the footer); raise :class:`SaveWriteError` (none saved)."""
         raise NotImplementedError
 
     def _make_durable(self) -> None:
@@ -257,7 +257,7 @@ class SaveHandle:
         records, enc, footer = self._unsaved(match)
         if records:
             try:
-                self._append(records)
+                self._append(records, footer)
             except OSError:
                 self._failed = True
                 raise
@@ -400,7 +400,7 @@ class FileSaveHandle(SaveHandle):
     def path(self) -> Path:
         return self._path
 
-    def _append(self, records: list[bytes]) -> None:
+    def _append(self, records: list[bytes], footer: bool) -> None:
         fd = self._fd
         try:
             if self._dirty:  # cut back what the failed write left

@@ -45,7 +45,7 @@ from .savehandle import (SUFFIX, FileSaveHandle, LockedError, SaveHandle, SaveLo
 
 __all__ = ["Saves", "Store", "Seat", "SaveHandle", "Loaded", "Summary", "SaveFileError",
            "LockedError", "SaveWriteError", "data_dir", "parent_of", "short_id", "new_match_id",
-           "quoted_ref"]
+           "quoted_ref", "parse_time", "new_header"]
 
 #: the random end of a match id (``20261129-233001-caebc7``): :func:`short_id`
 _SHORT = re.compile(r"[0-9a-f]{6}")
@@ -451,7 +451,7 @@ def _summary(path: Path, header: Header, rounds: int, scores: tuple[int, ...], s
              actions: int, winner: int | None, problem: str | None, undos: int,
              names: tuple[str, ...] | None = None) -> Summary:
     own = id_of(path)
-    return Summary(own, path, _parse_time(header.created),
+    return Summary(own, path, parse_time(header.created),
                    named_seats(header, (), names), rounds, scores, status, actions,
                    winner, problem, undos, parent_of(header),
                    header.match_id if header.match_id != own else None, header.rules.preset)
@@ -475,7 +475,7 @@ def short_id(match_id: str) -> str:
     return tail if tail != match_id and _SHORT.fullmatch(tail) else match_id
 
 
-def _parse_time(text: str) -> datetime | None:
+def parse_time(text: str) -> datetime | None:
     """An aware time a terminal can show in any zone, or None (naive, unparsable, or
     so far out that converting it would overflow)."""
     try:
