@@ -125,6 +125,8 @@ class Hall:
                  bot_pause: float = 0.6, clock: Callable[[], float] = time.monotonic,
                  log: Callable[[str], None] | None = None, thinker: Any = None) -> None:
         self.thinker = thinker
+        #: the database the server keeps its saves in (None: the players' folders)
+        self.store: str | None = None
         self.vouches = vouches
         self.root = Path(root).resolve() if root is not None else None
         self.bot_pause = bot_pause
@@ -337,7 +339,8 @@ class Hall:
     async def open_table(self, request: msg.OpenTable) -> msg.Opened:
         """A new or resumed hosted match at a table of the service (see the module
         doc): where its host sits."""
-        from ..store import SaveFileError, Store
+        from ..storage import saves_for
+        from ..store import SaveFileError
         from .serve import open_match
 
         if (request.plan is None) == (request.resume is None):
@@ -351,7 +354,7 @@ class Hall:
         if not 0 <= away <= 7 * 24 * 60:
             raise _Problem("the away time is a number of minutes from 0 to a week")
         idle = request.idle if request.idle is not None else IDLE_MINUTES
-        store = Store(folder, request.key or None)
+        store = saves_for(folder, request.key or None, self.store)
         try:
             table, match_id, record, kept = await asyncio.to_thread(
                 open_match, store, request.plan, request.resume, self.bot_pause,
@@ -450,15 +453,15 @@ class Hall:
             a.finished.set()
             if held.task is not None:
                 await held.task
-        await asyncio.to_thread(_forget, held)
+        await asyncio.to_thread(_forget, held, self.store)
         return msg.Cancelled(True)
 
 
-def _forget(held: _Held) -> None:
+def _forget(held: _Held, url: str | None) -> None:
     """The save, table file and seat token of a quick table nobody played at."""
-    from ..store import Store
+    from ..storage import saves_for
 
-    store = Store(held.data_dir)
+    store = saves_for(held.data_dir, None, url)
     for gone in (lambda: store.delete(held.match),
                  lambda: TableFile(held.data_dir, held.match).path.unlink(),
                  lambda: joined_path(held.data_dir, held.authority.code).unlink()):

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..plan import HUMAN
-from ..store import Store
+from ..store import Saves, Store
 from ..table.local import LocalTable
 from .authority import AWAY_SECONDS, Authority
 from .client import parse_listen, plan_from_json
@@ -72,7 +72,7 @@ def _claim(folder: Path, code: str) -> Path | None:
     return path
 
 
-def open_match(store: Store, plan: str | None, resume: str | None, bot_pause: float,
+def open_match(store: Saves, plan: str | None, resume: str | None, bot_pause: float,
                thinker: Any = None) -> tuple[LocalTable, str, TableFile, dict | None]:
     """A hosted table's match: a new one (``plan``, JSON) or the one saved at
     ``resume``; (its table, match id, table file, the code and tokens kept for it —

@@ -98,6 +98,23 @@ CREATE TABLE new_keys (
 );
 CREATE INDEX new_keys_address ON new_keys (address, at);
 """),
+    (2, """
+CREATE TABLE nodes (
+    node text PRIMARY KEY,
+    backend_pid integer NOT NULL,
+    started timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE playing (
+    node text NOT NULL,
+    place bigint NOT NULL,
+    address text NOT NULL,
+    key text NOT NULL,
+    since timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (node, place)
+);
+CREATE INDEX playing_address ON playing (address);
+CREATE INDEX playing_key ON playing (key);
+"""),
 )
 
 
@@ -270,6 +287,12 @@ class Leases:
             if got:
                 self._held.add(key)
             return bool(got)
+
+    def backend_pid(self) -> int:
+        """The database's process of the lease connection (a node is alive while it
+        is: :mod:`.cluster`)."""
+        with self._lock:
+            return int(self._connection().info.backend_pid)
 
     def drop(self, match_id: str) -> None:
         key = lease_key(match_id)

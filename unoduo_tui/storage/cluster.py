@@ -1,0 +1,153 @@
+"""What the nodes of one ``unoduo serve`` cluster share besides the saves (#27), in the
+PostgreSQL database: who each key is (``identities``), the new keys each address
+brought in the last hour (``new_keys``), and who plays where (``playing``: the
+per-address and per-key limits count every node's players).
+
+**Nodes.** Each serve process registers as a node (``nodes``) with the backend pid of
+its lease connection (:class:`~.pg.Leases`): a node is alive while that connection
+is — one killed with SIGKILL is gone the moment the database sees its connection
+close, one cut off once the keepalives give up (:data:`~.pg.KEEPALIVE`) — so what a
+dead node's players held (their places in ``playing``) stops counting at once, with
+no timer to wait for.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from typing import Any
+
+from ..text import player_name
+from .pg import Database, database
+
+__all__ = ["Cluster", "LIVE"]
+
+#: the nodes alive now: those whose registered lease connection is still connected
+LIVE = ("SELECT n.node FROM nodes n JOIN pg_stat_activity a ON a.pid = n.backend_pid")
+
+
+def _key(text: str) -> int:
+    from .pg import lease_key
+
+    return lease_key("address\0" + text)
+
+
+class Cluster:
+    """This node's view of the cluster's shared state (see the module doc); every call
+    raises ``OSError`` / psycopg's errors when the database does not answer — the
+    caller refuses the connection with a plain sentence."""
+
+    def __init__(self, url: str, name: str | None = None) -> None:
+        self.db: Database = database(url)
+        self.node = name or f"{socket.gethostname()}:{os.getpid()}:{os.urandom(3).hex()}"
+        self._places = 0
+        self._pid = 0
+        self._lock = threading.Lock()
+        self.register()
+
+    def _execute(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with self.db.pool.connection() as conn:
+            cur = conn.execute(sql, args)
+            return list(cur) if cur.description else []
+
+    def register(self) -> None:
+        """This node, by its lease connection's backend pid (made again after the
+        database restarted: :meth:`beat` calls this when it changed)."""
+        pid = self._pid = self.db.leases.backend_pid()
+        self._execute("INSERT INTO nodes (node, backend_pid) VALUES (%s, %s) ON CONFLICT "
+                      "(node) DO UPDATE SET backend_pid = excluded.backend_pid",
+                      (self.node, pid))
+
+    def beat(self) -> None:
+        """Every few seconds: the lease connection checked (made again, and this node
+        registered again, after the database restarted)."""
+        if self.db.leases.backend_pid() != self._pid:
+            self.register()
+
+    def close(self) -> None:
+        try:
+            self._execute("DELETE FROM playing WHERE node = %s", (self.node,))
+            self._execute("DELETE FROM nodes WHERE node = %s", (self.node,))
+        except Exception:  # noqa: BLE001 - a database that is down forgets us by itself
+            pass
+
+    # -- identities ----------------------------------------------------------------------
+
+    def known(self, fingerprint: str) -> bool:
+        return bool(self._execute("SELECT 1 FROM identities WHERE fingerprint = %s",
+                                  (fingerprint,)))
+
+    def identity(self, fingerprint: str, username: str) -> tuple[str, bool]:
+        """The name the cluster knows this key by (the first node to see it wrote it,
+        from ``username``), and whether it is new to the cluster."""
+        rows = self._execute(
+            "INSERT INTO identities (fingerprint, name) VALUES (%s, %s) ON CONFLICT "
+            "(fingerprint) DO NOTHING RETURNING name", (fingerprint, player_name(username)))
+        if rows:
+            return rows[0][0], True
+        return self._execute("SELECT name FROM identities WHERE fingerprint = %s",
+                             (fingerprint,))[0][0], False
+
+    def rename(self, fingerprint: str, name: str) -> None:
+        self._execute("UPDATE identities SET name = %s WHERE fingerprint = %s",
+                      (player_name(name), fingerprint))
+
+    # -- new keys ------------------------------------------------------------------------
+
+    def new_keys(self, address: str) -> tuple[int, float]:
+        """The new keys ``address`` brought in the last hour, and the seconds until the
+        oldest of them is an hour old."""
+        rows = self._execute(
+            "SELECT count(*), COALESCE(EXTRACT(EPOCH FROM (min(at) + interval '1 hour' - "
+            "now())), 0) FROM new_keys WHERE address = %s AND at > now() - interval "
+            "'1 hour'", (address,))
+        return int(rows[0][0]), float(rows[0][1])
+
+    def add_new_key(self, address: str) -> None:
+        self._execute("INSERT INTO new_keys (address) VALUES (%s)", (address,))
+        self._execute("DELETE FROM new_keys WHERE at < now() - interval '1 hour'")
+
+    # -- who plays where -------------------------------------------------------------------
+
+    def enter(self, address: str, key: str, per_address: int, per_key: int
+              ) -> tuple[int | None, str | None]:
+        """A place for a player from ``address`` with ``key`` if the cluster's limits
+        allow it: (its number, None), else (None, why).  Atomic: two nodes admitting
+        from one address at once are counted one after the other."""
+        with self._lock:
+            self._places += 1
+            place = self._places
+        with self.db.pool.connection() as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_key(address),))
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_key("key\0" + key),))
+            here = _count(conn, f"SELECT count(*) FROM playing WHERE address = %s AND "
+                                f"node IN ({LIVE})", address)
+            if here >= per_address:
+                return None, (f"already {here} players from your address ({address}) on "
+                              "this server: close one to open another")
+            keyed = _count(conn, f"SELECT count(*) FROM playing WHERE key = %s AND node "
+                                 f"IN ({LIVE})", key)
+            if keyed >= per_key:
+                return None, (f"already {keyed} connections with this key: close one to "
+                              "open another")
+            conn.execute("INSERT INTO playing (node, place, address, key) VALUES "
+                         "(%s, %s, %s, %s)", (self.node, place, address, key))
+        return place, None
+
+    def leave(self, place: int) -> None:
+        try:
+            self._execute("DELETE FROM playing WHERE node = %s AND place = %s",
+                          (self.node, place))
+        except Exception:  # noqa: BLE001 - a dead node's rows stop counting anyway
+            pass
+
+    def reap(self) -> None:
+        """Forget the rows of nodes that are gone (they no longer count already)."""
+        self._execute(f"DELETE FROM playing WHERE node NOT IN ({LIVE})")
+        self._execute(f"DELETE FROM nodes WHERE node NOT IN ({LIVE})")
+
+
+def _count(conn: Any, sql: str, value: str) -> int:
+    row = conn.execute(sql, (value,)).fetchone()
+    return int(row[0]) if row else 0
