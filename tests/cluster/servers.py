@@ -141,17 +141,17 @@ class Postgres:
 
 
 class HAProxy:
-    """HAProxy in TCP mode on 127.0.0.1 in front of ``backends`` (host, port), sending
-    the PROXY v2 header, from ``source`` (the balancer's own address)."""
+    """HAProxy in TCP mode on 127.0.0.1 in front of ``backends`` (host, port, health
+    port), sending the PROXY v2 header, from ``source`` (the balancer's own address)."""
 
-    def __init__(self, backends: list[tuple[str, int]], source: str = "127.0.0.1") -> None:
+    def __init__(self, backends: list[tuple[str, int, int]], source: str = "127.0.0.1") -> None:
         assert HAPROXY is not None
         self.root = Path(tempfile.mkdtemp(prefix="udha", dir="/tmp"))
         self.port = free_port()
         self.cfg = self.root / "haproxy.cfg"
         servers = "\n".join(
-            f"    server node{i} {h}:{p} send-proxy-v2 source {source} check inter 500 "
-            f"fall 1 rise 1" for i, (h, p) in enumerate(backends))
+            f"    server node{i} {h}:{p} send-proxy-v2 source {source} check port {health} "
+            f"inter 500 fall 1 rise 1" for i, (h, p, health) in enumerate(backends))
         self.cfg.write_text(f"""global
     maxconn 2000
 defaults
@@ -166,6 +166,7 @@ frontend ssh
     default_backend nodes
 backend nodes
     balance roundrobin
+    option httpchk GET /
 {servers}
 """)
         self.proc: subprocess.Popen | None = None
