@@ -226,6 +226,29 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _role(pid: int) -> str:
+    """What process ``pid`` is in the server's tree (its command line, in a word)."""
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return "gone"
+    text = b" ".join(argv).decode(errors="replace")
+    for needle, role in (("ssh.worker", "workers"), ("multiprocessing", "bot pools"),
+                         ("reaper", "reaper"), (" serve", "server (SSH, hall)"),
+                         ("unoduo_tui.cli", "game processes")):
+        if needle in text:
+            return role
+    return "other"
+
+
+def _cpu_by_role(tree: list[int]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for pid in tree:
+        role = _role(pid)
+        out[role] = out.get(role, 0.0) + _cpu_seconds(pid)
+    return out
+
+
 def _kib(pid: int, field: str, name: str = "smaps_rollup") -> int:
     try:
         for line in Path(f"/proc/{pid}/{name}").read_text().splitlines():
@@ -289,7 +312,8 @@ async def run_model(args: argparse.Namespace, workers: int, connections: int) ->
         [sys.executable, "-m", "unoduo_tui.cli", "serve", "--port", "0", "--data-dir", folder,
          "--max-connections", str(connections + args.burst + 10), "--idle", "0",
          "--workers", str(workers)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        stdout=subprocess.PIPE, text=True,
+        stderr=open(args.server_log, "a") if args.server_log else subprocess.DEVNULL)
     try:
         assert server.stdout is not None
         line = server.stdout.readline()
@@ -321,11 +345,13 @@ async def run_model(args: argparse.Namespace, workers: int, connections: int) ->
         await asyncio.sleep(1.0)  # the last matches' first frames drawn
         tree = _tree(server.pid)
         pss = sum(_kib(k, "Pss") for k in tree)
-        cpu_before = sum(_cpu_seconds(k) for k in tree)
+        roles_before = _cpu_by_role(tree)
         go.set()
         await asyncio.sleep(args.seconds)
         tree = _tree(server.pid)
-        cpu_used = sum(_cpu_seconds(k) for k in tree) - cpu_before
+        roles = _cpu_by_role(tree)
+        by_role = {r: roles[r] - roles_before.get(r, 0.0) for r in roles}
+        cpu_used = sum(by_role.values())
         load = os.getloadavg()[0]
         stop.set()
         players = await asyncio.gather(*tasks)
@@ -336,7 +362,9 @@ async def run_model(args: argparse.Namespace, workers: int, connections: int) ->
         figures = dict(
             model=model, players=at_table, setup=setup,
             pss=(pss - idle_pss) / n / 1024, idle=idle_pss / 1024, processes=len(tree),
-            cpu_key=cpu_used / max(keys, 1) * 1000, core=cpu_used / args.seconds / n * 100,
+            cpu_key=cpu_used / max(keys, 1) * 1000,
+            cpu_roles={r: v / max(keys, 1) * 1000 for r, v in sorted(by_role.items())},
+            core=cpu_used / args.seconds / n * 100,
             latency=samples, lobby=[p.to_lobby for p in burst if p.to_lobby is not None],
             keys=keys, load=load, errors=errors, played=_played(Path(folder) / "players"),
             skipped=sum(p.skipped for p in players))
@@ -358,6 +386,7 @@ def _print(f: dict, args: argparse.Namespace) -> None:
           f"{f['processes']} processes, over its idle {f['idle']:.1f} MiB)")
     print(f"  CPU while playing: {f['cpu_key']:.1f} ms per script key, bots' moves and "
           f"the server included ({f['core']:.1f}% of a core per player)")
+    print("    of it: " + ", ".join(f"{role} {ms:.1f}" for role, ms in f["cpu_roles"].items()))
     print(f"  key → first screen update ({len(f['latency'])} probes, {f['keys']} script keys "
           f"in {args.seconds:.0f} s, a key every {args.pace:g} s): {_ms(f['latency'])}")
     if args.burst:
@@ -578,6 +607,8 @@ def main(argv: list[str] | None = None) -> int:
                              "server's index from every save once, as it opens)")
     parser.add_argument("--tables", type=int, default=1000,
                         help="open tables the idle lobbies list (with --idle-lobby)")
+    parser.add_argument("--server-log", metavar="PATH",
+                        help="append the server's log (its stderr) to PATH")
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds a connection may take to reach its table")
     return asyncio.run(run(parser.parse_args(argv)))

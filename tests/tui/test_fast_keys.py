@@ -193,3 +193,18 @@ async def test_a_paste_of_1500_random_keys_at_the_new_match_form(store):
         await paste(pilot, [k for k in MENU_KEYS if k != "escape"] + list("abcdef[]/"), rng,
                     1500)
         assert app.is_running
+
+
+async def test_a_dialog_mounting_as_the_app_exits_does_not_fail_the_app():
+    # under serve --workers, players hanging up while a dialog opened: the dialog's
+    # on_mount mounted its footer as the app was exiting, and MountError turned the
+    # hang-up into a crash (a traceback in the server's log, exit status 1)
+    from unoduo_tui.dialogs import ColourPicker
+
+    s = table(["W", "G7", "G8", "B2", "B3", "Y4", "Y6"],
+              ["R9", "B8", "B7", "B6", "B5", "Y9", "Y2"], "R1", script=["draw"])
+    async with seated(s) as (pilot, app):
+        app.push_screen(ColourPicker("Choose a colour"))
+        app.exit(return_code=129)  # the client hung up, in the same tick
+        await pilot.pause()
+    assert app.return_code == 129

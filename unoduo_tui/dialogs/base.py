@@ -34,7 +34,8 @@ class OwnKeys(_Screen):
     (a mixin for a ``ModalScreen``; Textual runs every class's ``on_mount``)."""
 
     def on_mount(self) -> None:
-        self.mount(Footer())
+        if self.is_attached:  # not when the app is exiting (a player hung up as it opened)
+            self.mount(Footer())
 
 
 class Dialog(AnswerOnce, OwnKeys, ModalScreen[T]):
