@@ -11,27 +11,16 @@ import textwrap
 
 import pytest
 
-from engine import Match, Rules, bots
+from engine import Match, Rules
 from unoduo_tui.cli import main
 from unoduo_tui.storage.pg import PgStore, database
-from unoduo_tui.store import LockedError, SaveFileError, SaveWriteError, Seat, Store
+from unoduo_tui.store import LockedError, SaveFileError, SaveWriteError, Store
 from unoduo_tui.table.local import LocalTable
 from unoduo_tui.plan import HUMAN, MatchPlan
 
+from ..store.test_store import SEATS, _play
 from .servers import Postgres, missing
 
-SEATS = (Seat("Ann", "human"), Seat("Bot", "bot:random"))
-
-
-def _play(m: Match, decisions: int, handle=None, seed: int = 0) -> Match:
-    players = [bots.make("random", seed=seed), bots.make("random", seed=seed + 1)]
-    for _ in range(decisions):
-        if m.over:
-            break
-        m.apply(players[m.to_act].choose(m.view(m.to_act)))
-        if handle is not None:
-            handle.sync(m)
-    return m
 
 
 def _rows(url: str, match_id: str) -> list[bytes]:
