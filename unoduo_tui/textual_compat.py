@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from textual.widgets import RichLog
 
 __all__ = ["AnswerOnce", "CommandPalette", "SafePalettes", "give_result_callback",
-           "footer_bindings_ready", "is_pruning", "log_size_known", "use_terminal"]
+           "is_pruning", "log_size_known", "update_scrollbars", "use_terminal"]
 
 
 def give_result_callback(screen: Screen) -> None:
@@ -32,17 +32,6 @@ def give_result_callback(screen: Screen) -> None:
     in ``switch_screen`` for the screen it switches to.
     """
     screen._push_result_callback(screen.app, None)
-
-
-def footer_bindings_ready(footer: Any) -> bool:
-    """Whether Textual's ``Footer`` has been told its screen's bindings yet.
-
-    Before that, ``Footer.compose`` yields nothing; our footer (which recomposes only
-    when what it shows changed, a workaround for Textual issue #6666) must not take
-    that empty first compose for the real one.  ``Footer._bindings_ready`` is a
-    private reactive; there is no public equivalent.
-    """
-    return bool(footer._bindings_ready)
 
 
 def rich_log_class() -> "type[RichLog]":
@@ -69,17 +58,6 @@ def rich_log_class() -> "type[RichLog]":
     return RichLog
 
 
-def set_footer_key_disabled(key: Any, disabled: bool) -> None:
-    """Make a mounted ``FooterKey`` show itself enabled or disabled, as one made with
-    ``disabled=`` would: its ``-disabled`` class (dimmed) and ``FooterKey._disabled``,
-    which its ``on_mouse_down`` reads (a bell rather than the key).  Our footer
-    updates its keys in place instead of making new ones at each move (#22); Textual
-    sets that private attribute only in ``FooterKey.__init__``.
-    """
-    key._disabled = disabled
-    key.set_class(disabled, "-disabled")
-
-
 def is_pruning(widget: Any) -> bool:
     """Whether ``widget`` is being removed (``DOMNode._pruning``), when a recompose
     of it would mount children into a widget that is going away.  ``is_attached``
@@ -87,6 +65,15 @@ def is_pruning(widget: Any) -> bool:
     the same reason (``textual/signal.py``).  There is no public equivalent.
     """
     return bool(widget._pruning)
+
+
+def update_scrollbars(widget: Any) -> None:
+    """Give a scrolling widget's scrollbars its virtual size now, as a relayout of its
+    screen would (``Widget._scroll_update``, called by ``ScrollView._size_updated``):
+    for a widget whose content grew but whose own size did not (the game log), so the
+    screen need not lay every widget out again.  There is no public equivalent.
+    """
+    widget._scroll_update(widget.virtual_size)
 
 
 def log_size_known(log: Any) -> bool:

@@ -337,10 +337,10 @@ def test_a_bot_move_waits_the_tables_pause_and_says_who_is_thinking():
     t.subscribe(updates.put)
     try:
         t.act(0, "play RR")
-        thinking = _until(updates, lambda u: u.cause == "thinking")
-        assert thinking.thinking == 3 and thinking.to_act == 3
+        played = _until(updates, lambda u: u.cause == "move")  # the move says it at once
+        assert played.thinking == 3 and played.to_act == 3
         moved = _until(updates, lambda u: u.cause == "move")
-        assert moved.thinking is None and moved.to_act == 2  # Di's Draw 2 hits Cy
+        assert moved.to_act == 2 and moved.thinking == 2  # Di's Draw 2 hits Cy: his turn
     finally:
         t.close()
 

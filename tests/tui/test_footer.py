@@ -1,9 +1,8 @@
-"""The footer's keys are mounted once and updated in place (#22: re-mounting them was
-~10 % of a key's CPU), and still show exactly the keys valid now, phase by phase."""
+"""The footer is one line drawn by one widget (#22: the stock footer's key widgets,
+recomposed after each move, were a second screen update and most of the relayouts of a
+key at the table), and still shows exactly the keys valid now, phase by phase."""
 
 from __future__ import annotations
-
-from textual.widgets._footer import FooterKey
 
 from engine import Rules
 from unoduo_tui.table.local import LocalTable
@@ -15,9 +14,7 @@ from .conftest import SIZE, make_app, press, screen_text, settle
 def shown(screen) -> list[tuple[str, bool]]:
     """The footer's visible keys: (label, enabled), in order."""
     footer = screen.query_one(Footer)
-    return [(k.description, not k.has_class("-disabled"))
-            for k in footer.query_children(FooterKey)
-            if k.display and not k.has_class("-command-palette")]
+    return [(k.description, not k.disabled) for k in footer.shown if not k.palette]
 
 
 def valid_now(screen) -> list[tuple[str, bool]]:
@@ -30,14 +27,12 @@ def valid_now(screen) -> list[tuple[str, bool]]:
     return keys
 
 
-async def test_the_footer_shows_each_phases_keys_with_the_keys_it_mounted_first():
+async def test_the_footer_shows_each_phases_keys():
     table = LocalTable(*_new_match())
     app = make_app(None, table=table)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         screen = app.screen
-        footer = screen.query_one(Footer)
-        first = {id(k) for k in footer.query_children(FooterKey)}
         # S2 the draft: keep or reject, nothing to play or draw
         labels = [label for label, _ in shown(screen)]
         assert "Keep" in labels and "Reject" in labels and "Draw" not in labels
@@ -58,8 +53,6 @@ async def test_the_footer_shows_each_phases_keys_with_the_keys_it_mounted_first(
         assert phases - {"draft"}  # it got past the draft
         labels = [label for label, _ in shown(screen)]
         assert "Keep" not in labels
-        # the keys first mounted are all still there: updated, not removed and re-made
-        assert first <= {id(k) for k in footer.query_children(FooterKey)}
 
 
 def _new_match():
@@ -69,7 +62,7 @@ def _new_match():
     return m, ("You", "Bot"), ("human", "bot:random")
 
 
-async def test_a_key_shown_again_is_the_same_widget_and_says_what_it_does_now():
+async def test_a_key_hidden_or_disabled_and_shown_again_says_what_it_does_now():
     from textual.app import App, ComposeResult
     from textual.binding import Binding
     from textual.screen import Screen
@@ -98,7 +91,6 @@ async def test_a_key_shown_again_is_the_same_widget_and_says_what_it_does_now():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
-        keys = list(screen.query_one(Footer).query_children(FooterKey))
         assert shown(screen) == [("Alpha", True), ("Beta", True), ("Gamma", True)]
         screen.hide_a, screen.dim_b = True, True
         screen.refresh_bindings()
@@ -109,5 +101,63 @@ async def test_a_key_shown_again_is_the_same_widget_and_says_what_it_does_now():
         screen.refresh_bindings()
         await pilot.pause()
         assert shown(screen) == [("Alpha", True), ("Beta", True), ("Gamma", True)]
-        assert list(screen.query_one(Footer).query_children(FooterKey)) == keys
         assert "Alpha" in screen_text(app).splitlines()[-1]
+
+
+async def test_a_click_on_a_key_presses_it_and_a_disabled_key_only_rings():
+    from textual.app import App, ComposeResult
+    from textual.binding import Binding
+    from textual.screen import Screen
+
+    class Keys(Screen[None]):
+        BINDINGS = [Binding("a", "do('a')", "Alpha"), Binding("b", "do('b')", "Beta"),
+                    Binding("c", "do('c')", "Gamma")]
+        done: list[str] = []
+
+        def compose(self) -> ComposeResult:
+            yield Footer(compact=True)
+
+        def check_action(self, action, parameters):
+            return None if parameters == ("b",) else True
+
+        def action_do(self, what: str) -> None:
+            self.done.append(what)
+
+    class KeysApp(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(Keys())
+
+    app = KeysApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        line = screen_text(app).splitlines()[-1]
+        for label in ("Gamma", "Beta", "Alpha"):
+            await pilot.click(Footer, offset=(line.index(label), 0))
+            await pilot.pause()
+        assert app.screen.done == ["c", "a"]  # Beta is disabled: nothing done
+
+
+async def test_a_move_at_the_table_repaints_the_footer_without_a_relayout(monkeypatch):
+    """The keys change with every move (Keep / Reject, then Play / Draw …): the footer
+    draws its one line again in the move's own screen update, never asking for a
+    relayout of the screen."""
+    table = LocalTable(*_new_match())
+    app = make_app(None, table=table)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        footer = app.screen.query_one(Footer)
+        asked: list[bool] = []
+        refresh = footer.refresh
+
+        def recorded(*regions, **kwargs):
+            asked.append(bool(kwargs.get("layout") or kwargs.get("recompose")))
+            return refresh(*regions, **kwargs)
+
+        monkeypatch.setattr(footer, "refresh", recorded)
+        before = footer.shown
+        for _ in range(7):  # the draft, then the first turn's keys
+            await press(pilot, "k")
+        await settle(pilot)
+        assert footer.shown != before and asked  # it changed, and was drawn again
+        assert not any(asked)  # … never with a relayout
+        assert not footer.children

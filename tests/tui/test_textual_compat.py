@@ -7,9 +7,8 @@ from textual.app import App, ComposeResult
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, RichLog, Static
 
-from unoduo_tui.textual_compat import (AnswerOnce, footer_bindings_ready, give_result_callback,
-                                       is_pruning, log_size_known, set_footer_key_disabled,
-                                       use_terminal)
+from unoduo_tui.textual_compat import (AnswerOnce, give_result_callback, is_pruning,
+                                       log_size_known, use_terminal)
 
 
 class First(Screen[None]):
@@ -47,27 +46,6 @@ async def test_without_it_the_first_screen_has_no_callback_for_switch_to_pop():
     async with app.run_test():
         with pytest.raises(IndexError):
             app.screen._pop_result_callback()  # what switch_screen does to it
-
-
-async def test_footer_bindings_ready_turns_true_once_the_bindings_are_known():
-    footer = Footer()
-    assert footer_bindings_ready(footer) is False
-    app = FirstScreenApp()
-    async with app.run_test() as pilot:
-        await pilot.pause()
-        assert footer_bindings_ready(app.screen.query_one(Footer)) is True
-
-
-async def test_set_footer_key_disabled_is_what_a_key_made_disabled_does():
-    from textual.widgets._footer import FooterKey
-
-    made = FooterKey("a", "a", "Alpha", "alpha", disabled=True)
-    assert made._disabled is True and made.has_class("-disabled")  # what it sets
-    key = FooterKey("a", "a", "Alpha", "alpha")
-    set_footer_key_disabled(key, True)
-    assert key._disabled is True and key.has_class("-disabled")
-    set_footer_key_disabled(key, False)
-    assert key._disabled is False and not key.has_class("-disabled")
 
 
 async def test_is_pruning_is_true_while_a_widget_is_being_removed():

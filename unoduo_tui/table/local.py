@@ -408,6 +408,11 @@ class LocalTable:
         if undo or cause == "redo":
             self._jumps_asked = -1  # H4: the same log length may be another position
         if self._write(undo):
+            # a bot to move next is shown thinking in this very update, not in one of
+            # its own a moment later (#22: a screen update fewer per bot's move)
+            m = self.match
+            if self.plays_itself(m.to_act) and self._bot_due():
+                self._thinking = m.to_act
             self._emit(cause)
             self._flush()
         else:
@@ -553,8 +558,9 @@ class LocalTable:
                         continue
                 bot = self.bots.get(seat) or self._stand_in_bots[seat]
                 view = m.view(seat)
-                self._thinking = seat
-                self._emit("thinking")
+                if self._thinking != seat:  # not told with the last decision
+                    self._thinking = seat
+                    self._emit("thinking")
                 self._pause(token)
             try:  # from its view only, outside the lock
                 action, thought = self.thinker(bot, view)

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Self, Sequence
 
 from rich.text import Text
 from textual import events
+from textual.geometry import Region
 from textual.message import Message
 
 from engine import PlayerView, describe
 from engine.replay import OmniscientView
 from engine.events import Draw, Event, Play
 
-from ..textual_compat import log_size_known, rich_log_class
+from ..textual_compat import log_size_known, rich_log_class, update_scrollbars
 from .names import SeatNames
 
 __all__ = ["GameLog", "effect_note", "play_goes"]
@@ -84,9 +85,16 @@ class GameLog(SeatNames, RichLog):
     """Shows ``view.events`` described for ``view.seat`` (seat names: :class:`SeatNames`).
 
     With a highlight (replays) it also knows which event each line tells, and a click
-    on a line posts :class:`GameLog.EventClicked`."""
+    on a line posts :class:`GameLog.EventClicked`.
+
+    Its scrollbar is always shown (``overflow-y: scroll``), so new lines never change
+    its layout: what :meth:`show` writes is drawn in the same screen update as the
+    rest of the move, scrolled to the end at once, with no relayout of the screen
+    (#22: RichLog's growing ``virtual_size`` asked for one with every line, and its
+    scroll to the end came a screen update later)."""
 
     BORDER_TITLE = "Log"
+    DEFAULT_CSS = "GameLog { overflow-y: scroll; }"
 
     @dataclass
     class EventClicked(Message):
@@ -105,6 +113,7 @@ class GameLog(SeatNames, RichLog):
         self._view: PlayerView | OmniscientView | None = None  # the view last shown
         self._width = 0  # the width its lines were wrapped to
         self._wd4_by: int | None = None  # who played the last Wild Draw 4 shown
+        self._writing = False  # in show(): a relayout asked for is a scrollbar update
 
     @property
     def seat(self) -> int | None:
@@ -131,10 +140,26 @@ class GameLog(SeatNames, RichLog):
         """The width its lines were wrapped to."""
         return self._width
 
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Self:
+        if layout and self._writing:  # the virtual size grew: only the scrollbar moves
+            update_scrollbars(self)
+            layout = False
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
     def show(self, view: PlayerView | OmniscientView, current: int | None = None) -> None:
         """Add the events not shown yet.  ``current`` (replays): the index of the first
         event of the action under the cursor — its lines are highlighted, so the log is
         rewritten (its last ``_KEEP_HIGHLIGHTED`` lines) whenever the highlight moves."""
+        self._writing = True
+        try:
+            wrote = self._show(view, current)
+        finally:
+            self._writing = False
+        if wrote and log_size_known(self):
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    def _show(self, view: PlayerView | OmniscientView, current: int | None) -> bool:
         events = view.events
         highlighted = self._current
         self._view = view
@@ -145,9 +170,12 @@ class GameLog(SeatNames, RichLog):
                 and ((current, len(events)) != (highlighted, self._shown)
                      or self._line_event is None and log_size_known(self))):
             self.clear()
+            wrote = True
             self._line_event = [] if log_size_known(self) else None
             self._seat, self._width = view.seat, width
             self._shown = max(0, len(events) - (_KEEP if current is None else _KEEP_HIGHLIGHTED))
+        else:
+            wrote = False
         self._current = current
         viewer = view.seat if self.say_you else None
         for i, event in enumerate(events[self._shown:], self._shown):
@@ -169,10 +197,14 @@ class GameLog(SeatNames, RichLog):
             if current is not None and i >= current:
                 line.stylize("reverse")
             before = len(self.lines)
-            self.write(line)
+            # written now, scrolled once after (show); deferred until the size is
+            # known, scrolled as it is written then
+            self.write(line, scroll_end=None if not log_size_known(self) else False)
+            wrote = True
             if self._line_event is not None:
                 self._line_event.extend([i] * (len(self.lines) - before))
         self._shown = len(events)
+        return wrote
 
     def on_resize(self, event: events.Resize) -> None:
         """Lines are wrapped as they are written: a new width writes them again, the

@@ -115,6 +115,15 @@ def _layout(seats: int, width: int) -> tuple[int, int]:
     return 1, width  # pragma: no cover - the loop always returns
 
 
+#: a thinking bot's spinner turns this often (each turn redraws the strip: a server
+#: draws many tables in one process)
+SPIN_SECONDS = 0.2
+
+
+def _seat_count(view: PlayerView | None) -> int:
+    return 0 if view is None else len(view.hand_sizes)
+
+
 class Seats(ShowsView, SeatNames, CardCanvas):
     """The seats as ``view`` (the viewer's view) shows them.
 
@@ -125,7 +134,9 @@ class Seats(ShowsView, SeatNames, CardCanvas):
     Seats { height: auto; }
     """
 
-    view: reactive[PlayerView | None] = reactive(None, always_update=True, layout=True)
+    # a new view is a repaint: the strip's height is the seats' rows, which only a view
+    # of another number of seats changes (watch_view asks for a relayout then)
+    view: reactive[PlayerView | None] = reactive(None, always_update=True)
     thinking: reactive[int | None] = reactive(None)
     away: reactive[frozenset[int]] = reactive(frozenset())
 
@@ -144,7 +155,11 @@ class Seats(ShowsView, SeatNames, CardCanvas):
             return  # the table names the seats at every move: nothing to redraw
         super().name_seats(names, say_you)
         self.labels = labels
-        self.refresh(layout=True)
+        self.refresh()
+
+    def watch_view(self, old: PlayerView | None, new: PlayerView | None) -> None:
+        if _seat_count(old) != _seat_count(new):
+            self.refresh(layout=True)
 
     def view_slice(self, view: PlayerView) -> tuple:
         """The counts, the order, the turn, and the moves told (by their number)."""
@@ -153,7 +168,7 @@ class Seats(ShowsView, SeatNames, CardCanvas):
                 any(a.kind == "catch" for a in view.legal_actions))
 
     def on_mount(self) -> None:
-        self.set_interval(0.12, self._spin, pause=False)
+        self.set_interval(SPIN_SECONDS, self._spin, pause=False)
 
     def _spin(self) -> None:
         if self.thinking is not None:
