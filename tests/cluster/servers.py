@@ -149,11 +149,13 @@ class HAProxy:
         self.root = Path(tempfile.mkdtemp(prefix="udha", dir="/tmp"))
         self.port = free_port()
         self.cfg = self.root / "haproxy.cfg"
+        self.stats = self.root / "stats.sock"
         servers = "\n".join(
             f"    server node{i} {h}:{p} send-proxy-v2 source {source} check port {health} "
             f"inter 500 fall 1 rise 1" for i, (h, p, health) in enumerate(backends))
         self.cfg.write_text(f"""global
     maxconn 2000
+    stats socket {self.stats} mode 600 level user
 defaults
     mode tcp
     timeout connect 2s
@@ -185,6 +187,29 @@ backend nodes
             except OSError:
                 time.sleep(0.05)
         raise RuntimeError("haproxy did not listen")
+
+    def up(self) -> set[str]:
+        """The servers HAProxy sends connections to now (its stats socket: ``node0``
+        …), by what its health checks found."""
+        with socket.socket(socket.AF_UNIX) as s:
+            s.settimeout(5)
+            s.connect(str(self.stats))
+            s.sendall(b"show stat\n")
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+        rows = [line.split(",") for line in data.decode().splitlines() if line and
+                not line.startswith("#")]
+        return {r[1] for r in rows if len(r) > 17 and r[0] == "nodes" and
+                r[1].startswith("node") and r[17] == "UP"}
+
+    def wait_up(self, count: int, timeout: float = 60) -> None:
+        """Until HAProxy sends connections to ``count`` servers (checks every 0.5 s)."""
+        deadline = time.monotonic() + timeout
+        while len(self.up()) < count:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"haproxy sees only {sorted(self.up())} up")
+            time.sleep(0.1)
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

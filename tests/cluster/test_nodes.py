@@ -30,51 +30,75 @@ _DRAFT = re.compile(r"Draft (\d+)/14: keep \(k\) or reject \(r\)")
 
 
 class Node:
-    """``unoduo serve`` in a process of its own, on its own serve dir."""
+    """``unoduo serve`` in a process of its own, on its own serve dir, its ports fixed
+    so that it can be started again where HAProxy expects it."""
 
     def __init__(self, url: str, root: Path, name: str, host_key: Path, **options: str):
+        self.name = name
+        self.root = root
         self.dir = root / name
-        self.health = free_port()
-        argv = [sys.executable, "-m", "unoduo_tui.cli", "serve", "--data-dir", str(self.dir),
-                "--port", "0", "--host-key", str(host_key), "--store", url,
-                "--proxy-protocol", "--proxy-from", BALANCER,
-                "--health", f"127.0.0.1:{self.health}", "--workers", "1"]
+        self.port, self.health = free_port(), free_port()
+        self.argv = [sys.executable, "-m", "unoduo_tui.cli", "serve", "--data-dir",
+                     str(self.dir), "--port", str(self.port), "--host-key", str(host_key),
+                     "--store", url, "--proxy-protocol", "--proxy-from", BALANCER,
+                     "--health", f"127.0.0.1:{self.health}", "--workers", "1"]
         for option, value in options.items():
-            argv += [f"--{option.replace('_', '-')}", value]
-        self.log = open(root / f"{name}.log", "wb")
-        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=self.log,
+            self.argv += [f"--{option.replace('_', '-')}", value]
+        self.log = open(root / f"{name}.log", "ab")
+        self.proc: subprocess.Popen | None = None
+        self.start()
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(self.argv, stdout=subprocess.PIPE, stderr=self.log,
                                      stdin=subprocess.DEVNULL, start_new_session=True)
+        assert self.proc.stdout is not None
         line = self.proc.stdout.readline().decode()
         found = _LISTENING.search(line)
-        assert found, f"{name} did not start: {line!r} {(root / f'{name}.log').read_text()}"
-        self.port = int(found.group(1))
+        assert found, f"{self.name} did not start: {line!r} {self.log_text()}"
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def log_text(self) -> str:
+        return (self.root / f"{self.name}.log").read_text()
 
     def kill(self) -> None:
+        assert self.proc is not None
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGKILL)  # the node and its workers
+        self._reap()
+
+    def _reap(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
         self.proc.wait()
+        self.proc.stdout.close()
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
+        if self.alive:
+            assert self.proc is not None
             self.proc.send_signal(signal.SIGTERM)
             try:
                 self.proc.wait(30)
             except subprocess.TimeoutExpired:
                 self.kill()
-        self.proc.stdout.close()
+        if self.proc is not None and self.proc.stdout is not None:
+            self.proc.stdout.close()
         self.log.close()
 
 
-@pytest.fixture
-def cluster(pg_url):
-    """Two nodes (one host key) and HAProxy in front of them: (haproxy, nodes)."""
+@pytest.fixture(scope="module")
+def _cluster(postgres):
+    """Two nodes (one host key) and HAProxy in front of them, shared by this module's
+    tests (each plays with keys and addresses of its own)."""
+    url = postgres.new_db()
     root = Path(tempfile.mkdtemp(prefix="udcl", dir="/tmp"))
     host_key = root / "host_key"
     key = asyncssh.generate_private_key("ssh-ed25519")
     host_key.write_bytes(key.export_private_key())
     host_key.chmod(0o600)
-    nodes = [Node(pg_url, root, "a", host_key, per_address="2"),
-             Node(pg_url, root, "b", host_key, per_address="2")]
+    nodes = [Node(url, root, "a", host_key, per_address="2"),
+             Node(url, root, "b", host_key, per_address="2")]
     haproxy = HAProxy([("127.0.0.1", n.port, n.health) for n in nodes],
                       source=BALANCER).start()
     yield haproxy, nodes
@@ -84,6 +108,19 @@ def cluster(pg_url):
     import shutil
 
     shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def cluster(_cluster):
+    """The module's cluster with both nodes up (a test before killed or drained one:
+    started again) and HAProxy sending connections to both."""
+    haproxy, nodes = _cluster
+    for n in nodes:
+        if not n.alive:
+            n._reap()
+            n.start()
+    haproxy.wait_up(len(nodes))
+    return haproxy, nodes
 
 
 async def _play(port: int, key, username: str = "alice", source: str | None = None):
@@ -145,6 +182,37 @@ async def test_a_match_resumes_exactly_on_the_other_node_after_a_drop_and_a_kill
     conn.close()
 
 
+async def test_a_drained_node_sends_its_players_to_the_other_and_stops(cluster):
+    haproxy, nodes = cluster
+    key = new_key()
+    conn, chan, screen = await _play(haproxy.port, key, source="127.0.0.7")
+    await screen.wait("Signed in as alice")
+    chan.write(b"n")
+    await screen.wait("Start")
+    chan.write(b"\x13")
+    turn = await _my_turn(screen)
+    chan.write(b"k")
+    turn = await _my_turn(screen, turn)
+    node = _node_of(nodes, key.get_fingerprint())
+    other = next(n for n in nodes if n is not node)
+    done = subprocess.run([sys.executable, "-m", "unoduo_tui.cli", "serve", "--drain",
+                           "--data-dir", str(node.dir)], capture_output=True, text=True,
+                          timeout=WAIT)
+    assert done.returncode == 0 and "is draining" in done.stdout, done
+    await screen.wait("going down for maintenance")
+    await asyncio.wait_for(screen.closed.wait(), WAIT)
+    assert node.proc is not None
+    assert await asyncio.to_thread(node.proc.wait, WAIT) == 0  # it stops by itself
+    assert "draining: 1 players told to reconnect" in node.log_text()
+    # through the balancer again: the other node, the very decision last seen
+    conn, chan, screen = await _play(haproxy.port, key, source="127.0.0.7")
+    await screen.wait("Signed in as alice", "Resume")
+    chan.write(b"r")
+    await screen.wait(f"Draft {turn}/14: keep")
+    assert _node_of([other], key.get_fingerprint()) is other
+    conn.close()
+
+
 async def test_the_per_address_limit_counts_every_node(cluster):
     haproxy, nodes = cluster
     held = []
@@ -161,6 +229,15 @@ async def test_the_per_address_limit_counts_every_node(cluster):
         c.close()
 
 
+async def _hung_up(reader: asyncio.StreamReader) -> bytes:
+    """What a connection said before it was closed (a reset, as data unread by the
+    node was still in flight, says nothing)."""
+    try:
+        return await asyncio.wait_for(reader.read(), WAIT)
+    except ConnectionResetError:
+        return b""
+
+
 async def test_a_proxy_header_from_anyone_but_the_balancer_is_refused(cluster):
     _, nodes = cluster
     node = nodes[0]
@@ -170,17 +247,17 @@ async def test_a_proxy_header_from_anyone_but_the_balancer_is_refused(cluster):
     forged = (b"\r\n\r\n\x00\r\nQUIT\n\x21\x11\x00\x0c" + bytes([10, 0, 0, 1, 127, 0, 0, 1])
               + (1234).to_bytes(2, "big") + (22).to_bytes(2, "big"))
     writer.write(forged + b"SSH-2.0-forger\r\n")
-    assert await asyncio.wait_for(reader.read(), WAIT) == b""  # closed, nothing said
+    assert await _hung_up(reader) == b""  # closed, nothing said
     writer.close()
     # from the balancer's address but without a header: refused too
     reader, writer = await asyncio.open_connection("127.0.0.1", node.port,
                                                    local_addr=(BALANCER, 0))
     writer.write(b"SSH-2.0-plain\r\n")
-    assert await asyncio.wait_for(reader.read(), WAIT) == b""
+    assert await _hung_up(reader) == b""
     writer.close()
     with pytest.raises((OSError, asyncssh.Error, asyncio.TimeoutError)):
         await _play(node.port, new_key())  # ssh straight to a node: no header
-    log = (node.dir.parent / "a.log").read_text()
+    log = node.log_text()
     assert "127.0.0.4 refused: not a balancer" in log
     assert "refused: no PROXY v2 header" in log
     # the health check answers
