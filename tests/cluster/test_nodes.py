@@ -213,6 +213,41 @@ async def test_a_drained_node_sends_its_players_to_the_other_and_stops(cluster):
     conn.close()
 
 
+async def test_players_of_two_nodes_meet_by_quick_match_and_by_the_listing(cluster):
+    haproxy, nodes = cluster
+    ann_key, bob_key = new_key(), new_key()
+    ann = await _play(haproxy.port, ann_key, "ann", source="127.0.0.8")
+    await ann[2].wait("Signed in as ann")
+    bob = await _play(haproxy.port, bob_key, "bob", source="127.0.0.8")
+    await bob[2].wait("Signed in as bob")
+    # round robin: one node each
+    assert _node_of(nodes, ann_key.get_fingerprint()) is not _node_of(
+        nodes, bob_key.get_fingerprint())
+    ann[1].write(b"m")
+    await ann[2].wait("Waiting for another player")
+    bob[1].write(b"m")  # paired with ann, whose table is on the other node
+    for _, _, screen in (ann, bob):  # at one table: each drafts, or sees the other
+        await screen.wait_any("keep (k) or reject (r)", "is drafting")
+    for conn, _, _ in (ann, bob):
+        conn.close()
+    # a table opened from one node's lobby is listed, and joined, on the other's
+    cy_key, dee_key = new_key(), new_key()
+    cy = await _play(haproxy.port, cy_key, "cy", source="127.0.0.9")
+    await cy[2].wait("Signed in as cy")
+    cy[1].write(b"o")
+    await cy[2].wait("Host a table")
+    cy[1].write(b"\t\r")
+    await cy[2].wait_any("keep (k) or reject (r)", "Player 2 is drafting")
+    dee = await _play(haproxy.port, dee_key, "dee", source="127.0.0.9")
+    await dee[2].wait("Join cy's table — UNO Duo, 2 seats, 1 open")
+    assert _node_of(nodes, cy_key.get_fingerprint()) is not _node_of(
+        nodes, dee_key.get_fingerprint())
+    dee[1].write(b"j")
+    await dee[2].wait_any("keep (k) or reject (r)", "cy is drafting")
+    for conn, _, _ in (cy, dee):
+        conn.close()
+
+
 async def test_the_per_address_limit_counts_every_node(cluster):
     haproxy, nodes = cluster
     held = []

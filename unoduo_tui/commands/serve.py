@@ -83,6 +83,10 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     cluster.add_argument("--health", metavar="ADDR:PORT",
                          help="answer a balancer's health check here (HTTP: 200 while this "
                               "node takes players, 503 while it drains or has no database)")
+    cluster.add_argument("--peer", metavar="ADDR:PORT",
+                         help="where the other nodes join the tables this node holds, on "
+                              "the cluster's private network (default: the --listen "
+                              "address, any free port; needed with --listen 0.0.0.0)")
     cluster.add_argument("--drain", action="store_true",
                          help="tell the server running in --data-dir to drain (as SIGUSR1 "
                               "does): it takes no new players, tells each one playing to "
@@ -123,11 +127,21 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageError(f"--proxy-from: {clip(exc, 100)}") from None
     health = _address(args.health, "--health") if args.health else None
+    peer = _address(args.peer, "--peer") if args.peer else None
+    if store is None and peer is not None:
+        raise UsageError("--peer is for the nodes of a cluster: it needs --store")
+    if store is not None and peer is None and args.listen.strip("[]") in ("0.0.0.0", "::",
+                                                                          ""):
+        raise UsageError("--listen on every address: give --peer ADDR:PORT, this node's "
+                         "address on the cluster's private network")
+    if peer is not None and peer[0] in ("0.0.0.0", "::"):
+        raise UsageError("--peer names this node's own address (the other nodes connect "
+                         "to it), not every address")
     try:
         return run_serve(serve_dir, args.listen, args.port,
                          Path(args.host_key).expanduser() if args.host_key else None,
                          limits, args.child_command, args.workers, store=store,
-                         proxy_from=proxy_from, health=health) or EXIT_OK
+                         proxy_from=proxy_from, health=health, peer=peer) or EXIT_OK
     except HostKeyError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:  # the folder, the address in use …

@@ -132,7 +132,8 @@ class GameServer:
                  child_command: Sequence[str] | None = None,
                  log: Callable[[str], None] | None = None, workers: int = 0,
                  store: str | None = None, proxy_from: Sequence[Any] | None = None,
-                 health: tuple[str, int] | None = None) -> None:
+                 health: tuple[str, int] | None = None,
+                 peer: tuple[str, int] | None = None) -> None:
         self.serve_dir = _own_private_dir(serve_dir)
         self.sockets_dir = _own_private_dir(serve_dir / "sockets")
         self.lobby_dir = _own_private_dir(serve_dir / "lobby")
@@ -166,6 +167,9 @@ class GameServer:
         self.proxy_from = proxy_from
         #: ``--health``: where a balancer asks whether this node takes players
         self.health = health
+        #: ``--peer``: where the other nodes join this node's tables (None: the
+        #: listening address, any free port)
+        self.peer = peer
         self.draining = False
         self._health_server: asyncio.base_events.Server | None = None
         self._beats: asyncio.Task | None = None
@@ -173,16 +177,13 @@ class GameServer:
     async def start(self, host: str, port: int, host_key: Path) -> tuple[str, int]:
         """Listen on ``host``:``port`` (0: any free port); the address it got."""
         self.host_key = load_host_key(host_key)
-        if self.store is not None:
-            from ..storage.cluster import Cluster
-
-            self.cluster = await asyncio.to_thread(Cluster, self.store)
-            self.hall.store = self.store
         _open_files_to_the_hard_limit()  # each table the hall holds keeps its save open
         self.hall_path.unlink(missing_ok=True)  # a killed server's: ours (0700 folder)
         await asyncio.to_thread(self.bots.start)
         await self.hall.start(str(self.hall_path))
         try:
+            if self.store is not None:
+                await self._join_cluster(host, host_key)
             if self.workers:
                 await self._start_workers()
             lim = self.limits
@@ -205,6 +206,8 @@ class GameServer:
                 await self.pool.stop()
             await self.hall.close()
             await asyncio.to_thread(self.bots.close)
+            if self.cluster is not None:
+                await asyncio.to_thread(self.cluster.close)
             raise
         if self.health is not None:
             self._health_server = await asyncio.start_server(self._answer_health,
@@ -213,6 +216,31 @@ class GameServer:
             self._beats = asyncio.get_running_loop().create_task(self._beat())
         sock = self._acceptor.sockets[0].getsockname()
         return sock[0], sock[1]
+
+    async def _join_cluster(self, host: str, host_key: Path) -> None:
+        """``--store``: this node in the database (:class:`~..storage.cluster.Cluster`),
+        its peer door open and its lobby shared with the other nodes'."""
+        import hashlib
+
+        from ..net.hall import PUSH_SECONDS
+        from ..storage.cluster import Cluster
+        from ..storage.lobby import SharedLobby
+
+        assert self.store is not None
+        # the nodes prove themselves to each other with a secret they all have: the
+        # host key file they share (README: Run a cluster)
+        secret = hashlib.sha256(b"unoduo cluster v1\0" + host_key.read_bytes()).digest()
+        where = await self.hall.start_peer(*(self.peer or (host, 0)), secret)
+        shown = self.peer[0] if self.peer else host
+        peer = f"[{shown}]:{where[1]}" if ":" in shown else f"{shown}:{where[1]}"
+        self.cluster = await asyncio.to_thread(Cluster, self.store, None, peer)
+        self.hall.store = self.store
+        self.hall.node = self.cluster.node
+        shared = SharedLobby(self.store, self.cluster.node, self.hall.remote_changed,
+                             self.log, PUSH_SECONDS)
+        await shared.start()
+        self.hall.shared = shared
+        self.log(f"node {self.cluster.node} of the cluster; its tables joined at {peer}")
 
     @property
     def health_port(self) -> int | None:
@@ -245,12 +273,16 @@ class GameServer:
         writer.close()
 
     async def _beat(self) -> None:
-        """The node's registration kept up (after the database restarted)."""
+        """The node's heartbeat, its registration kept up (after the database
+        restarted), and the rows of the nodes that died forgotten."""
+        from ..storage.cluster import BEAT_SECONDS
+
         assert self.cluster is not None
         while True:
-            await asyncio.sleep(5)
+            await asyncio.sleep(BEAT_SECONDS)
             try:
                 await asyncio.to_thread(self.cluster.beat)
+                await asyncio.to_thread(self.cluster.reap)
             except Exception:  # noqa: BLE001 - the database is down: again later
                 pass
 
@@ -576,15 +608,17 @@ async def _serve(server: GameServer, host: str, port: int, host_key: Path) -> No
 def run_serve(serve_dir: Path, host: str, port: int, host_key: Path | None,
               limits: Limits, child_command: str | None, workers: int = 0,
               store: str | None = None, proxy_from: Sequence[Any] | None = None,
-              health: tuple[str, int] | None = None) -> int:
+              health: tuple[str, int] | None = None,
+              peer: tuple[str, int] | None = None) -> int:
     """``unoduo serve``: serve until SIGINT / SIGTERM (SIGUSR1: drain, then stop).
     Raises :class:`HostKeyError` or ``OSError`` (the folders, the address) for the CLI
     to print as one line.  ``workers`` > 0: the games run in that many worker
     processes; ``store``: the database a cluster's nodes share; ``proxy_from``: read
-    the PROXY v2 header from these balancers; ``health``: answer health checks there."""
+    the PROXY v2 header from these balancers; ``health``: answer health checks there;
+    ``peer``: where the other nodes join this node's tables."""
     server = GameServer(serve_dir, limits,
                         shlex.split(child_command) if child_command else None,
                         log=_stderr_log, workers=workers, store=store,
-                        proxy_from=proxy_from, health=health)
+                        proxy_from=proxy_from, health=health, peer=peer)
     asyncio.run(_serve(server, host, port, host_key or serve_dir / "host_key"))
     return 0

@@ -21,10 +21,16 @@ from typing import Any
 from ..text import player_name
 from .pg import Database, database
 
-__all__ = ["Cluster", "LIVE"]
+__all__ = ["Cluster", "LIVE", "BEAT_SECONDS", "ALIVE_SECONDS"]
 
-#: the nodes alive now: those whose registered lease connection is still connected
-LIVE = ("SELECT n.node FROM nodes n JOIN pg_stat_activity a ON a.pid = n.backend_pid")
+#: seconds between a node's heartbeats (:meth:`Cluster.beat`) …
+BEAT_SECONDS = 5.0
+#: … and since its last one after which it no longer counts as alive
+ALIVE_SECONDS = 20
+#: the nodes alive now: those whose registered lease connection is still connected and
+#: whose heartbeat is recent (a node whose loop hangs stops counting too)
+LIVE = ("SELECT n.node FROM nodes n JOIN pg_stat_activity a ON a.pid = n.backend_pid "
+        f"WHERE n.beat > now() - interval '{ALIVE_SECONDS} seconds'")
 
 
 def _key(text: str) -> int:
@@ -38,9 +44,11 @@ class Cluster:
     raises ``OSError`` / psycopg's errors when the database does not answer — the
     caller refuses the connection with a plain sentence."""
 
-    def __init__(self, url: str, name: str | None = None) -> None:
+    def __init__(self, url: str, name: str | None = None, peer: str = "") -> None:
         self.db: Database = database(url)
         self.node = name or f"{socket.gethostname()}:{os.getpid()}:{os.urandom(3).hex()}"
+        #: where the other nodes join this node's tables (``HOST:PORT``; '' none)
+        self.peer = peer
         self._places = 0
         self._pid = 0
         self._lock = threading.Lock()
@@ -55,18 +63,21 @@ class Cluster:
         """This node, by its lease connection's backend pid (made again after the
         database restarted: :meth:`beat` calls this when it changed)."""
         pid = self._pid = self.db.leases.backend_pid()
-        self._execute("INSERT INTO nodes (node, backend_pid) VALUES (%s, %s) ON CONFLICT "
-                      "(node) DO UPDATE SET backend_pid = excluded.backend_pid",
-                      (self.node, pid))
+        self._execute("INSERT INTO nodes (node, backend_pid, peer) VALUES (%s, %s, %s) ON "
+                      "CONFLICT (node) DO UPDATE SET backend_pid = excluded.backend_pid, "
+                      "peer = excluded.peer, beat = now()", (self.node, pid, self.peer))
 
     def beat(self) -> None:
-        """Every few seconds: the lease connection checked (made again, and this node
-        registered again, after the database restarted)."""
-        if self.db.leases.backend_pid() != self._pid:
+        """Every :data:`BEAT_SECONDS`: the node's heartbeat, its lease connection
+        checked (made again, and this node registered again, after the database
+        restarted)."""
+        if self.db.leases.backend_pid() != self._pid or not self._execute(
+                "UPDATE nodes SET beat = now() WHERE node = %s RETURNING node", (self.node,)):
             self.register()
 
     def close(self) -> None:
         try:
+            self._execute("DELETE FROM open_tables WHERE node = %s", (self.node,))
             self._execute("DELETE FROM playing WHERE node = %s", (self.node,))
             self._execute("DELETE FROM nodes WHERE node = %s", (self.node,))
         except Exception:  # noqa: BLE001 - a database that is down forgets us by itself
@@ -145,6 +156,7 @@ class Cluster:
     def reap(self) -> None:
         """Forget the rows of nodes that are gone (they no longer count already)."""
         self._execute(f"DELETE FROM playing WHERE node NOT IN ({LIVE})")
+        self._execute(f"DELETE FROM open_tables WHERE node NOT IN ({LIVE})")
         self._execute(f"DELETE FROM nodes WHERE node NOT IN ({LIVE})")
 
 

@@ -115,6 +115,28 @@ CREATE TABLE playing (
 CREATE INDEX playing_address ON playing (address);
 CREATE INDEX playing_key ON playing (key);
 """),
+    (3, """
+ALTER TABLE nodes ADD COLUMN peer text NOT NULL DEFAULT '';
+ALTER TABLE nodes ADD COLUMN beat timestamptz NOT NULL DEFAULT now();
+CREATE TABLE open_tables (
+    code text PRIMARY KEY,
+    node text NOT NULL,
+    match_id text NOT NULL,
+    owner text NOT NULL,
+    host text NOT NULL,
+    preset text NOT NULL,
+    seats integer NOT NULL,
+    names text[] NOT NULL,
+    open integer NOT NULL,
+    quick boolean NOT NULL,
+    over boolean NOT NULL,
+    connected integer NOT NULL,
+    opened timestamptz NOT NULL DEFAULT now(),
+    promised_until timestamptz NOT NULL DEFAULT '-infinity'
+);
+CREATE INDEX open_tables_node ON open_tables (node);
+CREATE INDEX open_tables_waiting ON open_tables (opened) WHERE quick AND NOT over;
+"""),
 )
 
 
