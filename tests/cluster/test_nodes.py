@@ -248,6 +248,36 @@ async def test_players_of_two_nodes_meet_by_quick_match_and_by_the_listing(clust
         conn.close()
 
 
+async def test_postgresql_restarted_mid_match_play_pauses_then_goes_on(cluster, postgres):
+    haproxy, nodes = cluster
+    key = new_key()
+    conn, chan, screen = await _play(haproxy.port, key, source="127.0.0.10")
+    await screen.wait("Signed in as alice")
+    chan.write(b"n")
+    await screen.wait("Start")
+    chan.write(b"\x13")
+    turn = await _my_turn(screen)
+    await asyncio.to_thread(postgres.halt)  # the database every node shares
+    try:
+        chan.write(b"k")  # taken, not saved: the table waits and says why
+        await screen.wait("does not answer", "waits until it can save")
+    finally:
+        await asyncio.to_thread(postgres.resume)
+    turn = await _my_turn(screen, turn)  # saved at last: play goes on by itself
+    chan.write(b"k")
+    turn = await _my_turn(screen, turn)
+    hand = re.findall(r"Your hand · (\d+ cards?)", screen.text())[-1]
+    conn.abort()
+    # nothing lost: a new connection (once HAProxy sees the nodes healthy again)
+    # resumes at the very decision last seen
+    await asyncio.to_thread(haproxy.wait_up, len(nodes))
+    conn, chan, screen = await _play(haproxy.port, key, source="127.0.0.10")
+    await screen.wait("Signed in as alice", "Resume")
+    chan.write(b"r")
+    await screen.wait(f"Your hand · {hand}", f"Draft {turn}/14: keep")
+    conn.close()
+
+
 async def test_the_per_address_limit_counts_every_node(cluster):
     haproxy, nodes = cluster
     held = []

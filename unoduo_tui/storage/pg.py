@@ -312,9 +312,15 @@ class Leases:
 
     def backend_pid(self) -> int:
         """The database's process of the lease connection (a node is alive while it
-        is: :mod:`.cluster`)."""
+        is: :mod:`.cluster`), asked of the database: a connection the database
+        restarted under looks whole until it is used — this finds it broken, makes it
+        again and takes its locks again (every heartbeat: :meth:`.Cluster.beat`)."""
         with self._lock:
-            return int(self._connection().info.backend_pid)
+            try:
+                row = self._connection().execute("SELECT pg_backend_pid()").fetchone()
+            except self.db.errors():  # broken now: made again, once
+                row = self._connection().execute("SELECT pg_backend_pid()").fetchone()
+            return int(row[0])
 
     def drop(self, match_id: str) -> None:
         key = lease_key(match_id)
