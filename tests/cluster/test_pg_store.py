@@ -188,3 +188,29 @@ def test_store_copy_moves_a_serve_dir_into_the_database_and_back_verified(
     (path,) = (back / "players").glob("*/matches/*.unoduo")
     assert path.read_bytes() == handle.path.read_bytes()
     assert main(["store", "copy", str(back), str(back)]) == 2  # one end is a database
+
+
+def test_matches_in_the_database_count_in_every_node_s_record(pg_url, tmp_path, monkeypatch):
+    from unoduo_tui.record.index import DB_INDEX_NAME, Index
+    from unoduo_tui.record.stats import boards
+    from unoduo_tui.ssh.identity import identify
+    from unoduo_tui.storage import STORE_ENV, saves_for
+
+    monkeypatch.setenv(STORE_ENV, pg_url)  # as serve --store gives its games
+    key = "SHA256:ann"
+    for node in ("a", "b"):
+        (tmp_path / node).mkdir()
+    a, b = (identify(tmp_path / node, key, "ann").folder for node in ("a", "b"))
+    store = saves_for(a, key)  # ann plays on node a
+    assert isinstance(store, PgStore)
+    m = Match.new(Rules(preset="duo", seats=2, target=100), seed=7)
+    handle = store.new_match(m, SEATS)
+    _play(m, 100_000, handle)
+    assert m.over and store.summaries()[0].status == "finished"
+    for folder in (a, b):  # either node's Stats and leaderboard count it
+        index = Index.of(folder, key)
+        assert index.path.name == DB_INDEX_NAME and index.shared
+        (duo,) = [s for s in index.read(lambda conn: boards(conn, f"key:{key}"))
+                  if s.preset == "duo"]
+        assert duo.you is not None and duo.you.rated == 1
+    assert not (tmp_path / "a" / "record.sqlite").exists()  # the files' index: untouched

@@ -410,8 +410,14 @@ class PgStore(Saves):
         self.key = key
         self.owner = owner
         self.vouched: dict[str, str] = {}
-        #: called with a match's id once its footer is saved (the record)
-        self.on_finish: Callable[[str], None] | None = None
+        #: called with a match's id once its footer is saved: the record's index
+        #: notes it (:mod:`unoduo_tui.record.index`, of the database's saves)
+        self.on_finish: Callable[[str], None] | None = self._recorded
+
+    def _recorded(self, match_id: str) -> None:
+        from ..record.index import note_saved
+
+        note_saved(self.data_dir, Path(match_id), key=self.key)
 
     def __repr__(self) -> str:
         from . import describe
