@@ -75,8 +75,11 @@ class Postgres:
     """One PostgreSQL server: :meth:`start`, :meth:`url` of a database, :meth:`new_db`,
     :meth:`restart`, :meth:`stop`."""
 
-    def __init__(self) -> None:
+    def __init__(self, fsync: bool = False) -> None:
         bindir = pg_bin()
+        #: the tests' server skips fsync (it dies with the test); a benchmark's does not
+        self.options = (f"-c listen_addresses=127.0.0.1 -c unix_socket_directories='' "
+                        f"-c fsync={'on' if fsync else 'off'} -c max_connections=200")
         assert bindir is not None
         self.bin = bindir
         self.user = _runs_as()
@@ -100,10 +103,8 @@ class Postgres:
         for _ in range(5):
             self.port = free_port()
             done = self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w",
-                             "-t", "60", "-o",
-                             f"-p {self.port} -c listen_addresses=127.0.0.1 "
-                             "-c unix_socket_directories='' -c fsync=off "
-                             "-c max_connections=200", "start", check=False)
+                             "-t", "60", "-o", f"-p {self.port} {self.options}", "start",
+                             check=False)
             if done.returncode == 0:
                 return self
         raise RuntimeError(f"PostgreSQL did not start: {done.stderr}\n"
@@ -129,9 +130,7 @@ class Postgres:
     def resume(self) -> None:
         """Start it again, on the same port."""
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60",
-                  "-o", f"-p {self.port} -c listen_addresses=127.0.0.1 "
-                  "-c unix_socket_directories='' -c fsync=off -c max_connections=200",
-                  "start")
+                  "-o", f"-p {self.port} {self.options}", "start")
 
     def stop(self) -> None:
         if self.data.exists():
