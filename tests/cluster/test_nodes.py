@@ -35,6 +35,7 @@ class Node:
 
     def __init__(self, url: str, root: Path, name: str, host_key: Path, **options: str):
         self.name = name
+        self.url = url
         self.root = root
         self.dir = root / name
         self.port, self.health = free_port(), free_port()
@@ -275,6 +276,45 @@ async def test_postgresql_restarted_mid_match_play_pauses_then_goes_on(cluster, 
     await screen.wait("Signed in as alice", "Resume")
     chan.write(b"r")
     await screen.wait(f"Your hand · {hand}", f"Draft {turn}/14: keep")
+    conn.close()
+
+
+async def _shared_files(url: str, owner: str) -> list[str]:
+    """The names of ``owner``'s files the nodes share, in the database."""
+    import psycopg
+
+    async with await psycopg.AsyncConnection.connect(url) as conn:
+        cur = await conn.execute("SELECT name FROM player_files WHERE owner = %s "
+                                 "ORDER BY name", (owner,))
+        return [r[0] for r in await cur.fetchall()]
+
+
+async def test_a_host_who_drops_goes_back_to_their_table_held_by_the_other_node(cluster):
+    haproxy, nodes = cluster
+    key = new_key()
+    conn, chan, screen = await _play(haproxy.port, key, "eve", source="127.0.0.11")
+    await screen.wait("Signed in as eve")
+    chan.write(b"o")
+    await screen.wait("Host a table")
+    chan.write(b"\t\r")  # UNO Duo, the other seat open: a table held by this node
+    await screen.wait_any("keep (k) or reject (r)", "Player 2 is drafting")
+    host = _node_of(nodes, key.get_fingerprint())
+    other = next(n for n in nodes if n is not host)
+    # the table's code and eve's token reach the database (the node's heartbeat)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while not any(n.startswith("tables/") for n in await _shared_files(
+            host.url, key.get_fingerprint())):
+        assert loop.time() < deadline, "the table file never reached the database"
+        await asyncio.sleep(0.2)
+    opened = other.log_text().count(" opened (")
+    conn.abort()
+    conn, chan, screen = await _play(haproxy.port, key, "eve", source="127.0.0.11")
+    await screen.wait("Signed in as eve", "Resume ⇄")  # on the other node
+    assert _node_of([other], key.get_fingerprint()) is other
+    chan.write(b"r")
+    await screen.wait_any("keep (k) or reject (r)", "Player 2 is drafting")
+    assert other.log_text().count(" opened (") == opened  # back at it, where it is held
     conn.close()
 
 

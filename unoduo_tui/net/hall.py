@@ -497,6 +497,9 @@ class Hall:
             running = self._running(folder, Path(request.resume).stem)
             if running is not None:
                 return self._host_seat(running)
+            elsewhere = self._held_elsewhere(folder, Path(request.resume).stem)
+            if elsewhere is not None:
+                return elsewhere
         away = request.away if request.away is not None else AWAY_SECONDS / 60
         if not 0 <= away <= 7 * 24 * 60:
             raise _Problem("the away time is a number of minutes from 0 to a week")
@@ -542,6 +545,20 @@ class Hall:
     def _running(self, folder: Path, match_id: str) -> _Held | None:
         return next((h for h in self.tables.values()
                      if h.match == match_id and h.data_dir == folder), None)
+
+    def _held_elsewhere(self, folder: Path, match_id: str) -> msg.Opened | None:
+        """A node of a cluster: the host's seat at their match ``match_id`` when
+        another node holds it still (they connected to this node since) — the code and
+        their token from the table file in their folder (shared by the nodes), the
+        host's seat the first one of it; None: no other node holds it."""
+        if self.shared is None:
+            return None
+        entry = next((e for e in self.shared.remote if e.match == match_id), None)
+        kept = TableFile(folder, match_id).load() if entry is not None else None
+        if entry is None or kept is None or kept["code"] != entry.code or not kept["tokens"]:
+            return None
+        seat = min(kept["tokens"])
+        return msg.Opened(entry.code, True, match_id, seat, kept["tokens"][seat])
 
     def _host_seat(self, held: _Held) -> msg.Opened:
         a = held.authority

@@ -283,6 +283,8 @@ class GameServer:
             try:
                 await asyncio.to_thread(self.cluster.beat)
                 await asyncio.to_thread(self.cluster.reap)
+                for client in list(self.clients):
+                    await asyncio.to_thread(client.push_files)
             except Exception:  # noqa: BLE001 - the database is down: again later
                 pass
 
@@ -386,6 +388,9 @@ class Client(asyncssh.SSHServer):
         self._told = False
         #: this player's place among the cluster's (``--store``: who plays where)
         self.place_number: int | None = None
+        #: ``--store``: the player's shared files as last pulled or pushed (name →
+        #: digest: :meth:`~unoduo_tui.storage.cluster.Cluster.push_files`)
+        self.files: dict[str, str] | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -525,6 +530,8 @@ class Client(asyncssh.SSHServer):
                 return why
             name, new = cluster.identity(fingerprint, username)
             self.identity = identify(server.serve_dir, fingerprint, name, known_name=name)
+            # the settings and table tokens they left on whichever node they were
+            self.files = cluster.pull_files(fingerprint, self.identity.folder)
             if new:
                 cluster.add_new_key(self.address)
         except Exception as exc:  # noqa: BLE001 - the database or the folder: refused
@@ -544,9 +551,23 @@ class Client(asyncssh.SSHServer):
                    f"{self.address} connected")
         return None
 
+    def push_files(self) -> None:
+        """``--store``: the player's shared files that changed, to the database (on
+        a thread: at each heartbeat, and when the session ends)."""
+        cluster, files, identity = self.server.cluster, self.files, self.identity
+        if cluster is None or files is None or identity is None:
+            return
+        try:
+            self.files = cluster.push_files(identity.fingerprint, identity.folder, files)
+        except Exception as exc:  # noqa: BLE001 - the database down: the next beat
+            self.server.log(f"cannot keep the files of {identity.fingerprint}: "
+                            f"{printable(exc)}")
+
     def session_closed(self, session: PtyBridge) -> None:
         if self.place is not None:
             self.server.gate.leave(self.place)
+        if self.server.cluster is not None:
+            asyncio.get_running_loop().run_in_executor(None, self.push_files)
         self._leave_cluster()
         if self.identity is not None:
             self.server.log(f"{printable(self.identity.name)} left")

@@ -13,15 +13,27 @@ no timer to wait for.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import socket
 import threading
+from pathlib import Path
 from typing import Any
 
 from ..text import player_name
 from .pg import Database, database
 
-__all__ = ["Cluster", "LIVE", "BEAT_SECONDS", "ALIVE_SECONDS"]
+__all__ = ["Cluster", "LIVE", "BEAT_SECONDS", "ALIVE_SECONDS", "PLAYER_FILES",
+           "player_files"]
+
+#: the files of a player's folder the nodes share through the database: the new-match
+#: form's choices, the codes and seat tokens of the tables they host and joined (a
+#: review's cache is not: each node makes its own again)
+PLAYER_FILES = re.compile(r"settings\.json|(?:tables|joined)/[A-Za-z0-9][A-Za-z0-9_.-]{0,99}"
+                          r"\.json")
+#: the largest such file shared
+PLAYER_FILE_BYTES = 64 * 1024
 
 #: seconds between a node's heartbeats (:meth:`Cluster.beat`) …
 BEAT_SECONDS = 5.0
@@ -104,6 +116,43 @@ class Cluster:
         self._execute("UPDATE identities SET name = %s WHERE fingerprint = %s",
                       (player_name(name), fingerprint))
 
+    # -- a player's files ----------------------------------------------------------------
+
+    def pull_files(self, owner: str, folder: Path) -> dict[str, str]:
+        """The player's shared files (:data:`PLAYER_FILES`) as the database has them,
+        written into their ``folder`` on this node (each whole or not at all); what
+        the folder holds of them now (:func:`player_files`), for :meth:`push_files`."""
+        from ..files import private_dir, replace_private
+
+        for name, data in self._execute("SELECT name, data FROM player_files WHERE owner "
+                                        "= %s", (owner,)):
+            if not PLAYER_FILES.fullmatch(name) or len(data) > PLAYER_FILE_BYTES:
+                continue
+            path = folder / name
+            private_dir(path.parent)
+            replace_private(path, bytes(data))
+        return player_files(folder)
+
+    def push_files(self, owner: str, folder: Path, before: dict[str, str]
+                   ) -> dict[str, str]:
+        """The player's shared files that changed in ``folder`` since ``before`` (a
+        :meth:`pull_files` or the last push) written to the database, those gone
+        removed; what the folder holds now."""
+        now = player_files(folder)
+        for name, digest in now.items():
+            if before.get(name) != digest:
+                try:
+                    data = (folder / name).read_bytes()
+                except OSError:
+                    continue
+                self._execute("INSERT INTO player_files (owner, name, data) VALUES (%s, %s, "
+                              "%s) ON CONFLICT (owner, name) DO UPDATE SET data = "
+                              "excluded.data, updated = now()", (owner, name, data))
+        for name in before.keys() - now.keys():
+            self._execute("DELETE FROM player_files WHERE owner = %s AND name = %s",
+                          (owner, name))
+        return now
+
     # -- new keys ------------------------------------------------------------------------
 
     def new_keys(self, address: str) -> tuple[int, float]:
@@ -163,3 +212,21 @@ class Cluster:
 def _count(conn: Any, sql: str, value: str) -> int:
     row = conn.execute(sql, (value,)).fetchone()
     return int(row[0]) if row else 0
+
+
+def player_files(folder: Path) -> dict[str, str]:
+    """The shared files (:data:`PLAYER_FILES`) a player's folder holds: name → a
+    digest of its bytes."""
+    found: dict[str, str] = {}
+    for path in [folder / "settings.json", *sorted((folder / "tables").glob("*.json")),
+                 *sorted((folder / "joined").glob("*.json"))]:
+        name = path.relative_to(folder).as_posix()
+        if not PLAYER_FILES.fullmatch(name) or path.is_symlink():
+            continue
+        try:
+            if path.stat().st_size > PLAYER_FILE_BYTES:
+                continue
+            found[name] = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError:
+            continue
+    return found

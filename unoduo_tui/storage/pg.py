@@ -137,6 +137,15 @@ CREATE TABLE open_tables (
 CREATE INDEX open_tables_node ON open_tables (node);
 CREATE INDEX open_tables_waiting ON open_tables (opened) WHERE quick AND NOT over;
 """),
+    (4, """
+CREATE TABLE player_files (
+    owner text NOT NULL,
+    name text NOT NULL,
+    data bytea NOT NULL,
+    updated timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (owner, name)
+);
+"""),
 )
 
 
