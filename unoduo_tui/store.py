@@ -170,6 +170,21 @@ class Saves:
     def delete(self, ref: "str | os.PathLike") -> "str | Path":
         raise NotImplementedError
 
+    def _noted(self, ref: str) -> None:
+        """A save of this store finished (its footer is saved): the record told."""
+        raise NotImplementedError
+
+    def _reopened(self, handle: SaveHandle, match: Match, notes: list[str]) -> SaveHandle:
+        """A save just opened for writing: told to note its end, and brought up to its
+        match — the start's chance outcomes of a header-only save, a lost footer (a
+        write refused now is a note, and tried again with the next decision)."""
+        handle.on_finish = self._noted
+        try:
+            handle.sync(match)
+        except SaveWriteError as exc:
+            notes.append(f"not saved yet: {exc}")
+        return handle
+
     def summaries(self) -> "list[Summary]":
         raise NotImplementedError
 
@@ -305,11 +320,7 @@ class Store(Saves):
                                 decoded.good_length, len(decoded.entries), header,
                                 finished=decoded.footer is not None, undos=decoded.undos,
                                 seats=decoded.seats)
-        handle.on_finish = self._noted
-        try:  # the start's chance outcomes of a header-only file; a lost footer
-            handle.sync(match)
-        except SaveWriteError as exc:
-            notes.append(f"not saved yet: {exc}")
+        self._reopened(handle, match, notes)
         return Loaded(match, header, path, handle, notes, decoded.undos,
                       tuple(decoded.seats))
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import queue
 import shutil
 import tempfile
 import time
@@ -29,7 +28,7 @@ from unoduo_tui.storage.cluster import BEAT_SECONDS, Cluster
 from unoduo_tui.storage.lobby import SharedLobby
 from unoduo_tui.storage.pg import PgStore
 
-from ..net.helpers import WAIT, LoopThread, plan, play_out
+from ..net.helpers import WAIT, Client, LoopThread, plan, play_out
 
 SECRET = os.urandom(32)
 
@@ -98,26 +97,6 @@ def nodes(pg_url):
     shutil.rmtree(root, ignore_errors=True)
 
 
-class Seat:
-    """A player's :class:`RemoteTable` with the updates it got, as
-    :func:`..net.helpers.play_out` plays it."""
-
-    def __init__(self, table) -> None:
-        self.table = table
-        self.updates: queue.Queue = queue.Queue()
-        self.last = table.subscribe(self.updates.put)
-
-    def wait(self, test, what: str = "an update"):
-        update = self.last
-        while not test(update):
-            try:
-                update = self.updates.get(timeout=WAIT)
-            except queue.Empty:
-                raise AssertionError(f"no {what} within {WAIT} s") from None
-            self.last = update
-        return update
-
-
 class Held:
     """The match a node holds, as :func:`play_out` reads it."""
 
@@ -145,7 +124,7 @@ def test_quick_match_pairs_two_players_of_two_nodes_and_they_play_to_the_end(
         assert host.code in a.call(lambda: set(a.hall.tables))
         assert host.code not in b.call(lambda: set(b.hall.tables))
         held = Held(a, host.code)
-        seats = {host.table.seat: Seat(host.table), joined.table.seat: Seat(joined.table)}
+        seats = {t.seat: Client(t, None) for t in (host.table, joined.table)}  # type: ignore[arg-type]
         assert sorted(seats) == [0, 1]
         made = play_out(held, seats, seed=5)  # type: ignore[arg-type]
         assert held.state()[2] and made > 10, "the match is over"

@@ -134,6 +134,17 @@ async def _play(port: int, key, username: str = "alice", source: str | None = No
     return conn, chan, screen
 
 
+async def _versus_a_bot(port: int, key, source: str | None = None):
+    """A new UNO Duo match against a bot, through ``port``: (conn, chan, screen, the
+    draft's turn on screen)."""
+    conn, chan, screen = await _play(port, key, source=source)
+    await screen.wait("Signed in as alice")
+    chan.write(b"n")
+    await screen.wait("Start")
+    chan.write(b"\x13")  # ctrl+s: UNO Duo against a bot
+    return conn, chan, screen, await _my_turn(screen)
+
+
 async def _my_turn(screen: Screen, after: int = 0) -> int:
     while True:
         text = await screen.wait("keep (k) or reject (r)")
@@ -152,12 +163,7 @@ def _node_of(nodes: list[Node], fingerprint: str) -> Node:
 async def test_a_match_resumes_exactly_on_the_other_node_after_a_drop_and_a_kill(cluster):
     haproxy, nodes = cluster
     key = new_key()
-    conn, chan, screen = await _play(haproxy.port, key)
-    await screen.wait("Signed in as alice")
-    chan.write(b"n")
-    await screen.wait("Start")
-    chan.write(b"\x13")  # ctrl+s: UNO Duo against a bot
-    turn = await _my_turn(screen)
+    conn, chan, screen, turn = await _versus_a_bot(haproxy.port, key)
     chan.write(b"k")
     await screen.wait("Your hand · 1 card")
     turn = await _my_turn(screen, turn)  # the screen shows it: the keep is saved
@@ -186,12 +192,7 @@ async def test_a_match_resumes_exactly_on_the_other_node_after_a_drop_and_a_kill
 async def test_a_drained_node_sends_its_players_to_the_other_and_stops(cluster):
     haproxy, nodes = cluster
     key = new_key()
-    conn, chan, screen = await _play(haproxy.port, key, source="127.0.0.7")
-    await screen.wait("Signed in as alice")
-    chan.write(b"n")
-    await screen.wait("Start")
-    chan.write(b"\x13")
-    turn = await _my_turn(screen)
+    conn, chan, screen, turn = await _versus_a_bot(haproxy.port, key, "127.0.0.7")
     chan.write(b"k")
     turn = await _my_turn(screen, turn)
     node = _node_of(nodes, key.get_fingerprint())
@@ -252,12 +253,7 @@ async def test_players_of_two_nodes_meet_by_quick_match_and_by_the_listing(clust
 async def test_postgresql_restarted_mid_match_play_pauses_then_goes_on(cluster, postgres):
     haproxy, nodes = cluster
     key = new_key()
-    conn, chan, screen = await _play(haproxy.port, key, source="127.0.0.10")
-    await screen.wait("Signed in as alice")
-    chan.write(b"n")
-    await screen.wait("Start")
-    chan.write(b"\x13")
-    turn = await _my_turn(screen)
+    conn, chan, screen, turn = await _versus_a_bot(haproxy.port, key, "127.0.0.10")
     await asyncio.to_thread(postgres.halt)  # the database every node shares
     try:
         chan.write(b"k")  # taken, not saved: the table waits and says why

@@ -278,24 +278,24 @@ class Hall:
 
     # -- connections -------------------------------------------------------------------
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
-                     ) -> None:
+    def _tracked(self) -> None:
+        """The connection this task serves is waited for when the service closes."""
         task = asyncio.current_task()
         assert task is not None
         self._connections.add(task)
         task.add_done_callback(self._connections.discard)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+                     ) -> None:
+        self._tracked()
         frames = FrameReader()
         pending: deque[dict] = deque()
         handed = False
         try:
-            first = await asyncio.wait_for(next_frame(reader, frames, pending), HELLO_SECONDS)
-            if first is None:
+            got = await _first(reader, writer, frames, pending, msg.TO_HALL)
+            if got is None:
                 return
-            try:
-                message = msg.decode(first, msg.TO_HALL)
-            except BadMessage as exc:
-                await _answer(writer, msg.Refused(str(exc)))
-                return
+            first, message = got
             if isinstance(message, msg.Hello):
                 pending.appendleft(first)
                 handed = await self._to_table(reader, writer, message, frames, pending)
@@ -386,24 +386,17 @@ class Hall:
                     ) -> None:
         """The peer door: another node of the cluster hands one of its players to a
         table held here (:meth:`_relay`), proving it knows the cluster's secret."""
-        task = asyncio.current_task()
-        assert task is not None
-        self._connections.add(task)
-        task.add_done_callback(self._connections.discard)
+        self._tracked()
         frames = FrameReader()
         pending: deque[dict] = deque()
         handed = False
         try:
             nonce = os.urandom(16).hex()
             writer.write(msg.encode(msg.PeerChallenge(nonce)))
-            first = await asyncio.wait_for(next_frame(reader, frames, pending), HELLO_SECONDS)
-            if first is None:
+            got = await _first(reader, writer, frames, pending, msg.TO_PEER)
+            if got is None:
                 return
-            try:
-                join = msg.decode(first, msg.TO_PEER)
-            except BadMessage as exc:
-                await _answer(writer, msg.Refused(str(exc)))
-                return
+            join = got[1]
             assert isinstance(join, msg.PeerJoin)
             who = Guesser(join.guesser, join.lasts)
             if self._closing or not self._secret or not hmac.compare_digest(
@@ -667,6 +660,21 @@ def _forget(held: _Held, url: str | None) -> None:
             gone()
         except Exception:  # noqa: BLE001 - a leftover save is harmless
             pass
+
+
+async def _first(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 frames: FrameReader, pending: deque, receiver: dict[str, type[msg.Message]]
+                 ) -> tuple[dict, msg.Message] | None:
+    """A connection's first frame and the message it is, of those ``receiver`` takes;
+    None: it closed, or it was not one (refused, told why)."""
+    first = await asyncio.wait_for(next_frame(reader, frames, pending), HELLO_SECONDS)
+    if first is None:
+        return None
+    try:
+        return first, msg.decode(first, receiver)
+    except BadMessage as exc:
+        await _answer(writer, msg.Refused(str(exc)))
+        return None
 
 
 async def _answer(writer: asyncio.StreamWriter, message: msg.Message) -> None:

@@ -560,11 +560,7 @@ class PgStore(Saves):
                               len(decoded.entries), header,
                               finished=decoded.footer is not None, undos=decoded.undos,
                               seats=decoded.seats)
-        handle.on_finish = self._noted
-        try:  # the start's chance outcomes of a header-only save; a lost footer
-            handle.sync(match)
-        except SaveWriteError as exc:
-            notes.append(f"not saved yet: {exc}")
+        self._reopened(handle, match, notes)
         return Loaded(match, header, None, handle, notes, decoded.undos,
                       tuple(decoded.seats), match_id)
 
