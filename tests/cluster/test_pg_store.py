@@ -214,3 +214,17 @@ def test_matches_in_the_database_count_in_every_node_s_record(pg_url, tmp_path, 
                   if s.preset == "duo"]
         assert duo.you is not None and duo.you.rated == 1
     assert not (tmp_path / "a" / "record.sqlite").exists()  # the files' index: untouched
+
+
+def test_store_migrate_applies_each_migration_once_and_says_which(pg_url, capsys):
+    from unoduo_tui.storage.pg import MIGRATIONS
+
+    assert main(["store", "migrate", pg_url]) == 0
+    applied = ", ".join(str(v) for v, _ in MIGRATIONS)
+    assert capsys.readouterr().out.strip().endswith(f"schema up to date (applied {applied})")
+    assert main(["store", "migrate", pg_url]) == 0  # again: nothing to do
+    assert capsys.readouterr().out.strip().endswith("schema up to date")
+    wrong = pg_url.replace("unoduo@", "nobody@")
+    assert main(["store", "migrate", wrong]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot use the store" in err and "nobody" in err

@@ -58,8 +58,7 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "migrate":
         if not is_database(args.source):
             raise UsageError("migrate takes a postgresql:// URL")
-        db = _database(args.source)
-        done = db.migrate()
+        done = _migrate(args.source)
         print(f"{describe(args.source)}: schema up to date"
               + (f" (applied {', '.join(map(str, done))})" if done else ""))
         return EXIT_OK
@@ -79,6 +78,24 @@ def _database(url: str):
     try:
         return database(url)
     except (SaveFileError, OSError) as exc:
+        raise UsageError(f"cannot use the store: {clip(exc)}") from None
+
+
+def _migrate(url: str) -> list[int]:
+    """The migrations applied now (a :func:`~..storage.pg.database` would have applied
+    them already, unsaid)."""
+    import psycopg
+
+    from ..storage.pg import Database
+
+    try:
+        psycopg.connect(url, connect_timeout=3).close()  # what is wrong, said plainly
+        db = Database(url)
+        try:
+            return db.migrate()
+        finally:
+            db.close()
+    except Exception as exc:  # noqa: BLE001 - psycopg's, the pool's: one line
         raise UsageError(f"cannot use the store: {clip(exc)}") from None
 
 
