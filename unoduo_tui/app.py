@@ -87,8 +87,10 @@ class UnoDuoApp(SafePalettes, App[int]):
     """UNO Duo at the terminal.  ``bot_pause``: seconds between bot moves (0 in tests).
     ``terminal``: the terminal's variables (``TERM``, ``COLORTERM``) when they are not
     the process's — one of many apps in a process (:mod:`.sessions`); ``thinker``:
-    where its bots think (:mod:`.table.thinking`; None: each table's own thread).
-    Its palettes are fast-key-safe (:class:`~.textual_compat.SafePalettes`)."""
+    where its bots think (:mod:`.table.thinking`; None: each table's own thread);
+    ``shared_loop``: one of many apps on this event loop (a worker of ``unoduo serve``),
+    whose decisions are saved off the loop (:meth:`GameScreen.do
+    <unoduo_tui.screens.game.GameScreen.do>`).  Its palettes are fast-key-safe (:class:`~.textual_compat.SafePalettes`)."""
 
     CSS_PATH = "app.tcss"
     TITLE = "UNO Duo"
@@ -108,8 +110,8 @@ class UnoDuoApp(SafePalettes, App[int]):
                  bot_pause: float = 0.6, think_ms: int | None = None, theme: str | None = None,
                  table: Table | None = None, plan: MatchPlan | None = None,
                  handle_signals: bool = False, lobby: LobbyPlace | None = None,
-                 terminal: Mapping[str, str] | None = None, thinker: Thinker | None = None
-                 ) -> None:
+                 terminal: Mapping[str, str] | None = None, thinker: Thinker | None = None,
+                 shared_loop: bool = False) -> None:
         #: the remembered choices as the app starts (theme; `unoduo play`'s rules)
         self.start_settings = Settings.load(store)
         wanted = theme or self.start_settings.theme or _default_theme(terminal or os.environ)
@@ -125,6 +127,8 @@ class UnoDuoApp(SafePalettes, App[int]):
         self.think_ms = think_ms
         #: where its tables' bots think (None: each table's thread; .table.thinking)
         self.thinker = thinker
+        #: one of many apps on this event loop: nothing slow runs on it (a save's fdatasync)
+        self.shared_loop = shared_loop
         #: a table to open at once (tests, screenshots), or a new match to start
         self.start_table = table
         #: ``unoduo lobby``'s player and lobby dir (:class:`~.screens.lobby.LobbyPlace`):

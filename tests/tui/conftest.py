@@ -112,9 +112,10 @@ async def settle(pilot, timeout: float = 60.0) -> None:
         g = game(app)
         if g is None:
             return
-        if g.table.idle and g.latest is not None and g.latest.seq == g.table.seq:
+        if (g.table.idle and not g.acting and g.latest is not None
+                and g.latest.seq == g.table.seq):
             await pilot.pause()
-            if g.latest.seq == g.table.seq:
+            if g.latest.seq == g.table.seq and not g.acting:
                 return
     raise AssertionError("the table never settled")
 

@@ -10,6 +10,8 @@ post intent (``Hand.CardChosen``); only this screen talks to the table.
 
 from __future__ import annotations
 
+import asyncio
+
 from typing import TYPE_CHECKING, Iterable
 
 from textual.app import ComposeResult
@@ -188,6 +190,11 @@ class GameScreen(GameKeys, Screen[None]):
         if self._hand is None:  # looked up once: the keys ask on every binding
             self._hand = self.query_one(Hand)
         return self._hand
+
+    @property
+    def acting(self) -> bool:
+        """A decision of this screen's is on its way: its update is not here yet."""
+        return self._in_flight
 
     @property
     def over(self) -> bool:
@@ -447,19 +454,44 @@ class GameScreen(GameKeys, Screen[None]):
 
     def do(self, action: Action | str) -> None:
         """Send the viewer's decision to the table; its update moves the screen on (a
-        watcher's is refused there, with the reason shown)."""
+        watcher's is refused there, with the reason shown).
+
+        A table's ``act`` returns once the decision is saved (a local table's
+        ``fdatasync``, a remote table's send): in an app that shares its event loop
+        with many others (``unoduo serve``'s workers) it runs on a thread instead, so
+        the other players' screens go on meanwhile; the keys wait for its update as
+        they wait for a remote table's."""
         if self.viewer is None and not self.spectator:
             return
+        viewer, text, armed = self.viewer, str(action), self.uno_armed
+        if self.unoduo.shared_loop:
+            self.uno_armed = False
+            self._in_flight = True
+            self.refresh_bindings()
+            self.run_worker(self._act_on_thread(viewer, text, armed), group="act")
+            return
         try:
-            self.table.act(self.viewer, str(action))
+            self.table.act(viewer, text)
         except Refused as exc:
-            self.app.bell()
-            self.notify(exc.reason, severity="warning")
-            self.advance()
+            self._refused(exc)
             return
         self.uno_armed = False  # UNO is said with one move (U1), never carried on
         self._in_flight = True
         self.refresh_bindings()
+
+    async def _act_on_thread(self, viewer: int | None, text: str, armed: bool) -> None:
+        try:
+            await asyncio.to_thread(self.table.act, viewer, text)
+        except Refused as exc:
+            if self.live:
+                self._in_flight = False
+                self.uno_armed = armed
+                self._refused(exc)
+
+    def _refused(self, exc: Refused) -> None:
+        self.app.bell()
+        self.notify(exc.reason, severity="warning")
+        self.advance()
 
     def _announce(self, events: Iterable[Event]) -> None:
         """Toasts for the moments a player must not miss (the log has everything)."""

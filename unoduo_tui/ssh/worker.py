@@ -119,7 +119,8 @@ class Worker(asyncio.Protocol):
             for chunk in relay.chunks(data):
                 self.send(relay.Output(sid, chunk))
 
-        host = HostedApp(session_app(config, thinker=self.thinker), output, self.limits,
+        host = HostedApp(session_app(config, thinker=self.thinker, shared_loop=True), output,
+                         self.limits,
                          (message.columns, message.rows))
         self.sessions[sid] = host
         host.start().add_done_callback(lambda task: self._ended(sid, task))
