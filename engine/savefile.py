@@ -72,7 +72,7 @@ from .savefile_fields import (FOOTER_CODE, FORMAT_VERSION, MAX_ID, MAX_NAME, MAX
 __all__ = [
     "FORMAT_VERSION", "MAGIC", "MAX_NAME", "MAX_ID", "MAX_SEED", "MAX_TEXT", "MAX_BODY", "magic",
     "SaveFileError", "Header", "Footer", "SeatRecord", "Decoded", "seat_names", "Encoder",
-    "decode", "entry_body", "load", "last_tag", "read_ends", "HEAD_BYTES", "TAIL_BYTES",
+    "decode", "entry_body", "load", "last_tag", "split_records", "read_ends", "HEAD_BYTES", "TAIL_BYTES",
 ]
 
 _MAGIC_STEM = b"UNODUO"
@@ -402,6 +402,24 @@ def read_ends(head: bytes, tail: bytes, size: int,
             return None
         return header, footer
     return None
+
+
+def split_records(data: bytes, length: int) -> list[bytes]:
+    """The first ``length`` bytes of a decoded save (its ``good_length``: whole records)
+    as one piece per record, the magic with the first: putting them end to end gives
+    the bytes back.  A store that keeps a record per row (#27) keeps these."""
+    out: list[bytes] = []
+    pos = start = 0 if length < len(MAGIC) else len(MAGIC)
+    while pos + 3 <= length:
+        n = data[pos] << 8 | data[pos + 1]
+        end = pos + 3 + n + _TAG
+        if end > length:
+            break
+        out.append(bytes(data[0 if not out else pos:end]))
+        pos = end
+    if pos != length or start == 0:
+        raise SaveFileError("the save does not end on a whole record")
+    return out
 
 
 def last_tag(data: bytes, length: int) -> bytes:

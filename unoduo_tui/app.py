@@ -33,7 +33,7 @@ from .textual_compat import (SafePalettes, give_result_callback, strips_without_
 
 if TYPE_CHECKING:
     from .screens.lobby import LobbyPlace
-    from .store import Loaded, Store
+    from .store import Loaded, Saves
     from .table.thinking import Thinker
 
 __all__ = ["UnoDuoApp", "run_app", "run_to_exit"]
@@ -104,7 +104,7 @@ class UnoDuoApp(SafePalettes, App[int]):
     # App.__init__, the change would re-parse all the CSS before the first frame.
     theme: Reactive[str] = Reactive(Initialize(_first_theme))
 
-    def __init__(self, store: Store | None = None, start: str = "menu", *,
+    def __init__(self, store: Saves | None = None, start: str = "menu", *,
                  vs: str | None = None, seed: int | None = None, target: int | None = None,
                  name: str | None = None, resume: str | None = None,
                  replay: str | Loaded | None = None, spoiler_free: bool = False,
@@ -188,7 +188,7 @@ class UnoDuoApp(SafePalettes, App[int]):
         return screen
 
     @property
-    def saved_store(self) -> Store:
+    def saved_store(self) -> Saves:
         """The store, for what is only offered with one (the saved lists, the lobby,
         shared tables); ``RuntimeError`` in an app without a data dir."""
         if self.store is None:
@@ -481,7 +481,7 @@ class UnoDuoApp(SafePalettes, App[int]):
         self.push_screen(HelpScreen())
 
 
-def run_app(store: Store | None, start: str = "menu", *, vs: str | None = None, seed: int | None = None,
+def run_app(store: Saves | None, start: str = "menu", *, vs: str | None = None, seed: int | None = None,
             target: int | None = None, name: str | None = None, resume: str | None = None,
             replay: str | None = None, spoiler_free: bool = False,
             plan: MatchPlan | None = None) -> int:

@@ -22,12 +22,12 @@ from .screens.game import GameScreen
 if TYPE_CHECKING:
     from .net.remote import RemoteTable
     from .screens.lobby import LobbyPlace
-    from .store import Store
+    from .store import Saves
 
 __all__ = ["remote_app", "lobby_app", "lobby_app_class"]
 
 
-def remote_app(store: Store | None, table: RemoteTable, **options: Any) -> UnoDuoApp:
+def remote_app(store: Saves | None, table: RemoteTable, **options: Any) -> UnoDuoApp:
     """The app showing ``table`` (a :class:`~unoduo_tui.net.remote.RemoteTable`)."""
     return _remote_app_class()(store, "menu", table=table, **options)
 
@@ -49,7 +49,7 @@ def _remote_app_class() -> type[UnoDuoApp]:
     return RemoteApp
 
 
-def lobby_app(store: Store | None, place: LobbyPlace, **options: Any) -> UnoDuoApp:
+def lobby_app(store: Saves | None, place: LobbyPlace, **options: Any) -> UnoDuoApp:
     """The app with the lobby as its first screen and ``/`` to chat at a shared table
     (``options`` go to :class:`~unoduo_tui.app.UnoDuoApp`)."""
     return lobby_app_class()(store, "menu", lobby=place, **options)

@@ -26,8 +26,8 @@ from engine.savefile import Encoder, Footer, Header, SaveFileError, SeatRecord, 
 
 from .files import FILE_MODE, FileProblem, open_regular, put_new, write_all
 
-__all__ = ["SUFFIX", "LockedError", "SaveWriteError", "Seat", "SaveHandle", "SaveLock",
-           "id_of", "named_seats", "parent_of"]
+__all__ = ["SUFFIX", "LockedError", "SaveWriteError", "Seat", "SaveHandle", "FileSaveHandle",
+           "SaveLock", "id_of", "named_seats", "parent_of", "write_error"]
 
 SUFFIX = ".unoduo"
 
@@ -122,73 +122,70 @@ class SaveLock:
 
 
 class SaveHandle:
-    """An open save file that appends; call :meth:`sync` after every ``apply``.
+    """A match's save, open for appending; call :meth:`sync` after every ``apply``.
 
-    The handle knows what is on disk: ``size`` bytes of whole records, ending in
-    the chain tag ``tag``, holding a log of ``written`` entries (after its undo
-    records) and the seat records ``seats``.  A write that fails is cut back to
-    ``size`` and nothing here moves on, so the next :meth:`sync` writes everything
-    not yet saved, from where the file really ends; an undo or a seat record that
-    could not be written is written first, where it belongs in the log.
+    The chain's part, the same in every backend: the handle knows what is saved —
+    ``size`` bytes of whole records (the save's image: what a file holds, or the rows
+    of a database put end to end), ending in the chain tag ``tag``, holding a log of
+    ``written`` entries (after its undo records) and the seat records ``seats``.  A
+    write that fails leaves all of that as it was, so the next :meth:`sync` writes
+    everything not yet saved, from where the save really ends; an undo or a seat
+    record that could not be written is written first, where it belongs in the log.
+    Where the records go is a backend's (:class:`FileSaveHandle`: a file;
+    :class:`unoduo_tui.storage.pg.PgSaveHandle`: rows): :meth:`_append` puts the new
+    records, whole or none; :meth:`_make_durable`, :meth:`_release`.
     """
 
-    def __init__(self, path: Path, fd: int, lock: SaveLock, tag: bytes, size: int,
-                 written: int, header: Header, durable: bool = True,
-                 finished: bool = False, undos: int = 0,
+    def __init__(self, header: Header, tag: bytes, size: int, written: int,
+                 durable: bool = True, finished: bool = False, undos: int = 0,
                  seats: "list[SeatRecord] | tuple[SeatRecord, ...]" = ()) -> None:
-        self.path = path
         self.header = header
-        self._fd = fd
-        self._lock = lock
         self._tag = tag
         self._size = size
         self._written = written
         self._durable = durable
         self._finished = finished
-        self._undos = undos  # undo records on disk
-        self._rewind: int | None = None  # an undo not yet on disk: back to this length
-        self._seats: list[SeatRecord] = list(seats)  # seat records on disk
-        self._new_seats: list[SeatRecord] = []  # seat records not yet on disk
-        self._dirty = False  # a failed write may have left bytes past _size
-        self._failed = False  # the last write failed: the file is behind the match
-        #: called with the path once the footer is on disk (the store's record, #24)
-        self.on_finish: "Callable[[Path], None] | None" = None
-        self._unflushed = False  # written, not yet made durable (fdatasync)
-        self._flush_failed = False  # the last fdatasync failed: tried again
+        self._undos = undos  # undo records saved
+        self._rewind: int | None = None  # an undo not yet saved: back to this length
+        self._seats: list[SeatRecord] = list(seats)  # seat records saved
+        self._new_seats: list[SeatRecord] = []  # seat records not yet saved
+        self._failed = False  # the last write failed: the save is behind the match
+        self._open = True
+        #: called with the handle's :attr:`ref` once the footer is saved (the record, #24)
+        self.on_finish: "Callable[[str], None] | None" = None
+        self._unflushed = False  # written, not yet made durable
+        self._flush_failed = False  # the last flush failed: tried again
 
-    @classmethod
-    def create(cls, path: Path, header: Header, match: Match, durable: bool = True) -> "SaveHandle":
-        """Write the new file ``path`` (``header``, ``match``'s log so far, its footer if
-        it is over) whole or not at all, and return its handle holding its lock.  On a
-        full disk :class:`SaveWriteError` and no file."""
-        enc = Encoder()
-        start = enc.start(header)
-        lock = SaveLock(path)
-        lock.acquire()
-        try:
-            handle = cls(path, -1, lock, enc.tag, len(start), 0, header, durable)
-            rest, enc, footer = handle._unsaved(match)
-            try:
-                put_new(path, start + rest, durable)
-            except OSError as exc:
-                raise SaveWriteError(f"cannot create the save file {path.name}: "
-                                     f"{plain(exc)}", exc.errno or errno.EIO) from None
-            try:
-                handle._fd = open_regular(path, os.O_WRONLY | os.O_APPEND)
-            except OSError as exc:
-                raise SaveWriteError(f"cannot open the new save file {path.name}: "
-                                     f"{plain(exc)}", exc.errno or errno.EIO) from None
-        except BaseException:
-            lock.release()
-            raise
-        handle._tag, handle._size = enc.tag, len(start) + len(rest)
-        handle._written, handle._finished = match.log_length, footer
-        return handle
+    # -- what a backend gives --------------------------------------------------------
 
     @property
     def id(self) -> str:
-        """The match's id in the store: its file's name."""
-        return id_of(self.path)
+        """The match's id in the store."""
+        raise NotImplementedError
+
+    @property
+    def ref(self) -> str:
+        """What the store's ``open`` / ``resolve`` take to find this save again."""
+        return self.id
+
+    @property
+    def path(self) -> Path | None:
+        """The save's file (None: the save is not a file)."""
+        return None
+
+    def _append(self, records: list[bytes], footer: bool) -> None:
+        """Save ``records`` after the ``size`` bytes saved, all or none (``footer``:
+        they end with the footer); raise :class:`SaveWriteError` (none saved)."""
+        raise NotImplementedError
+
+    def _make_durable(self) -> None:
+        """Make what :meth:`_append` saved survive the machine (raise
+        :class:`SaveWriteError`; the next flush tries again)."""
+
+    def _release(self, last: bool) -> None:
+        """Let go of the save (its lock); ``last``: after a last flush."""
+
+    # -- the chain -------------------------------------------------------------------
 
     @property
     def seats(self) -> tuple[Seat, ...]:
@@ -201,39 +198,40 @@ class SaveHandle:
 
     @property
     def seat_records(self) -> tuple[SeatRecord, ...]:
-        """Every seat record, on disk or not yet."""
+        """Every seat record, saved or not yet."""
         return tuple(self._seats + self._new_seats)
 
     @property
     def closed(self) -> bool:
-        return self._fd < 0
+        return not self._open
 
     @property
     def size(self) -> int:
-        """The bytes of the file that hold whole records, as this handle wrote them."""
+        """The bytes of the save's image that hold whole records, as this handle saved
+        them."""
         return self._size
 
     @property
     def pending(self) -> bool:
-        """Whether the last write (or fdatasync) failed, so the file is behind the
-        match until a :meth:`sync` succeeds (which then has written everything)."""
+        """Whether the last write (or flush) failed, so the save is behind the match
+        until a :meth:`sync` succeeds (which then has written everything)."""
         return self._failed or self._flush_failed
 
-    def _unsaved(self, match: Match) -> tuple[bytes, Encoder, bool]:
-        """(the records that bring the file to ``match``, the encoder after them,
+    def _unsaved(self, match: Match) -> tuple[list[bytes], Encoder, bool]:
+        """(the records that bring the save to ``match``, the encoder after them,
         whether they end with the footer)."""
         enc = Encoder(self._tag)
-        parts = []
+        parts: list[bytes] = []
         start = self._written
         if self._rewind is not None:
             start = self._rewind
             parts.append(enc.undo(start))
         for record in self._new_seats:  # each where it lies in the log
             at = max(start, min(record.at, match.log_length))
-            parts.append(enc.entries(match.actions[start:at]))
+            parts.extend(map(enc.entry, match.actions[start:at]))
             parts.append(enc.seat(record))
             start = at
-        parts.append(enc.entries(match.actions_from(start)))
+        parts.extend(map(enc.entry, match.actions_from(start)))
         footer = match.over and not self._finished
         if footer:
             undos = self._undos + (self._rewind is not None)
@@ -242,7 +240,7 @@ class SaveHandle:
             parts.append(enc.footer(Footer(
                 match.winner, match.scores, match.round, match.log_length, undos, offset,
                 names if names != tuple(n for n, _ in self.header.seats) else None)))
-        return b"".join(parts), enc, footer
+        return parts, enc, footer
 
     def sync(self, match: Match) -> None:
         """:meth:`write`, then :meth:`flush`."""
@@ -252,14 +250,20 @@ class SaveHandle:
     def write(self, match: Match) -> None:
         """Append every log entry not yet written (after an undo or seat record not
         yet written), then the footer once it is over.  Raises
-        :class:`SaveWriteError` (an ``OSError``) when the disk refuses; the file is
-        then as it was."""
-        if self._fd < 0:
-            raise SaveFileError(f"{self.path}: the save file is closed")
-        chunk, enc, footer = self._unsaved(match)
-        if chunk:
-            self._append(chunk)
-        self._tag, self._size = enc.tag, self._size + len(chunk)
+        :class:`SaveWriteError` (an ``OSError``) when the backend refuses; the save
+        is then as it was."""
+        if not self._open:
+            raise SaveFileError(f"{self.ref}: the save is closed")
+        records, enc, footer = self._unsaved(match)
+        if records:
+            try:
+                self._append(records, footer)
+            except OSError:
+                self._failed = True
+                raise
+            self._failed = False
+            self._unflushed = True
+        self._tag, self._size = enc.tag, self._size + sum(map(len, records))
         self._written = match.log_length
         if self._rewind is not None:
             self._undos += 1
@@ -268,78 +272,160 @@ class SaveHandle:
         self._new_seats = []
         self._finished = self._finished or footer
         if footer and self.on_finish is not None:
-            self.on_finish(self.path)
+            self.on_finish(self.ref)
 
     def flush(self) -> None:
-        """Make what :meth:`write` wrote durable (``fdatasync``; nothing to do for a
-        bulk handle).  Raises :class:`SaveWriteError`; the records stay in the file
-        and the next ``flush`` tries again."""
-        if not (self._durable and (self._unflushed or self._flush_failed)) or self._fd < 0:
+        """Make what :meth:`write` wrote durable (nothing to do for a bulk handle).
+        Raises :class:`SaveWriteError`; the records stay saved and the next ``flush``
+        tries again."""
+        if not (self._durable and (self._unflushed or self._flush_failed)) or not self._open:
             return
         try:
-            os.fdatasync(self._fd)
-        except OSError as exc:
+            self._make_durable()
+        except OSError:
             self._flush_failed = True
-            raise _write_error(exc) from exc
+            raise
         self._unflushed = self._flush_failed = False
-
-    def _append(self, chunk: bytes) -> None:
-        fd = self._fd
-        try:
-            if self._dirty:  # cut back what the failed write left
-                os.ftruncate(fd, self._size)
-                self._dirty = False
-            write_all(fd, chunk)
-            self._failed = False
-            self._unflushed = True
-        except OSError as exc:
-            self._dirty = self._failed = True
-            try:
-                os.ftruncate(fd, self._size)
-                self._dirty = False
-            except OSError:
-                pass  # tried again before the next write
-            raise _write_error(exc) from exc
 
     @property
     def can_name(self) -> bool:
-        """Seat records need format 3 (an older file carries on without them)."""
+        """Seat records need format 3 (an older save carries on without them)."""
         return self.header.format_version >= 3 and not self._finished
 
     def seat(self, match: Match, seat: int, name: str, kind: str) -> None:
         """Record that from ``match``'s present position ``seat`` is named ``name``
         and played by ``kind`` (:class:`SeatRecord`), and :meth:`sync`.  Raises
         :class:`SaveWriteError` like ``sync`` (the record is then written first by
-        the next); ``SaveFileError`` when the file cannot hold one (:attr:`can_name`)."""
+        the next); ``SaveFileError`` when the save cannot hold one (:attr:`can_name`)."""
         if not self.can_name:
-            raise SaveFileError(f"{self.path}: this save file cannot record who plays a seat")
+            raise SaveFileError(f"{self.ref}: this save cannot record who plays a seat")
         self._new_seats.append(SeatRecord(match.log_length, seat, name, kind))
         self.sync(match)
 
     @property
     def can_undo(self) -> bool:
-        """Undo records need format 2 (a format-1 file carries on as format 1)."""
+        """Undo records need format 2 (a format-1 save carries on as format 1)."""
         return self.header.format_version >= 2 and not self._finished
 
     def undo(self, match: Match) -> None:
-        """Append "the log goes back to ``match``'s length" (practice undo): the file
+        """Append "the log goes back to ``match``'s length" (practice undo): the save
         is never rewritten, so a crash mid-undo loses at most this record.  Raises
         :class:`SaveWriteError` like :meth:`write` (which it is: :meth:`flush` makes it
         durable); the undo is then written first by the next ``write``."""
-        if self._fd < 0:
-            raise SaveFileError(f"{self.path}: the save file is closed")
+        if not self._open:
+            raise SaveFileError(f"{self.ref}: the save is closed")
         if not self.can_undo:
-            raise SaveFileError(f"{self.path}: this save file cannot record an undo")
-        # the file must go back to where it and ``match`` part: at most the last
-        # length on disk, at most an earlier undo not yet written
+            raise SaveFileError(f"{self.ref}: this save cannot record an undo")
+        # the save must go back to where it and ``match`` part: at most the last
+        # length saved, at most an earlier undo not yet written
         back = self._written if self._rewind is None else self._rewind
         self._rewind = min(back, match.log_length)
         self.write(match)
 
     def close(self) -> None:
+        if self._open:
+            self._open = False
+            self._release(True)
+
+    def abandon(self) -> None:
+        """What a killed process leaves: the save as written, let go without a last
+        write or flush (tests of a dropped link)."""
+        if self._open:
+            self._open = False
+            self._release(False)
+
+    def __enter__(self) -> "SaveHandle":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class FileSaveHandle(SaveHandle):
+    """A save file that appends (``write`` on an unbuffered descriptor; ``fdatasync``
+    makes it durable unless the handle is for bulk simulation), holding its
+    :class:`SaveLock`.  A write that fails is cut back to the last whole record."""
+
+    def __init__(self, path: Path, fd: int, lock: SaveLock, tag: bytes, size: int,
+                 written: int, header: Header, durable: bool = True,
+                 finished: bool = False, undos: int = 0,
+                 seats: "list[SeatRecord] | tuple[SeatRecord, ...]" = ()) -> None:
+        super().__init__(header, tag, size, written, durable, finished, undos, seats)
+        self._path = path
+        self._fd = fd
+        self._lock = lock
+        self._dirty = False  # a failed write may have left bytes past _size
+
+    @classmethod
+    def create(cls, path: Path, header: Header, match: Match,
+               durable: bool = True) -> "FileSaveHandle":
+        """Write the new file ``path`` (``header``, ``match``'s log so far, its footer if
+        it is over) whole or not at all, and return its handle holding its lock.  On a
+        full disk :class:`SaveWriteError` and no file."""
+        enc = Encoder()
+        start = enc.start(header)
+        lock = SaveLock(path)
+        lock.acquire()
+        try:
+            handle = cls(path, -1, lock, enc.tag, len(start), 0, header, durable)
+            rest, enc, footer = handle._unsaved(match)
+            data = start + b"".join(rest)
+            try:
+                put_new(path, data, durable)
+            except OSError as exc:
+                raise SaveWriteError(f"cannot create the save file {path.name}: "
+                                     f"{plain(exc)}", exc.errno or errno.EIO) from None
+            try:
+                handle._fd = open_regular(path, os.O_WRONLY | os.O_APPEND)
+            except OSError as exc:
+                raise SaveWriteError(f"cannot open the new save file {path.name}: "
+                                     f"{plain(exc)}", exc.errno or errno.EIO) from None
+        except BaseException:
+            lock.release()
+            raise
+        handle._tag, handle._size = enc.tag, len(data)
+        handle._written, handle._finished = match.log_length, footer
+        return handle
+
+    @property
+    def id(self) -> str:
+        """The match's id in the store: its file's name."""
+        return id_of(self._path)
+
+    @property
+    def ref(self) -> str:
+        return str(self._path)
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    def _append(self, records: list[bytes], footer: bool) -> None:
+        fd = self._fd
+        try:
+            if self._dirty:  # cut back what the failed write left
+                os.ftruncate(fd, self._size)
+                self._dirty = False
+            write_all(fd, b"".join(records))
+        except OSError as exc:
+            self._dirty = True
+            try:
+                os.ftruncate(fd, self._size)
+                self._dirty = False
+            except OSError:
+                pass  # tried again before the next write
+            raise write_error(exc) from exc
+
+    def _make_durable(self) -> None:
+        try:
+            os.fdatasync(self._fd)
+        except OSError as exc:
+            raise write_error(exc) from exc
+
+    def _release(self, last: bool) -> None:
         if self._fd >= 0:
             try:
-                if not self._durable:
+                if last and not self._durable:
                     os.fsync(self._fd)
             except OSError:
                 pass
@@ -347,20 +433,6 @@ class SaveHandle:
                 os.close(self._fd)
                 self._fd = -1
         self._lock.release()
-
-    def abandon(self) -> None:
-        """What a killed process leaves: the file as written, closed without a last
-        write or sync, its lock gone with the process (tests of a dropped link)."""
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
-        self._lock.release()
-
-    def __enter__(self) -> "SaveHandle":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def named_seats(header: Header, records, names: "tuple[str, ...] | None" = None
@@ -371,7 +443,7 @@ def named_seats(header: Header, records, names: "tuple[str, ...] | None" = None
     return tuple(Seat(name, kind) for name, (_, kind) in zip(names, header.seats))
 
 
-def _write_error(exc: OSError) -> SaveWriteError:
+def write_error(exc: OSError) -> SaveWriteError:
     what = ("the disk is full" if exc.errno in (errno.ENOSPC, errno.EDQUOT)
             else exc.strerror or str(exc))
     return SaveWriteError(what, exc.errno or errno.EIO)

@@ -70,10 +70,10 @@ def session_app(config: SessionConfig, **options: Any) -> UnoDuoApp:
     terminal's colours (``options`` go to the app: ``handle_signals``…)."""
     from .apps import lobby_app
     from .screens.lobby import LobbyPlace
-    from .store import Store
+    from .storage import saves_for
 
     place = LobbyPlace(config.lobby_dir, config.name, config.key)
-    store = Store(config.data_dir, config.key)
+    store = saves_for(config.data_dir, config.key)
     if config.key and config.proof:
         store.vouched = {"key": config.key, "proof": config.proof}
     return lobby_app(store, place, terminal=config.terminal(), **options)

@@ -20,7 +20,7 @@ from engine.rules import PRESETS
 from .plan import DEFAULT_LEVEL, HUMAN, bot_levels
 
 if TYPE_CHECKING:
-    from .store import Store
+    from .store import Saves
 
 __all__ = ["Settings"]
 
@@ -59,12 +59,12 @@ class Settings:
         return dict(self.options.get(preset, {}))
 
     @staticmethod
-    def path(store: Store | None) -> Path | None:
+    def path(store: Saves | None) -> Path | None:
         data_dir = getattr(store, "data_dir", None)
         return None if data_dir is None else Path(data_dir) / "settings.json"
 
     @classmethod
-    def load(cls, store: Store | None) -> "Settings":
+    def load(cls, store: Saves | None) -> "Settings":
         """The saved settings; defaults for what is missing, unreadable or no longer
         valid."""
         path = cls.path(store)
@@ -99,7 +99,7 @@ class Settings:
             s.theme = data["theme"]
         return s
 
-    def save(self, store: Store | None) -> None:
+    def save(self, store: Saves | None) -> None:
         path = self.path(store)
         if path is None:
             return

@@ -38,12 +38,14 @@ from engine.savefile import (HEAD_BYTES, TAIL_BYTES, Header, SaveFileError,
                              SeatRecord, decode, last_tag, load, read_ends)
 
 from .text import printable
-from .files import MAX_FILE, create_new, open_regular, private_dir, read_all, write_all
-from .savehandle import (SUFFIX, LockedError, SaveHandle, SaveLock, SaveWriteError, Seat, id_of,
-                         named_seats, parent_of, plain)
+from .files import (MAX_FILE, create_new, open_regular, private_dir, read_all, read_regular,
+                    write_all)
+from .savehandle import (SUFFIX, FileSaveHandle, LockedError, SaveHandle, SaveLock, SaveWriteError,
+                         Seat, id_of, named_seats, parent_of, plain)
 
-__all__ = ["Store", "Seat", "SaveHandle", "Loaded", "Summary", "SaveFileError", "LockedError",
-           "SaveWriteError", "data_dir", "parent_of", "short_id"]
+__all__ = ["Saves", "Store", "Seat", "SaveHandle", "Loaded", "Summary", "SaveFileError",
+           "LockedError", "SaveWriteError", "data_dir", "parent_of", "short_id", "new_match_id",
+           "quoted_ref", "parse_time", "new_header"]
 
 #: the random end of a match id (``20261129-233001-caebc7``): :func:`short_id`
 _SHORT = re.compile(r"[0-9a-f]{6}")
@@ -54,7 +56,7 @@ class Summary:
     """One line of ``unoduo list``."""
 
     id: str  # the file's name without .unoduo: what resume / replay / delete take
-    path: Path
+    path: Path | None  # the save's file (None: a save that is not a file: rows)
     created: datetime | None  # always timezone-aware (None: missing or unreadable)
     seats: tuple[Seat, ...]
     round: int
@@ -67,6 +69,11 @@ class Summary:
     parent: tuple[str, int] | None = None  # a what-if branch: (parent id, its decisions)
     header_id: str | None = None  # the id inside the file, when it is not the file's name
     preset: str = "duo"  # the rules' preset ("duo", "classic"): the game it is
+
+    @property
+    def ref(self) -> str:
+        """What the store's ``open`` / ``delete`` take for this save."""
+        return str(self.path) if self.path is not None else self.id
 
 
 def data_dir(explicit: str | os.PathLike | None = None) -> Path:
@@ -86,16 +93,22 @@ class Loaded:
 
     match: Match
     header: Header
-    path: Path
+    path: Path | None  # the save's file (None: a save that is not a file)
     handle: SaveHandle | None
     notes: list[str] = field(default_factory=list)
     undos: int = 0  # practice undos the file records
     seat_records: tuple[SeatRecord, ...] = ()  # who came and who played (format 3)
+    match_id: str | None = None  # the id of a save that is not a file
 
     @property
     def id(self) -> str:
         """The match's id in the store: its file's name (``header.match_id`` may differ)."""
-        return id_of(self.path)
+        return id_of(self.path) if self.path is not None else (self.match_id or "")
+
+    @property
+    def ref(self) -> str:
+        """What the store's ``open`` takes for this save (its path, or its id)."""
+        return str(self.path) if self.path is not None else self.id
 
     @property
     def seats(self) -> tuple[Seat, ...]:
@@ -113,8 +126,82 @@ class Loaded:
         return by
 
 
-class Store:
-    """The saved matches of one data dir; ``key``: under ``unoduo serve``, the SSH key
+def new_match_id(now: datetime) -> str:
+    """A new match's id: its start (UTC) and six random hex digits (:func:`short_id`)."""
+    return now.strftime("%Y%m%d-%H%M%S-") + os.urandom(3).hex()
+
+
+def new_header(match: Match, seats: "tuple[Seat, ...]", extra: dict | None = None) -> Header:
+    """The header of a new match's save (``ValueError`` for one the reader would refuse)."""
+    now = datetime.now(timezone.utc)
+    return Header(new_match_id(now), match.rules, match.seed,
+                  tuple((s.name, s.kind) for s in seats), now.isoformat(timespec="seconds"),
+                  __version__, extra=dict(extra or {}))
+
+
+class Saves:
+    """The saved matches of one player, whatever keeps them: the storage interface of
+    the saves.  :class:`Store` keeps them as files (the default); the PostgreSQL
+    backend (:class:`unoduo_tui.storage.pg.PgStore`) as rows, one per record.  Both
+    keep the same bytes — the hash-chained save of :mod:`engine.savefile` — so a save
+    moves between them unchanged (``unoduo store copy``).
+
+    ``data_dir``: the player's folder for what is not a save (settings, table tokens);
+    ``key``: under ``unoduo serve``, the SSH key (fingerprint) of the player."""
+
+    data_dir: Path
+    key: str | None
+    vouched: dict[str, str]
+
+    def ensure(self) -> None:
+        """The player's folder, made private if it is not there."""
+        private_dir(self.data_dir)
+
+    def new_match(self, match: Match, seats: "tuple[Seat, ...]", durable: bool = True,
+                  directory: Path | None = None, extra: dict | None = None) -> SaveHandle:
+        raise NotImplementedError
+
+    def resolve(self, ref: "str | os.PathLike") -> "str | Path":
+        raise NotImplementedError
+
+    def open(self, ref: "str | os.PathLike", read_only: bool = False) -> Loaded:
+        raise NotImplementedError
+
+    def delete(self, ref: "str | os.PathLike") -> "str | Path":
+        raise NotImplementedError
+
+    def _noted(self, ref: str) -> None:
+        """A save of this store finished (its footer is saved): the record told."""
+        raise NotImplementedError
+
+    def _reopened(self, handle: SaveHandle, match: Match, notes: list[str]) -> SaveHandle:
+        """A save just opened for writing: told to note its end, and brought up to its
+        match — the start's chance outcomes of a header-only save, a lost footer (a
+        write refused now is a note, and tried again with the next decision)."""
+        handle.on_finish = self._noted
+        try:
+            handle.sync(match)
+        except SaveWriteError as exc:
+            notes.append(f"not saved yet: {exc}")
+        return handle
+
+    def summaries(self) -> "list[Summary]":
+        raise NotImplementedError
+
+    def image(self, ref: "str | os.PathLike") -> tuple[str, bytes]:
+        """A save's id and its whole image: the bytes a save file of it holds
+        (``unoduo verify``, ``export``, ``store copy``)."""
+        raise NotImplementedError
+
+    def newest_unfinished(self) -> Summary | None:
+        return next((s for s in self.summaries() if s.status == "in progress"), None)
+
+    def list(self) -> "list[Summary]":
+        return self.summaries()
+
+
+class Store(Saves):
+    """The saved matches of one data dir, as files; ``key``: under ``unoduo serve``, the SSH key
     (fingerprint) of the player whose data dir it is — the session's, never the
     process's environment (many sessions share a worker) — so that the record counts
     their matches in the server's one index (:func:`.record.identity.index_root`)."""
@@ -141,17 +228,14 @@ class Store:
         over) and hold its lock.  The file appears whole or not at all: on a full disk
         :class:`SaveWriteError` and no file.  ``ValueError`` for a header the reader
         would refuse (a name over ``MAX_NAME``…: clean names with ``player_name``)."""
-        now = datetime.now(timezone.utc)
-        match_id = now.strftime("%Y%m%d-%H%M%S-") + os.urandom(3).hex()
-        header = Header(match_id, match.rules, match.seed,
-                        tuple((s.name, s.kind) for s in seats), now.isoformat(timespec="seconds"),
-                        __version__, extra=dict(extra or {}))
+        header = new_header(match, seats, extra)
         self.ensure()
         folder = Path(directory) if directory is not None else self.matches_dir
         private_dir(folder)
-        handle = SaveHandle.create(folder / (match_id + SUFFIX), header, match, durable)
+        handle = FileSaveHandle.create(folder / (header.match_id + SUFFIX), header, match,
+                                       durable)
         if durable:  # bulk saves (simulate) are bot-only: the record finds them itself
-            handle.on_finish = self._recorded
+            handle.on_finish = self._noted
             if match.over:  # the footer is on disk already
                 self._recorded(handle.path)
         return handle
@@ -178,11 +262,11 @@ class Store:
             if len(hits) == 1:
                 return hits[0]
             if len(hits) > 1:
-                raise SaveFileError(f"{_quoted(text)} matches {len(hits)} saved matches; give more "
+                raise SaveFileError(f"{quoted_ref(text)} matches {len(hits)} saved matches; give more "
                                     "of the id")
         if os.path.lexists(path):
             return path
-        raise SaveFileError(f"no saved match {_quoted(text)} (see 'unoduo list')")
+        raise SaveFileError(f"no saved match {quoted_ref(text)} (see 'unoduo list')")
 
     def open(self, ref: "str | os.PathLike", read_only: bool = False) -> Loaded:
         """Load a match by replaying its file; unless read-only, lock it, recover a torn
@@ -232,15 +316,11 @@ class Store:
         except BaseException:
             os.close(fd)
             raise
-        handle = SaveHandle(path, fd, lock, last_tag(data, decoded.good_length),
-                            decoded.good_length, len(decoded.entries), header,
-                            finished=decoded.footer is not None, undos=decoded.undos,
-                            seats=decoded.seats)
-        handle.on_finish = self._recorded
-        try:  # the start's chance outcomes of a header-only file; a lost footer
-            handle.sync(match)
-        except SaveWriteError as exc:
-            notes.append(f"not saved yet: {exc}")
+        handle = FileSaveHandle(path, fd, lock, last_tag(data, decoded.good_length),
+                                decoded.good_length, len(decoded.entries), header,
+                                finished=decoded.footer is not None, undos=decoded.undos,
+                                seats=decoded.seats)
+        self._reopened(handle, match, notes)
         return Loaded(match, header, path, handle, notes, decoded.undos,
                       tuple(decoded.seats))
 
@@ -267,6 +347,16 @@ class Store:
         self._recorded(path, gone=True)
         return path
 
+    def image(self, ref: "str | os.PathLike") -> tuple[str, bytes]:
+        path = self.resolve(ref)
+        try:
+            return id_of(path), read_regular(path)
+        except OSError as exc:
+            raise SaveFileError(plain(exc)) from None
+
+    def _noted(self, ref: str) -> None:
+        self._recorded(Path(ref))
+
     def _recorded(self, path: Path, gone: bool = False) -> None:
         """Tell the record's index (#24) that a save's match ended, or that it was
         deleted.  The index is derived from the saves and mends itself: its failing
@@ -289,8 +379,6 @@ class Store:
                 out.append(_damaged(path, f"{path}: cannot be read ({type(exc).__name__})"))
         oldest = datetime.min.replace(tzinfo=timezone.utc)
         return sorted(out, key=lambda s: (s.created or oldest, s.id), reverse=True)
-
-    list = summaries
 
     def _sweep(self) -> None:
         """Remove what killed processes left: the temp file of a match being created
@@ -347,9 +435,6 @@ class Store:
         except (SaveFileError, OSError) as exc:
             return _damaged(path, str(exc) if isinstance(exc, SaveFileError) else plain(exc))
 
-    def newest_unfinished(self) -> Summary | None:
-        return next((s for s in self.summaries() if s.status == "in progress"), None)
-
 
 def _keep_aside(path: Path, data: bytes) -> str:
     """A copy of a damaged file beside it (``<name>.corrupt``, or ``.corrupt.N`` if that
@@ -377,7 +462,7 @@ def _summary(path: Path, header: Header, rounds: int, scores: tuple[int, ...], s
              actions: int, winner: int | None, problem: str | None, undos: int,
              names: tuple[str, ...] | None = None) -> Summary:
     own = id_of(path)
-    return Summary(own, path, _parse_time(header.created),
+    return Summary(own, path, parse_time(header.created),
                    named_seats(header, (), names), rounds, scores, status, actions,
                    winner, problem, undos, parent_of(header),
                    header.match_id if header.match_id != own else None, header.rules.preset)
@@ -387,7 +472,7 @@ def _damaged(path: Path, problem: str) -> Summary:
     return Summary(id_of(path), path, None, (), 0, (), "damaged", 0, None, problem)
 
 
-def _quoted(ref: str, width: int = 40) -> str:
+def quoted_ref(ref: str, width: int = 40) -> str:
     """A reference the user gave, as an error message quotes it: printable, cut short."""
     text = printable(ref)
     return repr(text if len(text) <= width else text[:width - 1] + "…")
@@ -401,7 +486,7 @@ def short_id(match_id: str) -> str:
     return tail if tail != match_id and _SHORT.fullmatch(tail) else match_id
 
 
-def _parse_time(text: str) -> datetime | None:
+def parse_time(text: str) -> datetime | None:
     """An aware time a terminal can show in any zone, or None (naive, unparsable, or
     so far out that converting it would overflow)."""
     try:

@@ -33,6 +33,13 @@ Printed for each run:
   from the TCP connect to "Signed in" on their screen;
 - the load average at the end of the play (the machine may be shared).
 
+``--cluster N`` (#27) runs the same players against a cluster instead of one server:
+``N`` ``serve --store`` nodes (``--workers`` each) sharing a PostgreSQL, behind HAProxy
+in TCP mode (PROXY v2), all started for the run by :mod:`tests.bench.cluster` — the
+players connect to the balancer, and the figures cover the launcher's tree (the
+nodes, their workers and bot pools, HAProxy; the CPU split by each).  PostgreSQL is
+not in it (``pg_ctl`` starts it as a daemon): its CPU is not counted.
+
 ``--idle-lobby N [--tables T]`` measures the lobby instead (#22): ``T`` open tables
 (two human seats each, nobody at them) opened in the server's table service through
 its socket, then the server tree's CPU over ``--seconds`` with nobody connected, then
@@ -235,7 +242,8 @@ def _role(pid: int) -> str:
     text = b" ".join(argv).decode(errors="replace")
     for needle, role in (("ssh.worker", "workers"), ("multiprocessing", "bot pools"),
                          ("reaper", "reaper"), (" serve", "server (SSH, hall)"),
-                         ("unoduo_tui.cli", "game processes")):
+                         ("unoduo_tui.cli", "game processes"), ("postgres", "postgres"),
+                         ("haproxy", "haproxy"), ("tests.bench.cluster", "launcher")):
         if needle in text:
             return role
     return "other"
@@ -275,13 +283,20 @@ async def _settled_pss(pid: int, at_most: float = 20.0) -> int:
     return last
 
 
-def _played(players: Path) -> dict[str, int]:
-    """What the scripts played, from the players' save files."""
+def _played(players: Path, url: str | None = None) -> dict[str, int]:
+    """What the scripts played, from the players' save files (``url``: the saves of
+    every player in that database)."""
     from unoduo_tui.store import Store
 
     tally = dict(matches=0, actions=0, rounds=0, finished=0)
-    for folder in players.iterdir() if players.is_dir() else ():
-        for s in Store(folder).summaries():
+    if url is not None:
+        from unoduo_tui.storage.pg import PgStore
+
+        stores = [PgStore(url, players, owner=None)]
+    else:
+        stores = [Store(f) for f in (players.iterdir() if players.is_dir() else ())]
+    for store in stores:
+        for s in store.summaries():
             tally["matches"] += 1
             tally["actions"] += s.actions
             tally["rounds"] += s.round
@@ -306,12 +321,17 @@ async def run_model(args: argparse.Namespace, workers: int, connections: int) ->
     """One server (``workers`` 0: a process per connection), ``connections`` players:
     its figures (printed as they come, and returned for the side-by-side table)."""
     model = f"--workers {workers}" if workers else "process per connection"
+    if args.cluster:
+        model = f"{args.cluster} nodes × ({model}), HAProxy"
     print(f"== {model}, {connections} players ==", file=sys.stderr)
     folder = tempfile.mkdtemp(prefix="unoduo-sshbench-")
+    most = str(connections + args.burst + 10)
+    command = (["-m", "tests.bench.cluster", "--nodes", str(args.cluster), "--folder",
+                folder] if args.cluster else
+               ["-m", "unoduo_tui.cli", "serve", "--port", "0", "--data-dir", folder,
+                "--idle", "0"])
     server = subprocess.Popen(
-        [sys.executable, "-m", "unoduo_tui.cli", "serve", "--port", "0", "--data-dir", folder,
-         "--max-connections", str(connections + args.burst + 10), "--idle", "0",
-         "--workers", str(workers)],
+        [sys.executable, *command, "--max-connections", most, "--workers", str(workers)],
         stdout=subprocess.PIPE, text=True,
         stderr=open(args.server_log, "a") if args.server_log else subprocess.DEVNULL)
     try:
@@ -321,6 +341,7 @@ async def run_model(args: argparse.Namespace, workers: int, connections: int) ->
         if not found:
             raise RuntimeError(f"the server did not start: {line.strip()!r}")
         port = int(found.group(1))
+        store = re.search(r" store (\S+)", line)
         idle_pss = await _settled_pss(server.pid)
         ready: asyncio.Queue = asyncio.Queue()
         go, stop = asyncio.Event(), asyncio.Event()
@@ -366,7 +387,8 @@ async def run_model(args: argparse.Namespace, workers: int, connections: int) ->
             cpu_roles={r: v / max(keys, 1) * 1000 for r, v in sorted(by_role.items())},
             core=cpu_used / args.seconds / n * 100,
             latency=samples, lobby=[p.to_lobby for p in burst if p.to_lobby is not None],
-            keys=keys, load=load, errors=errors, played=_played(Path(folder) / "players"),
+            keys=keys, load=load, errors=errors,
+            played=_played(Path(folder) / "players", store.group(1) if store else None),
             skipped=sum(p.skipped for p in players))
         _print(figures, args)
         return figures
@@ -599,6 +621,9 @@ def main(argv: list[str] | None = None) -> int:
                              "connect → lobby (0: none)")
     parser.add_argument("--per-address", type=int, default=4,
                         help="players per source address (127.0.0.2, 127.0.0.3, …; serve logs in 4 at once from one address)")
+    parser.add_argument("--cluster", type=int, default=0, metavar="N",
+                        help="N serve nodes sharing a PostgreSQL behind HAProxy, instead "
+                             "of one server (tests.bench.cluster starts them)")
     parser.add_argument("--idle-lobby", type=int, default=0, metavar="N",
                         help="measure N players idle in the lobby instead (with --tables)")
     parser.add_argument("--settle", type=float, default=2.0,

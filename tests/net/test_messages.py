@@ -16,7 +16,8 @@ from unoduo_tui.net import frames
 from unoduo_tui.net import messages as msg
 from unoduo_tui.net.messages import BadMessage
 
-RECEIVERS = (msg.TO_AUTHORITY, msg.TO_CLIENT, msg.TO_HALL, msg.TO_LOBBY)
+RECEIVERS = (msg.TO_AUTHORITY, msg.TO_CLIENT, msg.TO_HALL, msg.TO_LOBBY, msg.TO_PEER,
+             msg.TO_JOINING_NODE)
 ALL = tuple(dict.fromkeys(cls for receiver in RECEIVERS for cls in receiver.values()))
 
 
@@ -77,6 +78,9 @@ def test_every_message_is_a_frozen_dataclass_with_one_tag_per_direction():
     # a lobby and the server's table service (#22: the lobby pushed)
     assert {"hello", "follow", "open", "quick", "cancel_quick"} == set(msg.TO_HALL)
     assert {"lobby_page", "opened", "cancelled", "refused"} == set(msg.TO_LOBBY)
+    # the nodes of a cluster (#27: joining a table another node holds)
+    assert {"peer_join"} == set(msg.TO_PEER)
+    assert {"peer_challenge", "refused"} == set(msg.TO_JOINING_NODE)
 
 
 @settings(max_examples=300, deadline=None)

@@ -40,7 +40,13 @@ async def test_serve_prints_where_and_its_key_then_stops_cleanly_on_sigterm(serv
             await proc.wait()
 
 
-@pytest.mark.parametrize("case", ["data dir is a file", "address not ours", "bad port"])
+_CLUSTER = ["--store", "postgresql://unoduo@127.0.0.1:1/none"]
+
+
+@pytest.mark.parametrize("case", ["data dir is a file", "address not ours", "bad port",
+                                  "no peer on every address", "peer without store",
+                                  "peer on every address", "proxy without from",
+                                  "drain with no server"])
 def test_serve_that_cannot_start_says_why_in_one_line(tmp_path, capsys, case):
     from unoduo_tui.cli import main
 
@@ -49,6 +55,16 @@ def test_serve_that_cannot_start_says_why_in_one_line(tmp_path, capsys, case):
         (tmp_path / "serve").write_text("not a folder")
     elif case == "address not ours":
         argv += ["--listen", "192.0.2.1"]  # TEST-NET-1: never this machine's
+    elif case == "no peer on every address":  # the other nodes could not find it
+        argv += [*_CLUSTER, "--listen", "0.0.0.0"]
+    elif case == "peer without store":
+        argv += ["--peer", "127.0.0.1:2223"]
+    elif case == "peer on every address":
+        argv += [*_CLUSTER, "--peer", "0.0.0.0:2223"]
+    elif case == "proxy without from":
+        argv += ["--proxy-protocol"]
+    elif case == "drain with no server":
+        argv += ["--drain"]
     else:
         argv[-1] = "70000"
     try:

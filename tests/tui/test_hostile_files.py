@@ -356,11 +356,11 @@ def test_mutated_saves_decode_to_a_valid_prefix_or_a_save_file_error(edits):
 
 
 def test_created_times_are_aware_and_sortable():
-    from unoduo_tui.store import _parse_time
+    from unoduo_tui.store import parse_time
 
     for text in ("2026-11-29T12:00:00", "0001-01-01T00:00:00+00:00",
                  "9999-12-31T23:59:59-23:59", "nonsense", ""):
-        assert _parse_time(text) is None
-    when = _parse_time("2026-11-29T12:00:00+00:00")
+        assert parse_time(text) is None
+    when = parse_time("2026-11-29T12:00:00+00:00")
     assert isinstance(when, datetime) and when.tzinfo is not None
     when.astimezone()

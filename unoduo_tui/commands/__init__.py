@@ -12,14 +12,14 @@ from __future__ import annotations
 import argparse
 
 from . import (delete, export, host, join, listing, lobby, play, replay, resume, review, rules,
-               serve, simulate, stats, transcript, verify, watch, web)
+               serve, simulate, stats, store, transcript, verify, watch, web)
 from .common import run_interactive
 
 __all__ = ["MODULES", "build_parser", "run"]
 
 #: every sub-command's module, in the order ``unoduo --help`` lists them
 MODULES = (play, resume, listing, verify, export, simulate, transcript, replay, delete, rules,
-           host, join, watch, serve, lobby, web, stats, review)
+           host, join, watch, serve, lobby, web, stats, review, store)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -21,11 +21,11 @@ if TYPE_CHECKING:
     from ..net.messages import Want
     from ..net.remote import RemoteTable
     from ..plan import MatchPlan
-    from ..store import Loaded, Store
+    from ..store import Loaded, Saves, Store
 
 __all__ = ["UsageError", "clip", "err", "MAX_TARGET", "SEED_RANGE", "LIMITS", "EXIT_OK",
            "EXIT_FAIL", "EXIT_USAGE", "Parser", "whole", "seed", "up_to", "opponents",
-           "name_type", "open_store", "resolve", "writable_dir", "WEB_DRIVER", "terminal_problem",
+           "name_type", "open_store", "open_saves", "resolve", "writable_dir", "WEB_DRIVER", "terminal_problem",
            "need_terminal", "run_interactive", "print_code", "run_remote", "read_only",
            "remote_seats", "resume_hosted", "build_parser", "sit_at", "open_table",
            "Progress", "Subparsers"]
@@ -118,16 +118,46 @@ def err(message: object) -> None:
 
 def open_store(args: argparse.Namespace) -> Store:
     """The :class:`~unoduo_tui.store.Store` of ``--data-dir``; :class:`UsageError` when
-    it cannot be used."""
+    it cannot be used (or ``--store`` names a database: this command keeps its saves
+    in files)."""
     from ..store import Store
 
+    if getattr(args, "store", None) not in (None, "files"):
+        raise UsageError(f"'{args.command}' keeps its saves in the data dir: --store is for "
+                         "serve, list, verify, export, transcript, review, replay, delete "
+                         "and store")
     try:
         return Store(args.data_dir)
     except (OSError, RuntimeError, ValueError) as exc:  # ~nosuchuser, a name too long
         raise UsageError(f"cannot use the data dir: {clip(exc)}") from None
 
 
-def resolve(store: Store, ref: str) -> Path:
+def open_saves(args: argparse.Namespace) -> Saves:
+    """The saves of ``--data-dir`` (:class:`~unoduo_tui.store.Store`), or of the
+    database ``--store`` / ``$UNODUO_STORE`` names — every player's there, as the
+    operator sees them; :class:`UsageError` when they cannot be used."""
+    from ..store import SaveFileError, Store
+    from ..storage import store_url
+
+    try:
+        url = store_url(getattr(args, "store", None))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if url is not None:
+        from ..storage.pg import PgStore
+        from ..store import data_dir
+
+        try:
+            return PgStore(url, data_dir(args.data_dir), owner=None)
+        except (SaveFileError, OSError) as exc:
+            raise UsageError(f"cannot use the store: {clip(exc)}") from None
+    try:
+        return Store(args.data_dir)
+    except (OSError, RuntimeError, ValueError) as exc:  # ~nosuchuser, a name too long
+        raise UsageError(f"cannot use the data dir: {clip(exc)}") from None
+
+
+def resolve(store: Saves, ref: str) -> str | Path:
     """The save file ``ref`` names (an id, a unique start of one, a short id or a
     path); :class:`UsageError` when there is none."""
     from ..store import SaveFileError
@@ -164,7 +194,7 @@ def read_only(args: argparse.Namespace, verdict: bool = False):
     Not found: :class:`UsageError`."""
     from ..store import SaveFileError
 
-    opened = open_store(args)
+    opened = open_saves(args)
     path = resolve(opened, args.match)
     try:
         return opened.open(path, read_only=True)
@@ -202,13 +232,13 @@ def need_terminal() -> None:
 
 
 def run_interactive(args: argparse.Namespace,
-                    plan_of: Callable[[argparse.Namespace, Store], MatchPlan] | None = None
+                    plan_of: Callable[[argparse.Namespace, Saves], MatchPlan] | None = None
                     ) -> int:
     """The menu, ``play``, ``resume`` and ``replay``: the arguments checked first (a bad
     one is a line on stderr, never a toast on the menu), then the terminal, then the
     app.  ``plan_of``: makes the match ``play`` asked for (in the store it opens)."""
     command = args.command or "menu"
-    opened = open_store(args)
+    opened = open_saves(args) if command == "replay" else open_store(args)
     match = getattr(args, "match", None)
     if match is not None:
         match = str(resolve(opened, match))
@@ -218,7 +248,7 @@ def run_interactive(args: argparse.Namespace,
     need_terminal()
     if command == "resume" and match is None:  # the newest unfinished match
         newest = opened.newest_unfinished()
-        match = None if newest is None else str(newest.path)
+        match = None if newest is None else newest.ref
     if command == "resume" and match is not None:  # a hosted match: its table (#15)
         hosted = resume_hosted(opened, match)
         if hosted is not None:
@@ -287,7 +317,7 @@ def sit_at(args: argparse.Namespace, want: Want) -> int:
                       delay=delay, tcp=tcp)
 
 
-def open_table(store: Store, code: str, *, want: Want, name: str, tokens: list[str] | None = None,
+def open_table(store: Saves, code: str, *, want: Want, name: str, tokens: list[str] | None = None,
                new_seat: bool = True, delay: int = 0, tcp: tuple[str, int] | None = None,
                banner: str | None = None) -> int:
     """The full-screen app at the table ``code`` (a seat, or watching); a table that
@@ -309,7 +339,7 @@ def open_table(store: Store, code: str, *, want: Want, name: str, tokens: list[s
     return run_remote(store, table)
 
 
-def run_remote(store: Store, table: RemoteTable) -> int:
+def run_remote(store: Saves, table: RemoteTable) -> int:
     """The full-screen app at ``table`` (a :class:`RemoteTable`) until the player leaves."""
     from ..app import run_to_exit
     from ..apps import remote_app
@@ -320,7 +350,7 @@ def run_remote(store: Store, table: RemoteTable) -> int:
         table.close()
 
 
-def resume_hosted(store: Store, path: str) -> int | None:
+def resume_hosted(store: Saves, path: str) -> int | None:
     """``unoduo resume ID`` of a match that was hosted: its table (reached if it is
     running, else started again with its code and seat tokens) and the host's screen
     (None: not hosted; :func:`unoduo_tui.net.hosted.open_hosted`)."""
@@ -378,7 +408,7 @@ def remote_seats(args: argparse.Namespace, loaded: Loaded) -> tuple[int, ...]:
     ``export`` and ``transcript`` leave hidden."""
     from ..net.hosted import remote_seats as hosted_remote_seats
 
-    return hosted_remote_seats(open_store(args), loaded)
+    return hosted_remote_seats(open_saves(args), loaded)
 
 
 def build_parser(modules: Iterable[ModuleType]) -> argparse.ArgumentParser:
@@ -391,6 +421,10 @@ def build_parser(modules: Iterable[ModuleType]) -> argparse.ArgumentParser:
         options.add_argument("--data-dir", metavar="PATH", default=default,
                              help="where saved matches live (default: $UNODUO_DATA_DIR or "
                                   "the user data dir)")
+        options.add_argument("--store", metavar="URL", default=default,
+                             help="keep the saves in this PostgreSQL database "
+                                  "(postgresql://…; default: $UNODUO_STORE, else the files "
+                                  "of the data dir)")
         return options
 
     # `unoduo --data-dir X list` and `unoduo list --data-dir X` both work: a command's

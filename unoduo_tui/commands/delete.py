@@ -7,7 +7,7 @@ import argparse
 import sys
 
 from ..text import printable
-from .common import Subparsers, EXIT_FAIL, EXIT_OK, UsageError, clip, err, open_store, resolve
+from .common import Subparsers, EXIT_FAIL, EXIT_OK, UsageError, clip, err, open_saves, resolve
 from .listing import players
 
 __all__ = ["add_parser", "run"]
@@ -24,12 +24,12 @@ def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..store import SaveFileError, short_id
 
-    store = open_store(args)
+    store = open_saves(args)
     path = resolve(store, args.match)
     if not args.yes:
         if not sys.stdin.isatty():
             raise UsageError("delete asks first: give --yes to delete without a terminal")
-        s = store.summary(path)
+        s = next(x for x in store.summaries() if x.ref == str(path) or x.id == path)
         what = f"{clip(short_id(s.id), 12)} ({players(s.seats)}, {s.status})"
         try:
             answer = input(f"Delete {what} for good? [y/N] ")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..text import printable
-from .common import Subparsers, EXIT_OK, clip, open_store
+from .common import Subparsers, EXIT_OK, clip, open_saves
 
 __all__ = ["add_parser", "run", "players"]
 
@@ -86,7 +86,7 @@ def _list_rows(s, spoiler_free: bool) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    rows = open_store(args).summaries()
+    rows = open_saves(args).summaries()
     if not rows:
         print("No saved matches yet. Start one with 'unoduo play'.")
         return EXIT_OK

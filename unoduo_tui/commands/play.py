@@ -13,7 +13,7 @@ from .common import Subparsers, LIMITS, MAX_TARGET, UsageError, add_rule_options
 
 if TYPE_CHECKING:
     from ..plan import MatchPlan
-    from ..store import Store
+    from ..store import Saves
 
 __all__ = ["add_parser", "run", "plan_of"]
 
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     return run_interactive(args, plan_of=plan_of)
 
 
-def plan_of(args: argparse.Namespace, store: Store) -> MatchPlan:
+def plan_of(args: argparse.Namespace, store: Saves) -> MatchPlan:
     """The match ``unoduo play`` asked for (options not given: the form's last choices
     for that preset); :class:`UsageError` for a wrong count of ``--vs`` levels, seats
     out of the preset's range or an option the preset lacks."""

@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
              ) if m.over else f"in progress, round {m.round}"
     decisions = sum(1 for e in m.actions if not e.is_chance)
     note = f" ({printable('; '.join(loaded.notes))})" if loaded.notes else ""
-    print(f"ok: {printable(loaded.path)}: {decisions} decisions, {m.log_length} log entries, "
+    print(f"ok: {printable(loaded.ref)}: {decisions} decisions, {m.log_length} log entries, "
           f"scores {'–'.join(map(str, m.scores))}, {state}; framing, chain and every move "
           f"check out{note}")
     return EXIT_OK

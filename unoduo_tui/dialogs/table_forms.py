@@ -29,7 +29,7 @@ from ..text import MAX_NAME
 if TYPE_CHECKING:
     from ..app import UnoDuoApp
     from ..net.remote import RemoteTable
-    from ..store import Store
+    from ..store import Saves
 
 __all__ = ["HostForm", "JoinForm", "open_from_menu", "start_hosted"]
 
@@ -98,7 +98,7 @@ class HostForm(_Form):
         return {**super().answer(), "preset": self.query_one("#preset", Select).value}
 
 
-def start_hosted(store: Store, answer: dict, name: str = "", listing: str | None = None,
+def start_hosted(store: Saves, answer: dict, name: str = "", listing: str | None = None,
                  place: str = "terminal") -> RemoteTable:
     """The table a :class:`HostForm` answer asks for, started (``listing``: listed in
     that lobby), with the host's screen's table at it (its banner the code).  Raises

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from ..plan import MatchPlan
-    from ..store import Store
+    from ..store import Saves
     from .messages import Want
     from .remote import RemoteTable
 
@@ -166,7 +166,7 @@ def host_banner(code: str, place: str = "terminal") -> str:
     return f"Join code: {code}  ·  {how}"
 
 
-def connect(store: Store, code: str, *, want: Want, name: str = "",
+def connect(store: Saves, code: str, *, want: Want, name: str = "",
             tokens: list[str] | None = None, new_seat: bool = True, delay: int = 0,
             tcp: tuple[str, int] | None = None) -> RemoteTable:
     """A :class:`RemoteTable` at ``code`` (the CLI's, the menu's and the lobby's one way
@@ -190,7 +190,7 @@ def connect(store: Store, code: str, *, want: Want, name: str = "",
     return table
 
 
-def sit_host(store: Store, info: dict, name: str = "") -> RemoteTable:
+def sit_host(store: Saves, info: dict, name: str = "") -> RemoteTable:
     """The host's own seat at the table :func:`start_authority` just started (``info``:
     its first line) — that seat only, never another."""
     return connect(store, info["code"], want="play", name=name, tokens=[info["token"]],

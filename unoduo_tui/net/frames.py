@@ -117,6 +117,13 @@ class FrameReader:
         """Bytes received that are not yet a whole frame."""
         return len(self._buffer)
 
+    def rest(self) -> bytes:
+        """The bytes received that are not yet a whole frame, taken (a connection
+        handed on as a byte stream: :mod:`.hall`'s relay to another node)."""
+        rest = bytes(self._buffer)
+        self._buffer.clear()
+        return rest
+
 
 async def next_frame(reader: asyncio.StreamReader, frames: FrameReader,
                      pending: "deque[Any]") -> Any:

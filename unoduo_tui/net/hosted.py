@@ -27,7 +27,7 @@ from .codes import TableFile, hall_path
 if TYPE_CHECKING:
     from engine.savefile import Header
 
-    from ..store import Loaded, Store
+    from ..store import Loaded, Saves
     from .remote import RemoteTable
 
 __all__ = ["HOST_FIELD", "host_seat", "remote_seats", "open_hosted"]
@@ -40,7 +40,7 @@ def _id(ref: str | os.PathLike[str]) -> str:
     return os.path.basename(str(ref)).removesuffix(".unoduo")
 
 
-def host_seat(store: Store, header: Header, match_id: str) -> int | None:
+def host_seat(store: Saves, header: Header, match_id: str) -> int | None:
     """The host's seat of a hosted match (``None``: the match was not hosted)."""
     seat = (header.extra or {}).get(HOST_FIELD)
     if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(header.seats):
@@ -53,7 +53,7 @@ def _kept_host(kept: dict | None) -> int | None:
     return min(kept["tokens"]) if kept and kept["tokens"] else None
 
 
-def remote_seats(store: Store, loaded: Loaded) -> tuple[int, ...]:
+def remote_seats(store: Saves, loaded: Loaded) -> tuple[int, ...]:
     """The human seats of ``loaded`` (a :class:`~unoduo_tui.store.Loaded`) played
     from other terminals: every human seat but the host's, if it was hosted."""
     host = host_seat(store, loaded.header, loaded.id)
@@ -62,7 +62,7 @@ def remote_seats(store: Store, loaded: Loaded) -> tuple[int, ...]:
     return tuple(s for s, seat in enumerate(loaded.seats) if not seat.is_bot and s != host)
 
 
-def open_hosted(store: Store, path: str | os.PathLike[str], *, name: str = "",
+def open_hosted(store: Saves, path: str | os.PathLike[str], *, name: str = "",
                 listing: str | None = None, place: str = "terminal"
                 ) -> tuple[RemoteTable, dict | None] | None:
     """The hosted match at ``path`` at its table (see the module doc): (a connected

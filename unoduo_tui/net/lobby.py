@@ -65,7 +65,7 @@ from .codes import hall_path, joined_path, parse_code, public_part, socket_dir
 from .messages import MAX_FOLLOWED, Follow, LobbyPage, TableEntry
 
 if TYPE_CHECKING:
-    from ..store import Store
+    from ..store import Saves
     from .authority import Authority
     from .remote import RemoteTable
 
@@ -310,7 +310,7 @@ def mine(data_dir: Path) -> set[str]:
     return codes
 
 
-def quick_match(store: Store, folder: Path, name: str, **start: Any) -> QuickSeat:
+def quick_match(store: Saves, folder: Path, name: str, **start: Any) -> QuickSeat:
     """Join the oldest waiting quick table of someone else, else host one (see the
     module doc).  Raises what :func:`.client.connect` and
     :func:`.client.start_authority` raise."""
@@ -351,7 +351,7 @@ def quick_match(store: Store, folder: Path, name: str, **start: Any) -> QuickSea
         return QuickSeat(table, True, info["code"], info["match"], info.get("pid"))
 
 
-def cancel_quick(store: Store, folder: Path, seat: QuickSeat) -> bool:
+def cancel_quick(store: Saves, folder: Path, seat: QuickSeat) -> bool:
     """Close the quick table ``seat`` hosts, unless a second player has sat down (then
     False: play on).  Its save and table file go too: nothing was played."""
     if hall_path() is not None:  # the server's table: it closes it (:mod:`.hall`)

@@ -22,6 +22,10 @@ A lobby → the server's table service (:data:`TO_HALL`, :mod:`.hall`): :class:`
 (:data:`TO_LOBBY`): :class:`LobbyPage`, :class:`Opened`, :class:`Cancelled`,
 :class:`Refused`.  A :class:`Record` (:class:`TableEntry`) is a message's part, with
 its fields declared and checked the same way.
+
+Between the nodes of a cluster (#27): a node's peer door → the node joining one of
+its tables (:data:`TO_JOINING_NODE`): :class:`PeerChallenge`, :class:`Refused`; that
+node → the door (:data:`TO_PEER`): :class:`PeerJoin`, then the player's own hello.
 """
 
 from __future__ import annotations
@@ -41,7 +45,8 @@ __all__ = ["Message", "BadMessage", "encode", "decode", "schema", "Want", "TO_AU
            "Presence", "ChatLine", "Refused", "Ping", "Bye", "MAX_TOKENS", "ACT_CHARS",
            "TEXT_CHARS", "MAX_SEATS", "Record", "TableEntry", "Follow", "LobbyPage",
            "OpenTable", "QuickMatch", "CancelQuick", "Opened", "Cancelled", "TO_HALL",
-           "TO_LOBBY", "PAGE_TABLES", "MAX_FOLLOWED", "NO_TABLE"]
+           "TO_LOBBY", "PAGE_TABLES", "MAX_FOLLOWED", "NO_TABLE", "PeerChallenge", "PeerJoin",
+           "TO_PEER", "TO_JOINING_NODE"]
 
 #: seat tokens a hello may offer
 MAX_TOKENS = 8
@@ -417,6 +422,34 @@ class Cancelled(Message):
     closed: bool
 
 
+# -- between the nodes of a cluster (:mod:`.hall`'s peer door) -------------------------
+
+
+@dataclass(frozen=True)
+class PeerChallenge(Message):
+    """A node's first word to another node that connects to join one of its tables: a
+    fresh ``nonce`` (hex) the other must sign with the cluster's secret."""
+
+    TAG: ClassVar[str] = "peer_challenge"
+    nonce: str = bounded(chars=64)
+
+
+@dataclass(frozen=True)
+class PeerJoin(Message):
+    """A node hands one of its players to the table ``code`` another node holds:
+    ``guesser`` is who the first node found is talking (``lasts``: beyond this
+    connection), ``node`` the first node's name, ``mac`` the HMAC of the challenge's
+    nonce, the code and the guesser (:func:`.hall.peer_mac`) with the cluster's secret.  The player's own
+    hello follows, then the connection is theirs."""
+
+    TAG: ClassVar[str] = "peer_join"
+    node: str = bounded(chars=TEXT_CHARS)
+    code: str = bounded(chars=_CODE_CHARS, problem="wrong code")
+    guesser: str = bounded(chars=TEXT_CHARS)
+    mac: str = bounded(chars=64)
+    lasts: bool = True
+
+
 #: the messages each end may receive, by tag
 TO_AUTHORITY: dict[str, type[Message]] = {m.TAG: m for m in (Hello, Pong, Act, Hold, Chat,
                                                              StandIn)}
@@ -426,6 +459,10 @@ TO_HALL: dict[str, type[Message]] = {m.TAG: m for m in (Hello, Follow, OpenTable
                                                         CancelQuick)}
 TO_LOBBY: dict[str, type[Message]] = {m.TAG: m for m in (LobbyPage, Opened, Cancelled,
                                                          Refused)}
+#: what a node's peer door receives first (then the player's hello and theirs)
+TO_PEER: dict[str, type[Message]] = {m.TAG: m for m in (PeerJoin,)}
+#: what a node joining a table of another hears first
+TO_JOINING_NODE: dict[str, type[Message]] = {m.TAG: m for m in (PeerChallenge, Refused)}
 
 
 # -- the encoder and the decoder -------------------------------------------------------

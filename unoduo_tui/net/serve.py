@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 from ..plan import HUMAN
-from ..store import Store
+from ..store import Saves, Store
 from ..table.local import LocalTable
 from ..table.thinking import Thinker
 from .authority import AWAY_SECONDS, Authority
@@ -72,7 +72,7 @@ def _claim(folder: Path, code: str) -> Path | None:
     return path
 
 
-def open_match(store: Store, plan: str | None, resume: str | None, bot_pause: float,
+def open_match(store: Saves, plan: str | None, resume: str | None, bot_pause: float,
                thinker: Thinker | None = None
                ) -> tuple[LocalTable, str, TableFile, dict | None]:
     """A hosted table's match: a new one (``plan``, JSON) or the one saved at
@@ -89,7 +89,7 @@ def open_match(store: Store, plan: str | None, resume: str | None, bot_pause: fl
         # elsewhere, and nothing opened here shows it (:mod:`.hosted`)
         table = LocalTable.start(store, match_plan, bot_pause=bot_pause, thinker=thinker,
                                  extra=None if host is None else {HOST_FIELD: host})
-    match_id = Path(table.handle.path).stem if table.handle is not None else "unsaved"
+    match_id = table.handle.id if table.handle is not None else "unsaved"
     record = TableFile(store.data_dir, match_id)
     return table, match_id, record, record.load() if resume else None
 

@@ -24,7 +24,7 @@ from ..savehandle import parent_of
 from ..text import printable
 from .identity import Owner, identities, seat_names
 
-__all__ = ["Derived", "SeatRow", "derive", "STATUSES"]
+__all__ = ["Derived", "SeatRow", "derive", "derive_image", "STATUSES"]
 
 #: what a save can be to the index: counted once it is ``finished``; an ``open`` match
 #: can still be played; a ``bot-only`` one (``unoduo simulate``) is nobody's record
@@ -92,6 +92,19 @@ def derive(root: Path, source: str, owner: Owner, data_dir: Path) -> Derived:
             data = read_all(fd, path)
         finally:
             os.close(fd)
+    except (SaveFileError, OSError) as exc:
+        why = str(exc) if isinstance(exc, SaveFileError) else (exc.strerror or str(exc))
+        return Derived(source, size, mtime, "damaged", printable(why)[:300])
+    match_id = path.name[:-len(".unoduo")] if path.name.endswith(".unoduo") else path.name
+    return derive_image(source, match_id, data, mtime, owner, data_dir)
+
+
+def derive_image(source: str, match_id: str, data: bytes, mtime: int, owner: Owner,
+                 data_dir: Path) -> Derived:
+    """A save's bytes (a file's, or a database's rows end to end: :mod:`..storage.pg`)
+    as the index records it; ``mtime``: when it was last written (ns)."""
+    size = len(data)
+    try:
         # the header alone (a finished file's, from its ends: one record parsed, not
         # the 4 KiB of moves a decode of HEAD_BYTES would take — 10% of a rebuild)
         ends = read_ends(data[:HEAD_BYTES], data[-TAIL_BYTES:], len(data), source)
@@ -105,7 +118,6 @@ def derive(root: Path, source: str, owner: Owner, data_dir: Path) -> Derived:
         if not match.over:
             return Derived(source, size, mtime, "open")
         t = tally(match)
-        match_id = path.name[:-len(".unoduo")] if path.name.endswith(".unoduo") else path.name
         who = identities(header, seat_names(data_dir, decoded, match_id), owner)
         seats = tuple(
             SeatRow(s, w.key, w.name, w.kind, w.verified, t.places[s], won(match, s),
@@ -114,9 +126,8 @@ def derive(root: Path, source: str, owner: Owner, data_dir: Path) -> Derived:
         return Derived(source, size, mtime, "finished", None, match_id, header.rules.preset,
                        t.rounds, decoded.undos > 0, parent_of(header) is not None,
                        match.winner, seats)
-    except (SaveFileError, OSError) as exc:
-        why = str(exc) if isinstance(exc, SaveFileError) else (exc.strerror or str(exc))
-        return Derived(source, size, mtime, "damaged", printable(why)[:300])
+    except SaveFileError as exc:
+        return Derived(source, size, mtime, "damaged", printable(str(exc))[:300])
     except Exception as exc:  # noqa: BLE001 - one odd file must never stop the others
         return Derived(source, size, mtime, "damaged",
                        f"{printable(source)}: cannot be read ({type(exc).__name__})")

@@ -11,6 +11,13 @@ counted from the log) with each human's rating before and after it (:func:`_refo
 A match's place in time is its save's last write (the footer): ratings are folded
 in that order, ties by file name.
 
+**A cluster's saves** (#27: ``serve --store postgresql://…``, or ``$UNODUO_STORE``):
+the same index, ``record-db.sqlite`` in the serve dir of each node, made from the
+finished matches in the database (:class:`_DatabaseSaves`: a save's rows end to end are
+its file's bytes) — every node's players' matches count, a match's place in time is
+its last write in the database.  Derived data still: each node's copy mends itself
+from the database as a data dir's does from its files.
+
 **When.** :meth:`Index.note` when a save's footer is written (the store calls it)
 and :meth:`Index.forget` when a save is deleted; :meth:`Index.refresh` before every
 read compares the saves on disk with the rows and derives what is new, changed or
@@ -38,15 +45,20 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 from ..files import FILE_MODE, private_dir
 from . import ratings as R
-from .derive import COUNTS, Derived, derive
+from .derive import COUNTS, Derived, derive, derive_image
 from .identity import INDEX_NAME, Owner, index_root, owner_of
 
-__all__ = ["Index", "Refreshed", "SCHEMA", "IndexBusy", "note_saved", "changes_for"]
+__all__ = ["Index", "Refreshed", "SCHEMA", "IndexBusy", "note_saved", "changes_for",
+           "DB_INDEX_NAME"]
 
 #: the layout's version (``PRAGMA user_version``): another one is rebuilt
 SCHEMA = 3  # 3: joiners named by the save's seat records (re-derived)
 BUSY_MS = 30_000
 _SUFFIX = ".unoduo"
+#: the index of a cluster's saves (kept apart from a data dir's own)
+DB_INDEX_NAME = "record-db.sqlite"
+#: the sources of the database's saves are named ``db/<match id>``
+_DB = "db/"
 
 _TABLES = f"""
 CREATE TABLE files(source TEXT PRIMARY KEY, size INTEGER NOT NULL,
@@ -109,20 +121,81 @@ def _derive_job(args: tuple) -> Derived:
     return derive(Path(root), source, owner, Path(data_dir))
 
 
-class Index:
-    """The index of one data dir's saves (or a serve dir's, shared)."""
+class _DatabaseSaves:
+    """The finished matches in a cluster's database, read for the index (psycopg,
+    a connection per look: the index reads it when a screen asks, not per move)."""
 
-    def __init__(self, root: Path, shared: bool = False) -> None:
+    def __init__(self, url: str, root: Path, shared: bool) -> None:
+        self.url, self.root, self.shared = url, root, shared
+
+    def _query(self, sql: str, args: tuple) -> list[tuple]:
+        import psycopg
+
+        try:
+            with psycopg.connect(self.url, connect_timeout=3) as conn:
+                return list(conn.execute(sql, args))
+        except psycopg.Error as exc:
+            raise OSError(f"the database does not answer: {exc}") from None
+
+    def _mine(self) -> tuple[str, tuple]:
+        """Every player's matches for a serve dir's index, else the operator's own."""
+        return ("true", ()) if self.shared else ("s.owner = %s", ("",))
+
+    def _save(self, match_id: str, owner: str, size: int, updated: int, name: str) -> _Save:
+        from ..ssh.identity import folder_name
+
+        folder = self.root / "players" / folder_name(owner) if owner else self.root
+        return _Save(_DB + match_id, size, updated, folder,
+                     Owner(owner or None, name or None))
+
+    def saves(self) -> dict[str, _Save]:
+        where, args = self._mine()
+        rows = self._query(
+            "SELECT s.match_id, s.owner, s.size, (EXTRACT(EPOCH FROM s.updated) * 1e9)"
+            "::bigint, COALESCE(i.name, '') FROM saves s LEFT JOIN identities i ON "
+            f"i.fingerprint = s.owner WHERE s.finished AND {where}", args)
+        return {_DB + r[0]: self._save(*r) for r in rows}
+
+    def save(self, match_id: str) -> _Save | None:
+        where, args = self._mine()
+        rows = self._query(
+            "SELECT s.match_id, s.owner, s.size, (EXTRACT(EPOCH FROM s.updated) * 1e9)"
+            "::bigint, COALESCE(i.name, '') FROM saves s LEFT JOIN identities i ON "
+            f"i.fingerprint = s.owner WHERE s.match_id = %s AND {where}", (match_id, *args))
+        return self._save(*rows[0]) if rows else None
+
+    def derive(self, save: _Save) -> Derived:
+        match_id = save.source[len(_DB):]
+        data = b"".join(bytes(r[0]) for r in self._query(
+            "SELECT data FROM save_records WHERE match_id = %s ORDER BY seq", (match_id,)))
+        return derive_image(save.source, match_id, data, save.mtime_ns, save.owner,
+                            save.data_dir)
+
+
+class Index:
+    """The index of one data dir's saves (or a serve dir's, shared); ``url``: of the
+    saves in that database instead (a cluster's)."""
+
+    def __init__(self, root: Path, shared: bool = False, url: str | None = None) -> None:
         self.root = Path(root)
         self.shared = shared
-        self.path = self.root / INDEX_NAME
+        self.path = self.root / (DB_INDEX_NAME if url else INDEX_NAME)
+        self.database = _DatabaseSaves(url, self.root, shared) if url else None
 
     @classmethod
     def of(cls, data_dir: Path, key: str | None = None) -> "Index":
         """The index that holds the saves of ``data_dir`` (``key``: the SSH key the
-        session plays as under ``unoduo serve``, :func:`.identity.index_root`)."""
+        session plays as under ``unoduo serve``, :func:`.identity.index_root`) — of
+        the database's saves when this process keeps them there
+        (:func:`~unoduo_tui.backend.store_url`)."""
+        from ..backend import store_url
+
         root, shared = index_root(Path(data_dir), key)
-        return cls(root, shared)
+        try:
+            url = store_url()
+        except ValueError:
+            url = None
+        return cls(root, shared, url)
 
     # -- connections -------------------------------------------------------------------
 
@@ -276,6 +349,8 @@ class Index:
                 yield folder, owner_of(folder)
 
     def _on_disk(self) -> dict[str, _Save]:
+        if self.database is not None:
+            return self.database.saves()
         found: dict[str, _Save] = {}
         for folder, owner in self._folders():
             base = folder.relative_to(self.root).as_posix()
@@ -296,7 +371,12 @@ class Index:
         return found
 
     def source_of(self, path: Path) -> _Save | None:
-        """The save at ``path`` as this index names it (None: not one of its saves)."""
+        """The save at ``path`` as this index names it (None: not one of its saves);
+        of a database's saves, ``path`` is the match's id."""
+        if self.database is not None:
+            name = Path(path).name
+            return self.database.save(name[:-len(_SUFFIX)] if name.endswith(_SUFFIX)
+                                      else name)
         path = Path(path)
         try:
             rel = path.resolve().relative_to(self.root.resolve())
@@ -324,7 +404,8 @@ class Index:
         save = self.source_of(path)
         if save is None:
             return False
-        d = derive(self.root, save.source, save.owner, save.data_dir)
+        d = (self.database.derive(save) if self.database is not None else
+             derive(self.root, save.source, save.owner, save.data_dir))
         self._run(lambda conn: self._write(conn, [d], []))
         return True
 
@@ -370,6 +451,12 @@ class Index:
 
     def _derive_all(self, todo: Sequence[_Save], progress, jobs: int) -> Iterable[Derived]:
         total = len(todo)
+        if self.database is not None:  # each one's rows fetched, in this process
+            for done, save in enumerate(todo, 1):
+                yield self.database.derive(save)
+                if progress:
+                    progress(done, total)
+            return
         work = [(str(self.root), s.source, s.owner, str(s.data_dir)) for s in todo]
         if progress:
             progress(0, total)

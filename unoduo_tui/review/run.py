@@ -80,6 +80,8 @@ def run_review(loaded, seats: Sequence[int], hindsight: bool = False,
     budget = engine_review.BUDGET
     jobs = JOBS if jobs is None else jobs
     try:
+        if loaded.path is None:  # a save that is not a file (rows): no cache beside it
+            raise FileNotFoundError(loaded.ref)
         key = cache.Key(cache.content_hash(loaded.path), tuple(seats), hindsight, budget,
                         CALIBRATION)
     except OSError:  # no file to key a cache by (a match shown, not saved)

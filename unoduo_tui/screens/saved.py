@@ -107,7 +107,7 @@ class MatchTable(AnswerOnce, Screen[None]):
 
     def open_replay_of(self, summary) -> None:
         """Open ``summary``'s replay (spoiler-free when the list is)."""
-        unoduo(self).open_replay(str(summary.path), spoiler_free=self.spoiler_free)
+        unoduo(self).open_replay(summary.ref, spoiler_free=self.spoiler_free)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -147,7 +147,7 @@ class MatchTable(AnswerOnce, Screen[None]):
         from ..store import SaveFileError
 
         try:
-            unoduo(self).saved_store.delete(summary.path)
+            unoduo(self).saved_store.delete(summary.ref)
         except SaveFileError as exc:  # open in another unoduo (LockedError), or no access
             pid = getattr(exc, "pid", None)
             why = (f"it is open in another unoduo (process {pid})" if pid is not None
@@ -198,4 +198,4 @@ class SavedScreen(MatchTable):
         elif summary.status == "finished":
             self.open_replay_of(summary)
         else:
-            self.notify(f"That save file is damaged: {summary.path}", severity="warning")
+            self.notify(f"That save file is damaged: {summary.ref}", severity="warning")

@@ -74,9 +74,11 @@ def _stored_name(folder: int) -> str | None:
     return player_name(name, fallback="") or None
 
 
-def identify(serve_dir: Path, fingerprint: str, username: str) -> Identity:
+def identify(serve_dir: Path, fingerprint: str, username: str,
+             known_name: str | None = None) -> Identity:
     """The player this key is: their folder made (0700) and their name, kept in
-    :data:`IDENTITY_FILE` (written the first time, from ``username``).  ``OSError``
+    :data:`IDENTITY_FILE` (written the first time, from ``username``; ``known_name``: the name a
+    cluster's database knows the key by, written over another).  ``OSError``
     (a :class:`FileProblem`) when a folder cannot be used — a symlink among them too,
     before anything is written."""
     players_path = serve_dir / "players"
@@ -89,6 +91,9 @@ def identify(serve_dir: Path, fingerprint: str, username: str) -> Identity:
         os.close(players)
     try:
         name = _stored_name(folder)
+        if known_name is not None and name != known_name:  # the cluster's word (#27)
+            name = None
+            username = known_name
         if name is None:
             name = player_name(username)
             data = json.dumps({"fingerprint": fingerprint, "name": name}) + "\n"

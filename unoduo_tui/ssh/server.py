@@ -48,13 +48,19 @@ from ..net.vouch import Voucher, Vouches
 from ..text import printable
 from .identity import NEW_KEYS_FILE, Identity, NewKeys, identify, known
 from .limits import Gate, Limits, Place, Refusal, address_of
+
+if TYPE_CHECKING:
+    from ..storage.cluster import Cluster
 from .session import PtyBridge
 
 if TYPE_CHECKING:
     from .front import WorkerPool
 
 __all__ = ["GameServer", "Client", "child_argv", "load_host_key", "HostKeyError",
-           "no_key_banner", "serve_dir_of"]
+           "no_key_banner", "serve_dir_of", "PID_FILE"]
+
+#: the running server's pid, in the serve dir (``serve --drain`` signals it)
+PID_FILE = "serve.pid"
 
 
 def child_argv(player_dir: Path, name: str) -> list[str]:
@@ -124,7 +130,10 @@ class GameServer:
 
     def __init__(self, serve_dir: Path, limits: Limits = Limits(),
                  child_command: Sequence[str] | None = None,
-                 log: Callable[[str], None] | None = None, workers: int = 0) -> None:
+                 log: Callable[[str], None] | None = None, workers: int = 0,
+                 store: str | None = None, proxy_from: Sequence[Any] | None = None,
+                 health: tuple[str, int] | None = None,
+                 peer: tuple[str, int] | None = None) -> None:
         self.serve_dir = _own_private_dir(serve_dir)
         self.sockets_dir = _own_private_dir(serve_dir / "sockets")
         self.lobby_dir = _own_private_dir(serve_dir / "lobby")
@@ -151,6 +160,19 @@ class GameServer:
         self.hall = Hall(vouches=Vouches(self.voucher.public), root=serve_dir / "players",
                          log=self.log, thinker=self.bots.think)
         self.hall_path = self.sockets_dir / "hall.sock"
+        #: ``--store``: the database every node shares (None: the files, as before)
+        self.store = store
+        self.cluster: Cluster | None = None
+        #: ``--proxy-protocol --proxy-from``: the balancers' addresses (None: no header)
+        self.proxy_from = proxy_from
+        #: ``--health``: where a balancer asks whether this node takes players
+        self.health = health
+        #: ``--peer``: where the other nodes join this node's tables (None: the
+        #: listening address, any free port)
+        self.peer = peer
+        self.draining = False
+        self._health_server: asyncio.base_events.Server | None = None
+        self._beats: asyncio.Task | None = None
 
     async def start(self, host: str, port: int, host_key: Path) -> tuple[str, int]:
         """Listen on ``host``:``port`` (0: any free port); the address it got."""
@@ -160,11 +182,19 @@ class GameServer:
         await asyncio.to_thread(self.bots.start)
         await self.hall.start(str(self.hall_path))
         try:
+            if self.store is not None:
+                await self._join_cluster(host, host_key)
             if self.workers:
                 await self._start_workers()
             lim = self.limits
+            tunnel: Any = ()
+            if self.proxy_from is not None:
+                from .proxy import ProxyListener
+
+                tunnel = ProxyListener(self.proxy_from, self.log)
             self._acceptor = await asyncssh.create_server(
-                lambda: Client(self), host, port, server_host_keys=[self.host_key],
+                lambda: Client(self), host, port, tunnel=tunnel,
+                server_host_keys=[self.host_key],
                 encoding=None, line_editor=False, allow_pty=True,
                 agent_forwarding=False, x11_forwarding=False, sftp_factory=None,
                 allow_scp=False, password_auth=False, kbdint_auth=True,
@@ -176,9 +206,100 @@ class GameServer:
                 await self.pool.stop()
             await self.hall.close()
             await asyncio.to_thread(self.bots.close)
+            if self.cluster is not None:
+                await asyncio.to_thread(self.cluster.close)
             raise
+        if self.health is not None:
+            self._health_server = await asyncio.start_server(self._answer_health,
+                                                             *self.health)
+        if self.cluster is not None:
+            self._beats = asyncio.get_running_loop().create_task(self._beat())
         sock = self._acceptor.sockets[0].getsockname()
         return sock[0], sock[1]
+
+    async def _join_cluster(self, host: str, host_key: Path) -> None:
+        """``--store``: this node in the database (:class:`~..storage.cluster.Cluster`),
+        its peer door open and its lobby shared with the other nodes'."""
+        import hashlib
+
+        from ..net.hall import PUSH_SECONDS
+        from ..storage.cluster import Cluster
+        from ..storage.lobby import SharedLobby
+
+        assert self.store is not None
+        # the nodes prove themselves to each other with a secret they all have: the
+        # host key file they share (README: Run a cluster)
+        secret = hashlib.sha256(b"unoduo cluster v1\0" + host_key.read_bytes()).digest()
+        where = await self.hall.start_peer(*(self.peer or (host, 0)), secret)
+        shown = self.peer[0] if self.peer else host
+        peer = f"[{shown}]:{where[1]}" if ":" in shown else f"{shown}:{where[1]}"
+        self.cluster = await asyncio.to_thread(Cluster, self.store, None, peer)
+        self.hall.store = self.store
+        self.hall.node = self.cluster.node
+        shared = SharedLobby(self.store, self.cluster.node, self.hall.remote_changed,
+                             self.log, PUSH_SECONDS)
+        await shared.start()
+        self.hall.shared = shared
+        self.log(f"node {self.cluster.node} of the cluster; its tables joined at {peer}")
+
+    @property
+    def health_port(self) -> int | None:
+        if self._health_server is None:
+            return None
+        return int(self._health_server.sockets[0].getsockname()[1])
+
+    async def _answer_health(self, reader: asyncio.StreamReader,
+                             writer: asyncio.StreamWriter) -> None:
+        """``--health``: HTTP 200 while this node takes players, 503 while it drains
+        or its database does not answer (any request; one answer, then closed)."""
+        try:
+            await asyncio.wait_for(reader.read(1024), 2)
+        except (asyncio.TimeoutError, OSError):
+            pass
+        ok = not self.draining
+        if ok and self.cluster is not None:
+            try:
+                await asyncio.wait_for(asyncio.to_thread(self.cluster.beat), 2)
+            except Exception:  # noqa: BLE001 - whatever it is, this node cannot serve
+                ok = False
+        body = b"ok\n" if ok else (b"draining\n" if self.draining else b"no database\n")
+        status = b"200 OK" if ok else b"503 Service Unavailable"
+        writer.write(b"HTTP/1.0 " + status + b"\r\nContent-Type: text/plain\r\n"
+                     b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        try:
+            await writer.drain()
+        except OSError:
+            pass
+        writer.close()
+
+    async def _beat(self) -> None:
+        """The node's heartbeat, its registration kept up (after the database
+        restarted), and the rows of the nodes that died forgotten."""
+        from ..storage.cluster import BEAT_SECONDS
+
+        assert self.cluster is not None
+        while True:
+            await asyncio.sleep(BEAT_SECONDS)
+            try:
+                await asyncio.to_thread(self.cluster.beat)
+                await asyncio.to_thread(self.cluster.reap)
+                for client in list(self.clients):
+                    await asyncio.to_thread(client.push_files)
+            except Exception:  # noqa: BLE001 - the database is down: again later
+                pass
+
+    def drain(self) -> None:
+        """Stop taking players (the health check says so, new connections are refused);
+        each one playing is told to reconnect — through the balancer, to another node,
+        where their match resumes exactly (every move is saved as it is made) — and the
+        server stops once they have gone."""
+        if self.draining:
+            return
+        self.draining = True
+        self.log(f"draining: {len(self.running)} players told to reconnect")
+        for session in list(self.running):
+            session.leave("this server is going down for maintenance: connect again to "
+                          "go on with your match (it is saved)")
 
     async def _start_workers(self) -> None:
         from .front import WorkerPool
@@ -186,9 +307,16 @@ class GameServer:
 
         env = child_env(DEFAULT_TERM, None, {"UNODUO_SOCKET_DIR": str(self.sockets_dir),
                                              "UNODUO_LOBBY_DIR": str(self.lobby_dir),
-                                             **hall_environment(self.hall_path)})
+                                             **hall_environment(self.hall_path),
+                                             **self.store_environment()})
         self.pool = WorkerPool(self.workers, self.limits, env, self.log)
         await self.pool.start()
+
+    def store_environment(self) -> dict[str, str]:
+        """What a game process gets to keep its player's saves where the server does."""
+        from ..storage import STORE_ENV
+
+        return {STORE_ENV: self.store} if self.store is not None else {}
 
     def new_session(self, client: "Client") -> PtyBridge:
         """A session's game: a child process on a pty, or one of the workers' apps."""
@@ -222,6 +350,12 @@ class GameServer:
         await self.hall.close()
         await asyncio.to_thread(self.bots.close)
         self.hall_path.unlink(missing_ok=True)
+        if self._health_server is not None:
+            self._health_server.close()
+        if self._beats is not None:
+            self._beats.cancel()
+        if self.cluster is not None:
+            await asyncio.to_thread(self.cluster.close)
 
 
 def _open_files_to_the_hard_limit() -> None:
@@ -252,6 +386,11 @@ class Client(asyncssh.SSHServer):
         self.identity: Identity | None = None
         self.session: PtyBridge | None = None
         self._told = False
+        #: this player's place among the cluster's (``--store``: who plays where)
+        self.place_number: int | None = None
+        #: ``--store``: the player's shared files as last pulled or pushed (name →
+        #: digest: :meth:`~unoduo_tui.storage.cluster.Cluster.push_files`)
+        self.files: dict[str, str] | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -271,6 +410,13 @@ class Client(asyncssh.SSHServer):
         self.server.clients.discard(self)
         if self.place is not None:
             self.server.gate.leave(self.place)
+        self._leave_cluster()
+
+    def _leave_cluster(self) -> None:
+        number, self.place_number = self.place_number, None
+        if number is not None and self.server.cluster is not None:
+            cluster = self.server.cluster
+            asyncio.get_running_loop().run_in_executor(None, cluster.leave, number)
 
     def close(self) -> None:
         if self.conn is not None:
@@ -338,8 +484,10 @@ class Client(asyncssh.SSHServer):
         """``None`` and the session counted as a player, or why it may not start."""
         assert self.conn is not None and self.fingerprint is not None
         server, place, fingerprint = self.server, self.place, self.fingerprint
-        if place is None:
-            return "the server is closing"
+        if place is None or server.draining:
+            return "the server is closing: connect again"
+        if server.cluster is not None:
+            return self._admit_cluster(session, place, fingerprint)
         why = server.gate.refusal(place, fingerprint)
         if why is None and not known(server.serve_dir, fingerprint):
             why = server.new_keys.refusal(self.address)
@@ -355,14 +503,72 @@ class Client(asyncssh.SSHServer):
         if self.identity.new:
             server.new_keys.add(self.address)
         server.gate.admit(place, fingerprint)
+        return self._started(session)
+
+    def _admit_cluster(self, session: PtyBridge, place: Place, fingerprint: str
+                       ) -> str | None:
+        """:meth:`admit` on a node of a cluster (``--store``): the limits on players
+        per address and per key count every node's (:mod:`~unoduo_tui.storage.cluster`),
+        the new keys an address brought and who a key is are the database's."""
+        server, cluster = self.server, self.server.cluster
+        assert cluster is not None and self.conn is not None
+        why = server.gate.refusal(place, fingerprint)  # this node's own: its players
+        username = self.conn.get_extra_info("username") or ""
+        try:
+            if why is None and not cluster.known(fingerprint):
+                count, wait = cluster.new_keys(self.address)
+                if count >= server.limits.new_keys_per_hour:
+                    why = (f"{count} keys new to this server came from your address in the "
+                           f"last hour: connect with a key it knows, or try again in "
+                           f"{max(1, round(wait / 60))} min")
+            if why is None:
+                self.place_number, why = cluster.enter(
+                    self.address, fingerprint, server.limits.per_address,
+                    server.limits.per_key)
+            if why is not None:
+                server.log(f"{self.address} refused: {why}")
+                return why
+            name, new = cluster.identity(fingerprint, username)
+            self.identity = identify(server.serve_dir, fingerprint, name, known_name=name)
+            # the settings and table tokens they left on whichever node they were
+            self.files = cluster.pull_files(fingerprint, self.identity.folder)
+            if new:
+                cluster.add_new_key(self.address)
+        except Exception as exc:  # noqa: BLE001 - the database or the folder: refused
+            server.log(f"cannot admit {fingerprint}: {printable(exc)}")
+            if self.place_number is not None:
+                cluster.leave(self.place_number)
+                self.place_number = None
+            return "the server cannot keep your data right now: try again in a moment"
+        server.gate.admit(place, fingerprint)
+        return self._started(session)
+
+    def _started(self, session: PtyBridge) -> str | None:
+        server = self.server
+        assert self.identity is not None and self.fingerprint is not None
         server.running.add(session)
-        server.log(f"{printable(self.identity.name)} ({fingerprint}) from {self.address} "
-                   "connected")
+        server.log(f"{printable(self.identity.name)} ({self.fingerprint}) from "
+                   f"{self.address} connected")
         return None
+
+    def push_files(self) -> None:
+        """``--store``: the player's shared files that changed, to the database (on
+        a thread: at each heartbeat, and when the session ends)."""
+        cluster, files, identity = self.server.cluster, self.files, self.identity
+        if cluster is None or files is None or identity is None:
+            return
+        try:
+            self.files = cluster.push_files(identity.fingerprint, identity.folder, files)
+        except Exception as exc:  # noqa: BLE001 - the database down: the next beat
+            self.server.log(f"cannot keep the files of {identity.fingerprint}: "
+                            f"{printable(exc)}")
 
     def session_closed(self, session: PtyBridge) -> None:
         if self.place is not None:
             self.server.gate.leave(self.place)
+        if self.server.cluster is not None:
+            asyncio.get_running_loop().run_in_executor(None, self.push_files)
+        self._leave_cluster()
         if self.identity is not None:
             self.server.log(f"{printable(self.identity.name)} left")
         self.close()  # one game per connection: it is over
@@ -381,6 +587,7 @@ class Client(asyncssh.SSHServer):
         return {"UNODUO_SOCKET_DIR": str(self.server.sockets_dir),
                 "UNODUO_LOBBY_DIR": str(self.server.lobby_dir),
                 **hall_environment(self.server.hall_path),
+                **self.server.store_environment(),
                 **self.server.voucher.environment(self.identity.fingerprint),
                 "USER": self.identity.name, "LOGNAME": self.identity.name}
 
@@ -395,23 +602,44 @@ def _stderr_log(line: str) -> None:
 
 async def _serve(server: GameServer, host: str, port: int, host_key: Path) -> None:
     where = await server.start(host, port, host_key)
+    pid_file = server.serve_dir / PID_FILE
+    pid_file.write_text(f"{os.getpid()}\n")
     print(f"unoduo serve: listening on {where[0]} port {where[1]}; host key "
-          f"{server.fingerprint} (players: ssh -p {where[1]} NAME@HOST)", flush=True)
+          f"{server.fingerprint} (players: ssh -p {where[1]} NAME@HOST)"
+          + (f"; health on port {server.health_port}" if server.health_port else ""),
+          flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
-    await server.stop()
+
+    async def drain() -> None:
+        server.drain()
+        while server.running:  # each player told; gone once their session closes
+            await asyncio.sleep(0.2)
+        stop.set()
+    loop.add_signal_handler(signal.SIGUSR1, lambda: loop.create_task(drain()))
+    try:
+        await stop.wait()
+        await server.stop()
+    finally:
+        pid_file.unlink(missing_ok=True)
 
 
 def run_serve(serve_dir: Path, host: str, port: int, host_key: Path | None,
-              limits: Limits, child_command: str | None, workers: int = 0) -> int:
-    """``unoduo serve``: serve until SIGINT / SIGTERM.  Raises :class:`HostKeyError`
-    or ``OSError`` (the folders, the address) for the CLI to print as one line.
-    ``workers`` > 0: the games run in that many worker processes."""
+              limits: Limits, child_command: str | None, workers: int = 0,
+              store: str | None = None, proxy_from: Sequence[Any] | None = None,
+              health: tuple[str, int] | None = None,
+              peer: tuple[str, int] | None = None) -> int:
+    """``unoduo serve``: serve until SIGINT / SIGTERM (SIGUSR1: drain, then stop).
+    Raises :class:`HostKeyError` or ``OSError`` (the folders, the address) for the CLI
+    to print as one line.  ``workers`` > 0: the games run in that many worker
+    processes; ``store``: the database a cluster's nodes share; ``proxy_from``: read
+    the PROXY v2 header from these balancers; ``health``: answer health checks there;
+    ``peer``: where the other nodes join this node's tables."""
     server = GameServer(serve_dir, limits,
                         shlex.split(child_command) if child_command else None,
-                        log=_stderr_log, workers=workers)
+                        log=_stderr_log, workers=workers, store=store,
+                        proxy_from=proxy_from, health=health, peer=peer)
     asyncio.run(_serve(server, host, port, host_key or serve_dir / "host_key"))
     return 0

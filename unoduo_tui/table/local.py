@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from engine.bots import Bot
 
     from ..savehandle import SaveHandle
-    from ..store import Store
+    from ..store import Saves
 
 __all__ = ["LocalTable", "HINT_MS", "RETRY_FIRST", "RETRY_MAX"]
 
@@ -108,7 +108,7 @@ class LocalTable:
     # -- construction ----------------------------------------------------------------
 
     @classmethod
-    def start(cls, store: Store | None, plan: MatchPlan, *, deck: Sequence | None = None,
+    def start(cls, store: Saves | None, plan: MatchPlan, *, deck: Sequence | None = None,
               first: int | None = None, think_ms: int | None = None,
               bot_pause: float = 0.0, extra: dict | None = None,
               thinker: Thinker | None = None) -> "LocalTable":
@@ -124,7 +124,7 @@ class LocalTable:
                    bot_pause=bot_pause, thinker=thinker)
 
     @classmethod
-    def branch(cls, store: Store | None, rules: Rules, log_prefix: Sequence, seed: int,
+    def branch(cls, store: Saves | None, rules: Rules, log_prefix: Sequence, seed: int,
                names: Sequence[str], kinds: Sequence[str], parent: tuple[str, int],
                think_ms: int | None = None, bot_pause: float = 0.0,
                thinker: Thinker | None = None) -> "LocalTable":
@@ -144,7 +144,7 @@ class LocalTable:
                    thinker=thinker)
 
     @classmethod
-    def resume(cls, store: Store, ref: str, think_ms: int | None = None,
+    def resume(cls, store: Saves, ref: str, think_ms: int | None = None,
                bot_pause: float = 0.0, thinker: Thinker | None = None) -> "LocalTable":
         """Reopen a saved match, of either preset (``SaveFileError`` / ``LockedError``
         pass through)."""
@@ -200,8 +200,7 @@ class LocalTable:
 
     @property
     def save_ref(self) -> str | None:
-        path = getattr(self.handle, "path", None)
-        return None if path is None else str(path)
+        return None if self.handle is None else self.handle.ref
 
     @property
     def over(self) -> bool:
