@@ -76,6 +76,10 @@ def missing_browser() -> str | None:
     return None
 
 
+#: ports :func:`serve` tries when one it found free was taken before ``unoduo web`` bound it
+PORT_TRIES = 5
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -120,7 +124,9 @@ def printed_address(process: subprocess.Popen, timeout: float = TIMEOUT) -> str:
             raise RuntimeError(f"waited {timeout:.0f} s for unoduo web to print its address")
         line = process.stdout.readline()
         if not line:
-            raise RuntimeError(f"unoduo web ended with status {process.wait()}")
+            said = process.stderr.read().strip() if process.stderr is not None else ""
+            raise RuntimeError(f"unoduo web ended with status {process.wait()}"
+                               + (f": {said}" if said else ""))
         found = re.search(r"serving on (\S+)", line)
         if found:
             return found.group(1)
@@ -133,14 +139,25 @@ def serve(data_dir: Path, app: Sequence[str] = (), port: int | None = None,
     """``unoduo web`` on 127.0.0.1 in a subprocess (web's ``options`` first, then the
     tabs' ``app``): yields the address it printed (with its token) and the process once
     the port answers; stops it with SIGINT (Ctrl+C) after."""
-    port = port or free_port()
-    command = [sys.executable, "-m", "unoduo_tui.cli", "--data-dir", str(data_dir), "web",
-               "--host", "127.0.0.1", "--port", str(port), *options, *app]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env=env)
+    for attempt in range(PORT_TRIES):
+        chosen = port or free_port()
+        command = [sys.executable, "-m", "unoduo_tui.cli", "--data-dir", str(data_dir), "web",
+                   "--host", "127.0.0.1", "--port", str(chosen), *options, *app]
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, env=env)
+        try:
+            address = printed_address(process)
+            break
+        except RuntimeError as exc:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            # a free port is free only until something else binds it (the suite's other
+            # servers): another one, unless the caller chose it
+            if port or "is in use" not in str(exc) or attempt == PORT_TRIES - 1:
+                raise
     try:
-        address = printed_address(process)
-        wait_port(port, process)
+        wait_port(chosen, process)
         yield address, process
     finally:
         if process.poll() is None:
