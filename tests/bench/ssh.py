@@ -55,6 +55,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import random
 import re
 import statistics
 import subprocess
@@ -86,6 +87,7 @@ class Player:
         self.skipped = 0  # probes not taken: not this player's decision just then
         self.error: str | None = None
         self.to_lobby: float | None = None  # seconds from connecting to the lobby shown
+        self.closed = False  # the server ended the connection
         import pyte
 
         self.screen = pyte.Screen(80, 24)
@@ -102,8 +104,11 @@ class Player:
         deadline = time.monotonic() + timeout
         while needle not in self.text:
             left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"connection {self.number}: no {needle!r} on screen")
+            if left <= 0 or self.closed:
+                seen = bytes(self.text[-200:]).decode("utf-8", "replace").strip()
+                raise TimeoutError(f"connection {self.number}: no {needle!r} on screen "
+                                   f"({'closed' if self.closed else 'timed out'}; it "
+                                   f"showed {seen[-120:]!r})")
             self.arrived.clear()
             try:
                 await asyncio.wait_for(self.arrived.wait(), left)
@@ -129,6 +134,8 @@ async def _pump(process: asyncssh.SSHClientProcess, player: Player) -> None:
         while True:
             data = await process.stdout.read(65536)
             if not data:
+                player.closed = True
+                player.arrived.set()
                 return
             player.took(data)
     except Exception as exc:  # a benchmark says what broke rather than hang
@@ -178,12 +185,18 @@ async def play(number: int, port: int, ready: asyncio.Queue, go: asyncio.Event,
             await player.wait_for(b"Keep", timeout)  # the draft's footer
             await ready.put(number)
             await go.wait()
+            # players keep their own time, as people do: each starts at its own moment
+            # of the first interval and waits pace × 0.5–1.5 between keys (all of them
+            # on one clock sent their keys in one burst every ``pace`` s, and a probe
+            # measured the queue of that burst)
+            jitter = random.Random(number)
+            await asyncio.sleep(jitter.uniform(0, pace))
             step = 0
             while not stop.is_set() and not pump.done():
                 process.stdin.write(SCRIPT[step % len(SCRIPT)])
                 player.keys += 1
                 step += 1
-                await asyncio.sleep(pace)
+                await asyncio.sleep(pace * jitter.uniform(0.5, 1.5))
                 if step % probe_every == 0:
                     await player.quiet()
                     if not player.deciding():
@@ -255,6 +268,14 @@ def _cpu_by_role(tree: list[int]) -> dict[str, float]:
         role = _role(pid)
         out[role] = out.get(role, 0.0) + _cpu_seconds(pid)
     return out
+
+
+def _own_cpu() -> float:
+    """CPU seconds this benchmark's process (the scripted clients) has used."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _kib(pid: int, field: str, name: str = "smaps_rollup") -> int:
@@ -367,8 +388,10 @@ async def run_model(args: argparse.Namespace, workers: int, connections: int) ->
         tree = _tree(server.pid)
         pss = sum(_kib(k, "Pss") for k in tree)
         roles_before = _cpu_by_role(tree)
+        client_before = _own_cpu()
         go.set()
         await asyncio.sleep(args.seconds)
+        client = _own_cpu() - client_before
         tree = _tree(server.pid)
         roles = _cpu_by_role(tree)
         by_role = {r: roles[r] - roles_before.get(r, 0.0) for r in roles}
@@ -386,6 +409,7 @@ async def run_model(args: argparse.Namespace, workers: int, connections: int) ->
             cpu_key=cpu_used / max(keys, 1) * 1000,
             cpu_roles={r: v / max(keys, 1) * 1000 for r, v in sorted(by_role.items())},
             core=cpu_used / args.seconds / n * 100,
+            client_core=client / args.seconds * 100,
             latency=samples, lobby=[p.to_lobby for p in burst if p.to_lobby is not None],
             keys=keys, load=load, errors=errors,
             played=_played(Path(folder) / "players", store.group(1) if store else None),
@@ -409,6 +433,8 @@ def _print(f: dict, args: argparse.Namespace) -> None:
     print(f"  CPU while playing: {f['cpu_key']:.1f} ms per script key, bots' moves and "
           f"the server included ({f['core']:.1f}% of a core per player)")
     print("    of it: " + ", ".join(f"{role} {ms:.1f}" for role, ms in f["cpu_roles"].items()))
+    print(f"  the scripted clients (SSH and a pyte terminal each, one process, one event "
+          f"loop: their queue is in the latency): {f['client_core']:.0f}% of a core")
     print(f"  key → first screen update ({len(f['latency'])} probes, {f['keys']} script keys "
           f"in {args.seconds:.0f} s, a key every {args.pace:g} s): {_ms(f['latency'])}")
     if args.burst:
