@@ -11,6 +11,9 @@ decision of seeded normal-bot matches, and checked on held-out folds by match (t
 reliability tables in the #25 note).  A two-parameter Platt map (logistic in the
 logit) was tried too: held out on the same folds its worst tenth was 2.8 points off
 (UNO Duo) and 5.3 (classic 4 seats, 70–80), the isotonic map's 1.2 and 2.3.
+On matches it was not fitted on (tests/data/review_calibration.tsv.xz, seeds from 7000:
+24,829 UNO Duo positions, 52,777 classic ones) the shipped map's worst tenth is 4.4
+points off in UNO Duo and 2.1 in classic 4 seats.
 
 A frequency of 0 or 1 — every world agreed, e.g. a last card that goes out — is kept
 (those positions are not in the fit; the held-out tables show them as they are).  A
@@ -18,7 +21,10 @@ preset or seat count without a fit keeps the raw frequency.
 
 Fitted by (:data:`KNOTS` is the last line it prints; 52947 UNO Duo positions of 1065
 rounds, 46807 classic ones of 800; the last two UNO Duo runs were stopped during
-their 122nd and 120th matches)::
+their 122nd and 120th matches) — with ``positions`` as it was before commit d57b748:
+the move played valued alone over 100 worlds, where a review now values it with the
+other alternatives over ``BUDGET // options`` worlds (16–160), as today's
+``positions`` rows are; the same commands now make those rows, not the fit's::
 
     P="python -m tests.bench.review positions"
     $P --preset duo --matches 400 --seed 1000 > duo1.tsv
