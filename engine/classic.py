@@ -20,7 +20,6 @@ from .match import Match, handlers, legal_by_phase
 from .phases import Phase
 from .rng import Rng
 from .rules import PRESETS
-from .scoring import match_result
 
 __all__ = ["CARD_POINTS", "ClassicMatch", "classic_points"]
 
@@ -203,26 +202,11 @@ class ClassicMatch(Match):
             return (0,) * self._seats
         return tuple(sum(own) if s == winner else 0 for s in range(self._seats))
 
-    def _end_round(self, winner: int | None) -> None:
-        hands = tuple(tuple(h) for h in self._hands)
-        points = self._round_points(winner, tuple(classic_points(h) for h in hands))
-        self._scores = tuple(a + b for a, b in zip(self._scores, points))
-        self._history.append((winner, points))
-        self._emit(ev("round_end", winner, amount=self._round,
-                      data=(hands, points, self._scores, winner is None)))
-        if self._search:  # a search copy ends with its round (Match.search_copy)
-            self._end_search()
-            return
-        scores = self._scores
-        over, champion = match_result(self._rules, scores)
-        if over:
-            self._winner = champion
-            self._over = True
-            self._phase = "over"
-            self._emit(ev("match_end", champion, data=scores))
-            return
-        self._round += 1
-        self._start_round(self._p1, self._shuffle_all())  # C2: the deal passes left (to p1)
+    def _hand_value(self, hand: "tuple[Card, ...]") -> int:
+        return classic_points(hand)  # C1
+
+    def _next_round_start(self) -> int:
+        return self._p1  # C2: the deal passes left (to p1)
 
 
 ClassicMatch._HANDLERS = handlers(ClassicMatch)

@@ -47,10 +47,24 @@ class Scoring(MatchState):
         self._over = True
         self._phase = "over"
 
+    def _hand_value(self, hand: "tuple[Card, ...]") -> int:
+        """D2: what a hand left at the end of a round counts (classic: C1)."""
+        return hand_points(hand)
+
+    def _round_points(self, winner: int | None, own: "tuple[int, ...]") -> "tuple[int, ...]":
+        """E2/E3: each seat's points for the round (``own``: the points of each hand):
+        every seat but the round's winner scores its own hand (classic: C10)."""
+        return tuple(0 if s == winner else points for s, points in enumerate(own))
+
+    def _next_round_start(self) -> int:
+        """S2: what :meth:`_start_round` takes for the next round: the seat after this
+        round's first player (classic: the next dealer, C2)."""
+        return self._next(self._p1)
+
     def _end_round(self, winner: "int | None") -> None:
         """E2/E3: score the round (``winner`` None: blocked), then E4 or the next round."""
         hands = tuple(tuple(h) for h in self._hands)
-        points = tuple(0 if s == winner else hand_points(h) for s, h in enumerate(hands))
+        points = self._round_points(winner, tuple(self._hand_value(h) for h in hands))
         self._scores = tuple(a + b for a, b in zip(self._scores, points))
         self._history.append((winner, points))
         self._emit(ev("round_end", winner, amount=self._round,
@@ -58,12 +72,12 @@ class Scoring(MatchState):
         if self._search:  # a search copy ends with its round (Match.search_copy)
             self._end_search()
             return
-        over, winner = match_result(self._rules, self._scores)
+        over, champion = match_result(self._rules, self._scores)
         if over:  # E4
-            self._winner = winner
+            self._winner = champion
             self._over = True
             self._phase = "over"
-            self._emit(ev("match_end", self._winner, data=self._scores))
+            self._emit(ev("match_end", champion, data=self._scores))
             return
         self._round += 1
-        self._start_round(self._next(self._p1), self._shuffle_all())  # S2, S3
+        self._start_round(self._next_round_start(), self._shuffle_all())  # S2, S3

@@ -16,7 +16,7 @@ os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
 
 from textual.widgets import OptionList  # noqa: E402
 
-from tests.tui.conftest import SIZE, game, screen_text  # noqa: E402
+from tests.tui.conftest import SIZE, game, screen_text, notifications  # noqa: E402
 from unoduo_tui.net import client  # noqa: E402
 from unoduo_tui.net.lobby import (LISTING_VERSION, Listing, cancel_quick,  # noqa: E402
                                   quick_match, read_listings)
@@ -174,7 +174,7 @@ async def test_a_table_that_vanished_since_it_was_listed_is_a_toast_and_leaves_t
                 listed.unlink()
             await pilot.press("j")
             await until(pilot, lambda: any("closed" in n.message
-                                            for n in app._notifications), "the toast")
+                                            for n in notifications(app)), "the toast")
             assert game(app) is None and "join:tide-wolf-17" not in _ids(app)
             assert not listed.exists()
 

@@ -9,7 +9,7 @@ os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
 
 from textual.widgets import Input, OptionList, Static  # noqa: E402
 
-from tests.tui.conftest import SIZE, game, screen_text  # noqa: E402
+from tests.tui.conftest import SIZE, game, screen_text, notifications  # noqa: E402
 from unoduo_tui.app import UnoDuoApp  # noqa: E402
 from unoduo_tui.net.codes import socket_path  # noqa: E402
 from unoduo_tui.dialogs.table_forms import HostForm, JoinForm  # noqa: E402
@@ -70,7 +70,7 @@ async def test_a_host_form_that_cannot_make_a_table_says_why_and_stays_on_the_me
         app.screen.query_one("#name", Input).focus()
         await pilot.press("enter")
         await until(pilot, lambda: app.screen is menu, "the menu again")
-        assert any("not a bot level" in n.message for n in app._notifications)
+        assert any("not a bot level" in n.message for n in notifications(app))
         assert not list((env / "d").glob("tables/*.json"))  # no table was started
 
 
@@ -88,7 +88,7 @@ async def test_7_the_host_form_s_away_time_is_the_table_s(env):
             app.screen.query_one("#name", Input).focus()
             await pilot.press("enter")
             await until(pilot, lambda: app.screen is menu, "the menu again")
-            assert any("away time" in n.message for n in app._notifications)
+            assert any("away time" in n.message for n in notifications(app))
             await _pick(pilot, app, "host")
             assert app.screen.query_one("#away", Input).value == "3"  # the default
             app.screen.query_one("#away", Input).value = "0.5"
@@ -124,7 +124,7 @@ async def test_join_and_watch_a_table_from_the_menu(env):
             await _pick(pilot, app, "watch")
             await pilot.press(*"tide-wolf-99", "enter")
             await until(pilot, lambda: any("no table" in n.message
-                                            for n in app._notifications), "the toast")
+                                            for n in notifications(app)), "the toast")
             assert game(app) is None
             await _pick(pilot, app, "watch")
             await pilot.press(*served.code, "enter")

@@ -13,7 +13,7 @@ import sys
 
 os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
 
-from tests.tui.conftest import SIZE, game, screen_text  # noqa: E402
+from tests.tui.conftest import SIZE, game, screen_text, notifications  # noqa: E402
 from tests.tui.test_signals import _spawn as _pty  # noqa: E402
 from unoduo_tui.net.codes import TableFile  # noqa: E402
 from unoduo_tui.apps import remote_app  # noqa: E402
@@ -106,7 +106,7 @@ async def test_4_a_connection_taken_over_says_so_on_screen_and_j_rejoins():
             before = _banner(app)
             await pilot.press("j")
             await until(pilot, lambda: any("Could not rejoin" in n.message
-                                           for n in app._notifications), "why not")
+                                           for n in notifications(app)), "why not")
             assert _banner(app) not in (None, before)  # it says why, and j again may try
             assert g.check_action("rejoin", ()) is True
     finally:

@@ -13,7 +13,7 @@ from tests.tui.conftest import SIZE, game  # noqa: E402
 from unoduo_tui.apps import remote_app  # noqa: E402
 from unoduo_tui.widgets import Seats  # noqa: E402
 
-from tests.tui.conftest import screen_text  # noqa: E402
+from tests.tui.conftest import screen_text, notifications  # noqa: E402
 from unoduo_tui.widgets import Hand, StatusLine  # noqa: E402
 
 from .helpers import Served, card_strings, hidden_faces, play_out, plan, until, send_raw  # noqa: E402
@@ -21,7 +21,7 @@ from .helpers import Served, card_strings, hidden_faces, play_out, plan, until, 
 
 def _toasts(app) -> str:
     """Every toast the app has shown (still up or not)."""
-    return "\n".join(n.message for n in app._notifications)
+    return "\n".join(n.message for n in notifications(app))
 
 
 async def test_the_game_screen_plays_over_the_socket_and_shows_only_its_seat():

@@ -309,7 +309,7 @@ def test_the_anchors_are_ordered_random_easy_normal_hard_in_every_preset():
 def test_calibration_puts_a_level_at_the_gap_its_win_share_makes():
     import math
 
-    from unoduo_tui.record.calibrate import gap
+    from tests.bench.ratings import gap
 
     assert gap(20, 40) == pytest.approx(0.0, abs=1e-9)
     # the model's own odds at that gap give back the measured share

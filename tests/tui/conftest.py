@@ -136,5 +136,11 @@ def screen_text(app) -> str:
     return console.export_text()
 
 
-__all__ = ["Scripted", "make_app", "table", "game", "settle", "press", "screen_text", "SIZE", "clipped", "seated",
+def notifications(app) -> list:
+    """The app's toasts that have not timed out, oldest first (Textual keeps them in a
+    private collection and has no public reader: the tests read it here only)."""
+    return list(app._notifications)
+
+
+__all__ = ["Scripted", "make_app", "table", "game", "settle", "press", "screen_text", "notifications", "SIZE", "clipped", "seated",
            "Match"]

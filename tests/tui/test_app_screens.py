@@ -19,7 +19,7 @@ from unoduo_tui.screens.too_small import TooSmall
 from unoduo_tui.table.local import LocalTable
 from unoduo_tui.shutdown import SignalExit
 
-from .conftest import SIZE, clipped, game, make_app, press, screen_text, seated, settle, table
+from .conftest import SIZE, clipped, game, make_app, press, screen_text, seated, settle, table, notifications
 
 
 async def test_s3_a_full_draft_by_keys(store):
@@ -238,7 +238,7 @@ async def test_a_start_that_cannot_open_lands_in_the_menu_and_says_why(store):
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             assert isinstance(app.screen, MenuScreen) and len(app.screen_stack) == 1
-            assert any(said in n.message for n in app._notifications), options
+            assert any(said in n.message for n in notifications(app)), options
 
 
 async def test_leaving_the_table_play_started_on_gives_the_menu_then_a_new_table(store):

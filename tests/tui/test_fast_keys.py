@@ -21,7 +21,7 @@ from unoduo_tui.screens.replay import ReplayScreen
 from unoduo_tui.table.local import LocalTable
 from unoduo_tui.store import Seat
 
-from .conftest import SIZE, Scripted, game, make_app, press, seated, settle, table
+from .conftest import SIZE, Scripted, game, make_app, press, seated, settle, table, notifications
 
 _CHARS = {"enter": "\r", "space": " ", "escape": "\x1b", "tab": "\t", "backspace": "\x7f",
           "question_mark": "?"}
@@ -94,7 +94,7 @@ async def test_enter_twice_on_the_menu_opens_once(store):
         burst(app, ["enter", "enter", "enter"])  # Resume, three times in one read
         await drain(pilot)
         assert [type(s) for s in app.screen_stack] == [MenuScreen, GameScreen]
-        assert not any("open in another" in n.message for n in app._notifications)
+        assert not any("open in another" in n.message for n in notifications(app))
         await press(pilot, "q", "m")
         burst(app, ["down", "enter", "enter"])  # New match, twice
         await drain(pilot)
@@ -125,7 +125,7 @@ async def test_w_twice_at_the_match_over_opens_one_replay(store):
             over.post_message(Button.Pressed(over.query_one("#watch", Button)))
         burst(app, ["w"])
         await drain(pilot)
-        assert [n.message for n in app._notifications] == []
+        assert [n.message for n in notifications(app)] == []
         assert [type(s) for s in app.screen_stack] == [MenuScreen, ReplayScreen]
 
 

@@ -26,7 +26,7 @@ from .test_fast_keys import burst
 from unoduo_tui.table import Refused
 from tests.net.helpers import until
 from tests.full_disk import quick_retry  # noqa: F401 - a fixture
-from .conftest import SIZE, game, make_app, press, screen_text, seated, settle, table
+from .conftest import SIZE, game, make_app, press, screen_text, seated, settle, table, notifications
 
 ESCAPE = "\x1b]0;pwned\x07"
 NAMES = ["[/]", "[b]", "[link=x]", ESCAPE]
@@ -45,7 +45,7 @@ def clean(app) -> str:
 
 
 def toasts(app) -> list[str]:
-    return [n.message for n in app._notifications]
+    return [n.message for n in notifications(app)]
 
 
 async def rendered_toasts(pilot) -> list[str]:
@@ -212,7 +212,7 @@ async def test_a_toast_raised_just_before_the_cover_is_not_on_it():
             await pilot.pause()
         assert "play R5" in s.match.actions
         assert isinstance(app.screen, HandOff)
-        assert list(app._notifications) == []
+        assert notifications(app) == []
         assert not app.screen.query(Toast)
         assert "fit" not in clean(app)
 
@@ -304,7 +304,7 @@ async def test_a_failed_save_stops_the_table_until_a_save_succeeds_by_itself(qui
         assert "play R5" in s.match.actions and disk.saved == 0  # in memory, not on screen
         assert banner(app) == WAITS and WAITS.split(" — ")[0] in clean(app)
         assert "R5" in [c.text for c in g.hand.cards] and str(g.my_view().top) == "R1"
-        assert list(app._notifications) == []  # a banner, not a toast that goes away
+        assert notifications(app) == []  # a banner, not a toast that goes away
         assert g.check_action("play", ()) is False  # no key takes a move now
         with pytest.raises(Refused, match="the game waits until it can save"):
             s.act(0, "draw")
@@ -340,7 +340,7 @@ async def test_every_way_out_of_the_table_asks_first(key):
     async with seated(s) as (pilot, app):
         await press(pilot, key)
         assert isinstance(app.screen, ConfirmLeave)
-        assert app.is_running and list(app._notifications) == []  # no "Press ^q" toast
+        assert app.is_running and notifications(app) == []  # no "Press ^q" toast
         await press(pilot, "n")
         assert isinstance(app.screen, GameScreen)
         await press(pilot, "1", "enter", key)  # from a dialog over the table, too

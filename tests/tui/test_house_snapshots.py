@@ -1,12 +1,12 @@
 """Snapshots of a partners table with every house rule on (H1–H5), at 80×24, at 4 and
-10 seats, with ``NO_COLOR`` (the scenes come from ``unoduo_tui.screenshots``; update with
+10 seats, with ``NO_COLOR`` (the scenes come from ``tests.screenshots``; update with
 ``pytest tests/tui/test_house_snapshots.py --snapshot-update`` after a deliberate change)."""
 
 from __future__ import annotations
 
 import pytest
 
-from unoduo_tui.screenshots import scene_app
+from tests.screenshots import scene_app
 
 from .conftest import settle
 

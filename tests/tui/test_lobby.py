@@ -1,9 +1,9 @@
-"""The lobby (#16) at 80×24, as ``python -m unoduo_tui.screenshots lobby`` draws it:
+"""The lobby (#16) at 80×24, as ``python -m tests.screenshots lobby`` draws it:
 one unfinished match, two tables others listed (the rest: tests/net/test_lobby.py)."""
 
 from __future__ import annotations
 
-from unoduo_tui.screenshots import lobby_scene
+from tests.screenshots import lobby_scene
 
 from .conftest import SIZE, screen_text
 

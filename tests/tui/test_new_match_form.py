@@ -9,7 +9,7 @@ import json
 from textual.widgets import Input, OptionList, Select
 
 from engine.rules import OPTIONS, PRESETS
-from tests.tui.conftest import SIZE, clipped, make_app, press, screen_text, settle
+from tests.tui.conftest import SIZE, clipped, make_app, press, screen_text, settle, notifications
 from unoduo_tui.plan import HUMAN, MatchPlan, bot_levels, default_names, opponent_label
 from unoduo_tui.screens.new_match import NewMatchScreen
 from unoduo_tui.settings import Settings
@@ -212,7 +212,7 @@ async def test_a_bad_target_is_said_and_starts_nothing(store):
         form.query_one("#target", Input).value = "0"
         await press(pilot, "ctrl+s")
         assert plans == [] and isinstance(app.screen, NewMatchScreen)
-        assert any("target" in n.message for n in app._notifications)
+        assert any("target" in n.message for n in notifications(app))
 
 
 def test_default_names_number_like_bots_and_name_hot_seat_humans(monkeypatch):

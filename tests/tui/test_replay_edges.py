@@ -8,7 +8,7 @@ import pytest
 
 from engine import Rules
 from tests.engine.helpers import random_match
-from tests.tui.conftest import SIZE, make_app, screen_text
+from tests.tui.conftest import SIZE, make_app, screen_text, notifications
 from tests.tui.test_replay import save, watching
 from unoduo_tui.screens.replay import ReplayScreen
 from unoduo_tui.screens.replay_list import ReplayListScreen
@@ -172,7 +172,7 @@ async def test_deleting_a_match_open_elsewhere_says_why_and_keeps_it(store, monk
         await pilot.pause()
         await pilot.press("y")
         await pilot.pause()
-        said = [n.message for n in app._notifications]
+        said = [n.message for n in notifications(app)]
         assert any("process 4242" in m for m in said), said
         assert [s.id for s in store.list()] == [ref]
 

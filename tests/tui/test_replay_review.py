@@ -92,9 +92,9 @@ async def test_spoiler_free_draws_the_curve_only_up_to_the_cursor(tmp_path):
 
 def test_snapshot_of_the_review_at_a_mistake(snap_compare, monkeypatch):
     """80×24: the curve in the timeline's place, the mistake's label, loss and best move
-    on the status line (the replay scene of ``unoduo_tui.screenshots``, fixed seeds)."""
+    on the status line (the replay scene of ``tests.screenshots``, fixed seeds)."""
     import engine.review
-    from unoduo_tui.screenshots import scene_app
+    from tests.screenshots import scene_app
 
     for name, value in (("BUDGET", 8), ("MIN_WORLDS", 4), ("MAX_WORLDS", 8)):
         monkeypatch.setattr(engine.review, name, value)  # the plumbing, not the values

@@ -1,6 +1,6 @@
 """Snapshot tests of the main screens in textual-dark and ansi-dark (pytest-textual-snapshot).
 
-The scenes come from ``unoduo_tui.screenshots`` (fixed seeds, no data dir, no bot
+The scenes come from ``tests.screenshots`` (fixed seeds, no data dir, no bot
 pauses); TEXTUAL_ANIMATIONS=none is set in conftest.  Update with
 ``pytest tests/tui/test_snapshots.py --snapshot-update`` after a deliberate UI change.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from unoduo_tui.screenshots import scene_app, scene_keys
+from tests.screenshots import scene_app, scene_keys
 
 from .conftest import settle
 

@@ -9,7 +9,7 @@ from engine import Match, Rules
 from unoduo_tui.dialogs import DumpDialog, MatchOver, RoundOver
 from unoduo_tui.widgets import GameLog, Hand, ScoreSheet, StatusLine
 
-from .conftest import SIZE, game, make_app, press, screen_text, seated, settle, table
+from .conftest import SIZE, game, make_app, press, screen_text, seated, settle, table, notifications
 
 HAND7 = ["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"]
 BOT7 = ["B9", "B8", "B7", "B6", "B5", "B4", "Y9"]
@@ -241,7 +241,7 @@ async def test_the_hint_toast_is_one_sentence():
         await pilot.press("t")
         await app.workers.wait_for_complete()  # the hint's worker has said it
         await pilot.pause()
-        said = [n for n in app._notifications if n.title == "Hint"]
+        said = [n for n in notifications(app) if n.title == "Hint"]
         assert said, "no hint"
         assert said[0].message.startswith("The hard bot would ")
         assert said[0].message.endswith(".") and "Hint:" not in said[0].message

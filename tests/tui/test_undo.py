@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine import Match, Rules
-from tests.tui.conftest import SIZE, game, make_app, seated, settle
+from tests.tui.conftest import SIZE, game, make_app, seated, settle, notifications
 from unoduo_tui.screens.menu import summary_line
 from unoduo_tui.screens.replay import ReplayScreen
 from unoduo_tui.plan import MatchPlan
@@ -204,7 +204,7 @@ async def test_t_gives_the_hard_bots_hint_from_your_view_and_selects_the_card(st
         assert view.seat == 0 and type(view).__name__ == "PlayerView"  # a view, never the match
         hint = suggest(view, 0)
         assert g.hand.selected_card is hint.card
-        shown = [n.message for n in app._notifications]
+        shown = [n.message for n in notifications(app)]
         assert any(m.startswith(f"The hard bot would play {hint.card}") for m in shown), shown
         assert g.table.match.log_length == log  # a hint plays nothing
 

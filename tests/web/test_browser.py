@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from unoduo_tui.web_drive import (base, browser, missing_browser, outside_hosts, open_app,
+from tests.web_drive import (base, browser, missing_browser, outside_hosts, open_app,
                                   play_to_a_card, press, requests_made, serve,
                                   tab_processes, until, wait_for)
 

@@ -19,7 +19,7 @@ import aiohttp
 import pytest
 
 from unoduo_tui.commands import web
-from unoduo_tui.web_drive import TIMEOUT, base, serve, tab_processes
+from tests.web_drive import TIMEOUT, base, serve, tab_processes
 
 from .wire import Tab, alive, environ, origin_of, token_of, until_async, ws_address
 

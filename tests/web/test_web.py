@@ -17,7 +17,7 @@ import pytest
 
 from unoduo_tui.commands import web
 from unoduo_tui.commands.common import WEB_DRIVER, terminal_problem
-from unoduo_tui.web_drive import (TIMEOUT, base, free_port, printed_address, serve,
+from tests.web_drive import (TIMEOUT, base, free_port, printed_address, serve,
                                   tab_processes, until, wait_port)
 
 from .wire import Tab
@@ -207,7 +207,7 @@ def test_ctrl_c_with_a_tab_open_closes_the_tab_and_ends_its_app(tmp_path, sig):
 def test_the_screenshot_script_takes_help_and_refuses_a_file_that_is_not_a_png(tmp_path,
                                                                                monkeypatch,
                                                                                capsys):
-    from unoduo_tui import web_drive
+    from tests import web_drive
 
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as done:

@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
 
-from unoduo_tui.web_drive import TIMEOUT, base
+from tests.web_drive import TIMEOUT, base
 
 __all__ = ["Tab", "token_of", "ws_address", "origin_of", "alive", "environ", "until_async"]
 
@@ -90,7 +90,7 @@ def environ(pid: int) -> dict[str, str]:
 
 
 async def until_async(test, what: str, timeout: float = TIMEOUT) -> None:
-    """:func:`~unoduo_tui.web_drive.until` for a test's event loop: polls ``test``
+    """:func:`~tests.web_drive.until` for a test's event loop: polls ``test``
     without blocking the loop (the tab's socket keeps being served)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator
 
-from .common import EXIT_FAIL, EXIT_OK, UsageError, clip, err
+from .common import EXIT_FAIL, EXIT_OK, Subparsers, UsageError, clip, err
 
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     store = sub.add_parser(
         "store", parents=[common], help="copy saved matches between files and PostgreSQL",
         description="Copy saved matches between a data dir (or a serve dir, with its "

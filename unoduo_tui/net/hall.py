@@ -65,7 +65,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from ..text import player_name
 from . import messages as msg
@@ -76,6 +76,10 @@ from .frames import encode as encode_frame
 from .guesses import Guesser, Guesses
 from .messages import BadMessage, TableEntry
 from .vouch import Vouches
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..storage.lobby import SharedLobby
+    from ..table.thinking import Thinker
 
 __all__ = ["Hall", "HALL_PER_HOUR", "HALL_RESERVED", "PUSH_SECONDS", "QUICK_IDLE",
            "IDLE_MINUTES", "hall_environment", "peer_mac", "NO_NODE", "NO_CLUSTER"]
@@ -145,7 +149,8 @@ class Hall:
 
     def __init__(self, *, vouches: Vouches | None = None, root: Path | None = None,
                  bot_pause: float = 0.6, clock: Callable[[], float] = time.monotonic,
-                 log: Callable[[str], None] | None = None, thinker: Any = None) -> None:
+                 log: Callable[[str], None] | None = None,
+                 thinker: Thinker | None = None) -> None:
         self.thinker = thinker
         #: the database the server keeps its saves in (None: the players' folders)
         self.store: str | None = None
@@ -168,7 +173,7 @@ class Hall:
         #: a node of a cluster (#27): the lobby the nodes share (a
         #: :class:`~unoduo_tui.storage.lobby.SharedLobby`), this node's name and the
         #: secret the nodes prove themselves with to each other's peer doors
-        self.shared: Any = None
+        self.shared: SharedLobby | None = None
         self.node = ""
         self._secret = b""
         self._peer_server: asyncio.base_events.Server | None = None
@@ -595,6 +600,7 @@ class Hall:
         on any node, else one opened here and listed before the next player's turn,
         :meth:`~unoduo_tui.storage.lobby.SharedLobby.quick_turn`); None: the database
         does not answer (this node pairs its own players meanwhile)."""
+        assert self.shared is not None  # called on a node of a cluster only
         opened: list[msg.Opened] = []
         owner = request.key or str(self._folder(request.data_dir))
         try:

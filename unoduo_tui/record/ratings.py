@@ -12,7 +12,7 @@
   :data:`PROVISIONAL_UNDER` rated matches.  A leaderboard orders by the cautious end,
   value − uncertainty.
 - **Bots are anchors**: each level has a fixed μ and a small σ per preset
-  (:data:`ANCHORS`, from ``python -m unoduo_tui.record.calibrate``); results never
+  (:data:`ANCHORS`, from ``python -m tests.bench.ratings``); results never
   move them.  The normal bot, the default opponent, is 1500.
 - **Not rated**: practice (any undo), what-if branches, unfinished matches (an
   abandoned one never ends), bot-only matches, a player at two seats, and — under a
@@ -38,7 +38,7 @@ PAIR_CAP = 3
 #: the bots' fixed ratings (μ, σ) per preset and level: normal is μ 25 (1500) and the
 #: others sit at the gap their measured win share p makes in the model (μ difference
 #: c·logit(p), c = √(2β² + σa² + σb²)).  Measured by
-#:   python -m unoduo_tui.record.calibrate --matches 200 --hard-matches 40 --seed 1 --jobs 2
+#:   python -m tests.bench.ratings --matches 200 --hard-matches 40 --seed 1 --jobs 2
 #: (two-seat duplicate pairs): duo — easy beat random 200 of 200, normal beat easy 200 of
 #: 200, hard beat normal 30 of 40; classic — 200 of 200, 200 of 200, 34 of 40.  A level
 #: that won every match sits at the floor (w + ½)/(n + 1) gives: it is at least that far

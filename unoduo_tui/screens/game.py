@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -24,7 +24,7 @@ from engine import Action, Event, PlayerView
 from engine.events import Catch, Challenge
 
 from ..plan import opponent_label
-from .game_keys import GameKeys
+from .game_keys import Answer, GameKeys
 from ..table import Refused, Table, TableUpdate, save_wait
 from ..app_link import unoduo
 from ..text.words import article, hint_text
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from ..app import UnoDuoApp
 
 __all__ = ["GameScreen"]
+
 
 class GameScreen(GameKeys, Screen[None]):
     """One match at a table (the table is closed when the screen goes)."""
@@ -405,14 +406,15 @@ class GameScreen(GameKeys, Screen[None]):
         if self._deferred:
             self._catch_up()
 
-    def _show(self, screen, then=None) -> None:
+    def _show(self, screen: Screen[Answer], then: Callable[[Answer | None], object] | None = None
+              ) -> None:
         """Put ``screen`` over the table; the bots wait until it goes, then ``then``
         gets its result and the table catches up."""
         self._waiting = True
         self.table.hold(True)
         self.refresh_bindings()
 
-        def done(result) -> None:
+        def done(result: Answer | None) -> None:
             self._waiting = False
             self.table.hold(False)
             if then is not None:
@@ -422,7 +424,7 @@ class GameScreen(GameKeys, Screen[None]):
 
         self.app.push_screen(screen, done)
 
-    def _wait(self, screen, then) -> None:
+    def _wait(self, screen: Screen[Answer], then: Callable[[Answer], object]) -> None:
         """A decision's dialog: ``then`` gets its answer (none: cancelled)."""
         self._show(screen, lambda result: None if result is None else then(result))
 

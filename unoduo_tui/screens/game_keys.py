@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from functools import partial
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, TypeVar
 
 from textual import work
 from textual.app import SystemCommand
@@ -17,6 +17,9 @@ from engine import Action, Card
 from ..table import Refused
 from ..widgets import Hand
 from ..text.words import hint_text
+
+#: what a dialog answers (its Screen's result type)
+Answer = TypeVar("Answer")
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -60,8 +63,9 @@ class GameKeys(_Screen):
         def my_view(self) -> PlayerView | None: ...
         def decision(self) -> tuple[str, int] | None: ...
         def refresh_table(self) -> None: ...
-        def _show(self, screen: Any, then: Any = None) -> None: ...
-        def _wait(self, screen: Any, then: Any) -> None: ...
+        def _show(self, screen: "Screen[Answer]",
+                  then: "Callable[[Answer | None], object] | None" = None) -> None: ...
+        def _wait(self, screen: "Screen[Answer]", then: "Callable[[Answer], object]") -> None: ...
         def do(self, action: Action | str) -> None: ...
 
     #: the last :meth:`_legal_now`: (the update, the screen's state, its answer)

@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING, Iterable
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -44,9 +43,10 @@ from ..net import lobby as listing
 from ..net.messages import Follow, LobbyPage, TableEntry
 from ..text import printable
 from ..widgets.footer import Footer
-from .menu import SummaryPrompt, open_entry
+from .menu import Picking, SummaryPrompt, open_entry
 
 if TYPE_CHECKING:
+    from ..app import UnoDuoApp
     from ..store import Summary
 
 __all__ = ["LobbyScreen", "LobbyPlace", "Resumable", "MAX_RESUME"]
@@ -90,7 +90,7 @@ class Resumable:
         return SummaryPrompt("Resume   " if not self.hosted else "Resume ⇄ ", self.summary)
 
 
-class LobbyScreen(Screen[None]):
+class LobbyScreen(Picking):
     DEFAULT_CSS = """
     LobbyScreen #lobby-box { align: center middle; height: 1fr; }
     LobbyScreen #lobby-who { width: 72; height: 1; color: $text-muted; }
@@ -313,14 +313,7 @@ class LobbyScreen(Screen[None]):
 
     # -- choosing ----------------------------------------------------------------------
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.action_pick(event.option.id or "")
-
-    def action_pick(self, what: str) -> None:
-        app = unoduo(self)
-        if app.screen is not self:  # a second Enter of a paste, after the first opened it
-            return
+    def pick(self, app: UnoDuoApp, what: str) -> None:
         from . import lobby_actions as act
 
         kind, _, arg = what.partition(":")

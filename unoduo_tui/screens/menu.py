@@ -24,7 +24,7 @@ from ..app_link import unoduo
 if TYPE_CHECKING:
     from ..app import UnoDuoApp
 
-__all__ = ["MenuScreen", "open_entry", "summary_line", "summary_lines", "lineage", "practice_mark", "fit"]
+__all__ = ["MenuScreen", "Picking", "open_entry", "summary_line", "summary_lines", "lineage", "practice_mark", "fit"]
 
 LOGO = """\
  _   _ _  _  ___    ___
@@ -47,7 +47,24 @@ class SummaryPrompt:
                    overflow="ellipsis")
 
 
-class MenuScreen(Screen[None]):
+class Picking(Screen[None]):
+    """A screen of entries picked by id — Enter on its list, or a key's ``pick('…')`` —
+    one at a time: what :meth:`pick` does with them is the screen's own."""
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.action_pick(event.option.id or "")
+
+    def action_pick(self, what: str) -> None:
+        app = unoduo(self)
+        if app.screen is self:  # not a second Enter of a paste, after the first opened it
+            self.pick(app, what)
+
+    def pick(self, app: UnoDuoApp, what: str) -> None:
+        raise NotImplementedError
+
+
+class MenuScreen(Picking):
     BINDINGS = [
         Binding("n", "pick('new')", "New match", id="menu.new"),
         Binding("q", "pick('quit')", "Quit", id="menu.quit"),
@@ -100,14 +117,7 @@ class MenuScreen(Screen[None]):
         menu.highlighted = 0
         menu.focus()
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.action_pick(event.option.id or "")
-
-    def action_pick(self, what: str) -> None:
-        app = unoduo(self)
-        if app.screen is not self:  # a second Enter of a paste, after the first opened it
-            return
+    def pick(self, app: UnoDuoApp, what: str) -> None:
         if what == "resume" and self.unfinished is not None:
             app.resume_match(str(self.unfinished.id))
         elif what in ("host", "join", "watch"):  # a table shared between terminals

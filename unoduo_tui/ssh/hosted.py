@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from .limits import Limits
 from .timers import IdleClose, InputGate, Throttle
 
 if TYPE_CHECKING:  # pragma: no cover
+    from textual.app import App
+
     from .driver import ChannelDriver
 
 __all__ = ["HostedApp", "CRASHED", "NOT_READING", "WORKER_LOST"]
@@ -46,7 +48,7 @@ class HostedApp:
     """One client's app (see the module doc): ``output(bytes)`` sends to the client;
     ``size`` is its terminal's (columns, rows)."""
 
-    def __init__(self, app: Any, output: Callable[[bytes], None], limits: Limits = Limits(),
+    def __init__(self, app: "App[int]", output: Callable[[bytes], None], limits: Limits = Limits(),
                  size: tuple[int, int] = (80, 24)) -> None:
         from rich.console import Console
 

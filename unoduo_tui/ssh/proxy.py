@@ -20,10 +20,13 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TypeAlias
 
 __all__ = ["SIGNATURE", "ProxyError", "parse_header", "ProxyListener", "allowed_sources",
-           "HEADER_SECONDS"]
+           "HEADER_SECONDS", "Network"]
+
+#: an address or network the balancers' connections may come from (``--proxy-from``)
+Network: TypeAlias = "ipaddress.IPv4Network | ipaddress.IPv6Network"
 
 SIGNATURE = b"\r\n\r\n\x00\r\nQUIT\n"
 #: seconds a balancer has to send the whole header
@@ -68,7 +71,7 @@ def parse_header(data: bytes) -> tuple[int, tuple[str, int] | None] | None:
     raise ProxyError(f"PROXY header of address family {family:#x}")
 
 
-def allowed_sources(text: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+def allowed_sources(text: str) -> tuple[Network, ...]:
     """``--proxy-from``: addresses or networks, comma-separated (``ValueError``)."""
     nets = tuple(ipaddress.ip_network(part.strip(), strict=False)
                  for part in text.split(",") if part.strip())
@@ -77,7 +80,7 @@ def allowed_sources(text: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Ne
     return nets
 
 
-def _is_from(host: str, nets: Sequence[Any]) -> bool:
+def _is_from(host: str, nets: Sequence[Network]) -> bool:
     try:
         ip = ipaddress.ip_address(host.split("%", 1)[0])
     except ValueError:
@@ -145,7 +148,7 @@ class ProxyListener:
     listens itself and reads each connection's PROXY v2 header first (see the module
     doc); ``sources``: the balancers' addresses (:func:`allowed_sources`)."""
 
-    def __init__(self, sources: Sequence[Any], log: Callable[[str], None]) -> None:
+    def __init__(self, sources: Sequence[Network], log: Callable[[str], None]) -> None:
         self.sources = tuple(sources)
         self.log = log
         self.session_factory: Any = None

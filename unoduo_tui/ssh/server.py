@@ -51,6 +51,7 @@ from .limits import Gate, Limits, Place, Refusal, address_of
 
 if TYPE_CHECKING:
     from ..storage.cluster import Cluster
+    from .proxy import Network
 from .session import PtyBridge
 
 if TYPE_CHECKING:
@@ -131,7 +132,7 @@ class GameServer:
     def __init__(self, serve_dir: Path, limits: Limits = Limits(),
                  child_command: Sequence[str] | None = None,
                  log: Callable[[str], None] | None = None, workers: int = 0,
-                 store: str | None = None, proxy_from: Sequence[Any] | None = None,
+                 store: str | None = None, proxy_from: Sequence[Network] | None = None,
                  health: tuple[str, int] | None = None,
                  peer: tuple[str, int] | None = None) -> None:
         self.serve_dir = _own_private_dir(serve_dir)
@@ -628,7 +629,7 @@ async def _serve(server: GameServer, host: str, port: int, host_key: Path) -> No
 
 def run_serve(serve_dir: Path, host: str, port: int, host_key: Path | None,
               limits: Limits, child_command: str | None, workers: int = 0,
-              store: str | None = None, proxy_from: Sequence[Any] | None = None,
+              store: str | None = None, proxy_from: Sequence[Network] | None = None,
               health: tuple[str, int] | None = None,
               peer: tuple[str, int] | None = None) -> int:
     """``unoduo serve``: serve until SIGINT / SIGTERM (SIGUSR1: drain, then stop).

@@ -29,12 +29,15 @@ import socket
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..shutdown import die_with_parent
 from . import relay
-from .hosted import CRASHED
+from .hosted import CRASHED, HostedApp
 from .limits import Limits
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..table.thinking import Thinker
 
 __all__ = ["main", "Worker"]
 
@@ -48,10 +51,10 @@ def _log(line: str) -> None:
 class Worker(asyncio.Protocol):
     """The worker's end of the relay: its sessions by ``sid``."""
 
-    def __init__(self, limits: Limits, thinker: Any = None) -> None:
+    def __init__(self, limits: Limits, thinker: Thinker | None = None) -> None:
         self.limits = limits
         self.thinker = thinker  # where the bots think (a pool: not on this loop's GIL)
-        self.sessions: dict[int, Any] = {}  # sid → HostedApp
+        self.sessions: dict[int, HostedApp] = {}
         self.transport: asyncio.Transport | None = None
         self.reader = relay.Reader()
         self.done = asyncio.Event()

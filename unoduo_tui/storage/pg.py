@@ -366,6 +366,44 @@ class PgSaveHandle(SaveHandle):
         self._id = match_id
         self._rows = rows
 
+    @classmethod
+    def create(cls, db: Database, header: Header, match: Match, owner: str,
+               durable: bool = True) -> "PgSaveHandle":
+        """Write a new save (``header``, ``match``'s log so far, its footer if it is
+        over) for ``owner`` in one transaction, whole or not at all, and return its
+        handle holding its lease (as :meth:`FileSaveHandle.create` does a file)."""
+        from engine.savefile import Encoder
+
+        enc = Encoder()
+        start = enc.start(header)
+        match_id = header.match_id
+        if not db.leases.take(match_id):  # pragma: no cover - a new, random id
+            raise LockedError("a match of that id is open elsewhere")
+        handle = cls(db, match_id, 1, enc.tag, len(start), 0, header, durable)
+        try:
+            records, enc, footer = handle._unsaved(match)
+            try:
+                with db.pool.connection() as conn, conn.transaction():
+                    conn.execute("INSERT INTO saves (match_id, owner, records, size, "
+                                 "finished) VALUES (%s, %s, %s, %s, %s)",
+                                 (match_id, owner, 1 + len(records),
+                                  len(start) + sum(map(len, records)), footer))
+                    with conn.cursor() as cur:
+                        cur.executemany("INSERT INTO save_records (match_id, seq, data) "
+                                        "VALUES (%s, %s, %s)",
+                                        [(match_id, i, r) for i, r in
+                                         enumerate([start, *records])])
+            except db.errors() as exc:
+                raise _down(exc) from None
+        except BaseException:
+            db.leases.drop(match_id)
+            raise
+        handle._tag = enc.tag
+        handle._size = len(start) + sum(map(len, records))
+        handle._rows = 1 + len(records)
+        handle._written, handle._finished = match.log_length, footer
+        return handle
+
     @property
     def id(self) -> str:
         return self._id
@@ -457,41 +495,11 @@ class PgStore(Saves):
 
     def new_match(self, match: Match, seats: "tuple[Seat, ...]", durable: bool = True,
                   directory: Path | None = None, extra: dict | None = None) -> SaveHandle:
-        from engine.savefile import Encoder
-
-        header = new_header(match, seats, extra)
-        enc = Encoder()
-        start = enc.start(header)
-        match_id = header.match_id
-        if not self.db.leases.take(match_id):  # pragma: no cover - a new, random id
-            raise LockedError("a match of that id is open elsewhere")
-        handle = PgSaveHandle(self.db, match_id, 1, enc.tag, len(start), 0, header,
-                              durable)
-        try:
-            records, enc, footer = handle._unsaved(match)
-            try:
-                with self.db.pool.connection() as conn, conn.transaction():
-                    conn.execute("INSERT INTO saves (match_id, owner, records, size, "
-                                 "finished) VALUES (%s, %s, %s, %s, %s)",
-                                 (match_id, self.owner or "", 1 + len(records),
-                                  len(start) + sum(map(len, records)), footer))
-                    with conn.cursor() as cur:
-                        cur.executemany("INSERT INTO save_records (match_id, seq, data) "
-                                        "VALUES (%s, %s, %s)",
-                                        [(match_id, i, r) for i, r in
-                                         enumerate([start, *records])])
-            except self.db.errors() as exc:
-                raise _down(exc) from None
-        except BaseException:
-            self.db.leases.drop(match_id)
-            raise
-        handle._tag = enc.tag
-        handle._size = len(start) + sum(map(len, records))
-        handle._rows = 1 + len(records)
-        handle._written, handle._finished = match.log_length, footer
+        handle = PgSaveHandle.create(self.db, new_header(match, seats, extra), match,
+                                     self.owner or "", durable)
         handle.on_finish = self._noted
-        if footer:
-            self._noted(match_id)
+        if match.over:  # its footer is saved already (a new handle writes it when over)
+            self._noted(handle.id)
         return handle
 
     def _noted(self, match_id: str) -> None:

@@ -1,4 +1,4 @@
-"""Write ``screenshots/*.svg`` from fixed seeds: ``python -m unoduo_tui.screenshots``.
+"""Write ``screenshots/*.svg`` from fixed seeds: ``python -m tests.screenshots``.
 
 Each scene is a match from a fixed seed, played by a seeded random chooser until the
 moment worth showing, then opened in the app at 80×24 (no animations, no data dir,
@@ -19,7 +19,7 @@ from weakref import WeakKeyDictionary
 
 from engine import Match, Rules
 
-from .table.local import LocalTable
+from unoduo_tui.table.local import LocalTable
 
 __all__ = ["SCENES", "scene_table", "scene_app", "lobby_scene", "main"]
 
@@ -149,7 +149,7 @@ def scene_table(name: str) -> LocalTable | None:
 
 def scene_app(name: str, theme: str = "textual-dark"):
     """The app showing ``name`` once its keys are pressed (see :data:`SCENES`)."""
-    from .app import UnoDuoApp
+    from unoduo_tui.app import UnoDuoApp
     if name in REPLAYS:
         return UnoDuoApp(None, "replay", replay=scene_replay(name), bot_pause=0, theme=theme)
     return UnoDuoApp(None, table=scene_table(name), bot_pause=0, theme=theme)
@@ -161,7 +161,7 @@ def scene_replay(name: str):
     from engine import __version__
     from engine.savefile import Header
 
-    from .store import Loaded
+    from unoduo_tui.store import Loaded
 
     stop, _, rules = SCENES[name]
     if stop is None:
@@ -183,11 +183,11 @@ def lobby_scene(root: Path, theme: str = "textual-dark"):
     """``unoduo lobby`` with one unfinished match (in ``root``) and two tables others
     listed (by this process, as their tables would: it holds their listings' locks
     while the app lives)."""
-    from .net.lobby import LISTING_VERSION, Listing
-    from .apps import lobby_app
-    from .plan import MatchPlan
-    from .screens.lobby import LobbyPlace
-    from .store import Store
+    from unoduo_tui.net.lobby import LISTING_VERSION, Listing
+    from unoduo_tui.apps import lobby_app
+    from unoduo_tui.plan import MatchPlan
+    from unoduo_tui.screens.lobby import LobbyPlace
+    from unoduo_tui.store import Store
 
     store = Store(root / "you")
     LocalTable.start(store, MatchPlan(("You", "Normal bot"), KINDS, Rules(), 7)).close()
@@ -230,7 +230,7 @@ async def _snap(app, name: str, out: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m unoduo_tui.screenshots",
+    parser = argparse.ArgumentParser(prog="python -m tests.screenshots",
                                      description="Write the README's screenshots.")
     parser.add_argument("--out", default="screenshots", help="folder (default: screenshots)")
     parser.add_argument("--theme", default="textual-dark")

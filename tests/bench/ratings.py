@@ -1,6 +1,6 @@
-"""The bots' anchor ratings, measured in the arena: ``python -m unoduo_tui.record.calibrate``.
+"""The bots' anchor ratings, measured in the arena: ``python -m tests.bench.ratings``.
 
-    python -m unoduo_tui.record.calibrate [--preset duo|classic] [--matches N]
+    python -m tests.bench.ratings [--preset duo|classic] [--matches N]
         [--hard-matches N] [--seed S] [--jobs J]
 
 For each preset, the adjacent levels (random–easy, easy–normal, normal–hard) play
@@ -23,7 +23,7 @@ import sys
 from engine import Rules
 from engine.bots.arena import run_arena
 
-from .ratings import BETA, MU
+from unoduo_tui.record.ratings import BETA, MU
 
 __all__ = ["main", "gap"]
 
@@ -57,7 +57,7 @@ def calibrate(preset: str, matches: int, hard_matches: int, seed: int, jobs: int
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m unoduo_tui.record.calibrate")
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.ratings")
     parser.add_argument("--preset", choices=("duo", "classic"), action="append")
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--hard-matches", type=int, default=40)

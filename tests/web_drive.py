@@ -1,10 +1,10 @@
 """Driving ``unoduo web`` with headless Chromium (selenium): one copy for the browser
-test (``tests/web``) and the README's screenshot (``python -m unoduo_tui.web_drive``).
+test (``tests/web``) and the README's screenshot (``python -m tests.web_drive``).
 
-It lives in the product, not under ``tests/``, because the screenshot script is a
-module one runs like ``python -m unoduo_tui.screenshots`` and the product never
-imports from ``tests``.  selenium is imported only when a browser starts: it is in
-the ``test`` extra, not a dependency of the game.
+It lives beside the tests, outside the installed package, as ``python -m
+tests.screenshots`` and the benchmarks (``tests/bench``) do: the product never
+imports it.  selenium is imported only when a browser starts: it is in the ``test``
+extra, not a dependency of the game.
 
 Reading the screen: textual-serve's xterm.js draws on canvases, so the terminal's
 text is not in the DOM.  A script Chromium runs before the page's own (CDP
@@ -320,12 +320,12 @@ def tab_processes(data_dir: Path) -> list[int]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m unoduo_tui.web_drive [PNG]``: serve ``unoduo web play --vs normal
+    """``python -m tests.web_drive [PNG]``: serve ``unoduo web play --vs normal
     --seed 7`` from a throw-away data dir, play into the first turn in headless
     Chromium and save the browser's screenshot (default ``screenshots/web.png``)."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m unoduo_tui.web_drive",
+    parser = argparse.ArgumentParser(prog="python -m tests.web_drive",
                                      description="The README's browser screenshot: "
                                                  "unoduo web in headless Chromium.")
     parser.add_argument("png", nargs="?", default="screenshots/web.png",
