@@ -1,4 +1,5 @@
-"""Figures for remote play (#15): ``python -m tests.bench.net [--tables 50]``.
+"""Figures for remote play (#15, #22): ``python -m tests.bench.net [--tables 50]
+[--pace 2]``.
 
 A server process holds ``--tables`` authorities on one event loop (each a
 :class:`LocalTable` of two human seats, unsaved, on its own Unix socket); this
@@ -10,7 +11,9 @@ of the round trip, so comparing the two separates the clients' time from the
 authority's.  Printed: decisions made, p50/p99 round-trip from a client's action
 to the update that shows it, the server's memory per table (RSS growth over an
 empty server, divided by the tables), and a local table's memory measured the same
-way in this process.  Target (the issue): p99 ≤ 50 ms.  A benchmark, not a test.
+way in this process, and the server's CPU per decision (full speed: the saturation
+throughput of one core).  Target (#22): p99 ≤ 50 ms at a human's pace (``--pace 2``).
+A benchmark, not a test.
 """
 
 from __future__ import annotations
@@ -35,6 +38,13 @@ def _rss_kib() -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return 0
+
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) process ``pid`` has used."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _plan(seed: int):
@@ -76,7 +86,7 @@ def serve(tables: int, folder: str) -> None:
 
 
 def _player(code: str, path: str, seconds: float, times: list, stop: threading.Event,
-            seed: int) -> None:
+            seed: int, pace: float = 0.0) -> None:
     import socket
 
     from unoduo_tui.net.remote import RemoteTable
@@ -94,6 +104,8 @@ def _player(code: str, path: str, seconds: float, times: list, stop: threading.E
         if last.over:
             break
         if view.legal_actions:
+            if pace and stop.wait(pace * rng.uniform(0.5, 1.5)):  # a player thinks
+                break
             action = rng.choice(view.legal_actions)
             count = view.event_count
             start = time.perf_counter()
@@ -133,12 +145,15 @@ def _local_table_kib(tables: int, decisions: int) -> tuple[float, float]:
     return start, after
 
 
-def _run_players(tables: list, first_seed: int, seconds: float) -> list[float]:
-    """Two players a table (``tables``: [code, path] pairs) as threads, for ``seconds``."""
+def _run_players(tables: list, first_seed: int, seconds: float, pace: float = 0.0
+                 ) -> list[float]:
+    """Two players a table (``tables``: [code, path] pairs) as threads, for ``seconds``
+    (``pace``: seconds a player thinks before each decision, × 0.5–1.5; 0: none)."""
     times: list[float] = []
     stop = threading.Event()
     threads = [threading.Thread(target=_player, args=(code, path, seconds, times, stop,
-                                                      first_seed + i * 2 + k), daemon=True)
+                                                      first_seed + i * 2 + k, pace),
+                                daemon=True)
                for i, (code, path) in enumerate(tables) for k in range(2)]
     for t in threads:
         t.start()
@@ -149,12 +164,13 @@ def _run_players(tables: list, first_seed: int, seconds: float) -> list[float]:
     return times
 
 
-def _players_in_processes(tables: list, procs: int, seconds: float) -> list[float]:
+def _players_in_processes(tables: list, procs: int, seconds: float, pace: float = 0.0
+                          ) -> list[float]:
     """The same, the tables dealt round to ``procs`` client processes."""
     shares = [tables[i::procs] for i in range(procs)]
     children = [subprocess.Popen([sys.executable, "-m", "tests.bench.net", "--play",
                                   json.dumps({"tables": share, "seed": i * 1000,
-                                              "seconds": seconds})],
+                                              "seconds": seconds, "pace": pace})],
                                  stdout=subprocess.PIPE, text=True)
                 for i, share in enumerate(shares) if share]
     times: list[float] = []
@@ -170,6 +186,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--client-procs", type=int, default=0,
                         help="run the clients in this many processes (0: threads here)")
+    parser.add_argument("--pace", type=float, default=0.0,
+                        help="seconds a player thinks before each decision (× 0.5–1.5, "
+                             "each its own; 0: full speed, the saturation throughput)")
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--play", help=argparse.SUPPRESS)
     parser.add_argument("--folder", help=argparse.SUPPRESS)
@@ -180,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.play is not None:
         job = json.loads(args.play)
         print(json.dumps({"times": _run_players(job["tables"], job["seed"],
-                                                job["seconds"])}))
+                                                job["seconds"], job["pace"])}))
         return 0
     folder = tempfile.mkdtemp(prefix="udb", dir="/tmp")
     server = subprocess.Popen([sys.executable, "-m", "tests.bench.net", "--serve",
@@ -189,11 +208,14 @@ def main(argv: list[str] | None = None) -> int:
     assert server.stdout is not None and server.stdin is not None
     ready = json.loads(server.stdout.readline())
     started = time.perf_counter()
+    cpu_before = _cpu_seconds(server.pid)
     if args.client_procs > 0:
-        times = _players_in_processes(ready["tables"], args.client_procs, args.seconds)
+        times = _players_in_processes(ready["tables"], args.client_procs, args.seconds,
+                                      args.pace)
     else:
-        times = _run_players(ready["tables"], 0, args.seconds)
+        times = _run_players(ready["tables"], 0, args.seconds, args.pace)
     elapsed = time.perf_counter() - started
+    server_cpu = _cpu_seconds(server.pid) - cpu_before
     server.stdin.close()
     after = json.loads(server.stdout.readline())
     server.wait(60)
@@ -207,6 +229,9 @@ def main(argv: list[str] | None = None) -> int:
              else "as threads of one process")
     print(f"{args.tables} tables, {2 * args.tables} clients {where}, {elapsed:.1f} s: "
           f"{n} decisions ({n / elapsed:.0f}/s)")
+    print(f"the server's CPU: {server_cpu:.1f} s, {n / max(server_cpu, 1e-9):.0f} decisions "
+          f"per second of one core ({server_cpu / elapsed * 100:.0f}% of a core); load "
+          f"average {os.getloadavg()[0]:.1f}")
     print(f"round trip action -> its update: p50 {p50:.1f} ms, p99 {p99:.1f} ms "
           f"(target p99 <= 50 ms)")
     print(f"authority memory per table: {ready['rss_kib'] / args.tables:.0f} KiB at the "
