@@ -18,6 +18,18 @@ from .helpers import finished, save
 
 RULES = Rules(target=40)
 ROUNDS = 6
+SPAWN = multiprocessing.get_context("spawn")
+
+
+def _in_processes(target, argses: list[tuple]) -> None:
+    """``target(*args)`` in a process of its own for each of ``argses``, all at once;
+    each must end well."""
+    procs = [SPAWN.Process(target=target, args=args) for args in argses]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=300)
+        assert p.exitcode == 0
 
 
 def _ender(data_dir: str, who: int, barrier, matches: list, key: str | None = None) -> None:
@@ -37,16 +49,9 @@ def _ender(data_dir: str, who: int, barrier, matches: list, key: str | None = No
 def test_two_matches_ending_at_the_same_instant_lose_no_update(tmp_path):
     data = tmp_path / "data"
     Store(data).ensure()
-    ctx = multiprocessing.get_context("spawn")
-    barrier = ctx.Barrier(2)
-    procs = [ctx.Process(target=_ender, args=(str(data), n, barrier,
-                                              [n * 1000 + k * 7 for k in range(ROUNDS)]))
-             for n in range(2)]
-    for p in procs:
-        p.start()
-    for p in procs:
-        p.join(timeout=300)
-        assert p.exitcode == 0
+    barrier = SPAWN.Barrier(2)
+    _in_processes(_ender, [(str(data), n, barrier, [n * 1000 + k * 7 for k in range(ROUNDS)])
+                           for n in range(2)])
     index = Index.of(data)
     import sqlite3
     conn = sqlite3.connect(index.path)
@@ -75,15 +80,8 @@ def test_processes_opening_a_new_index_at_the_same_instant_all_write(tmp_path):
     connection has the file open: the first connections of many processes to a new
     index took turns on nothing and one of them lost its match (found by CI)."""
     roots = [tmp_path / f"data{r}" for r in range(12)]
-    ctx = multiprocessing.get_context("spawn")
-    barrier = ctx.Barrier(4)
-    procs = [ctx.Process(target=_first_writer, args=([str(r) for r in roots], n, barrier))
-             for n in range(4)]
-    for p in procs:
-        p.start()
-    for p in procs:
-        p.join(timeout=300)
-        assert p.exitcode == 0
+    barrier = SPAWN.Barrier(4)
+    _in_processes(_first_writer, [([str(r) for r in roots], n, barrier) for n in range(4)])
     for root in roots:
         index = Index(root)
         assert index.read(lambda conn: conn.execute(
@@ -97,17 +95,10 @@ def test_two_players_of_a_server_ending_matches_at_the_same_instant_lose_no_upda
     serve = tmp_path / "serve"
     serve.mkdir(mode=0o700)
     players = [identify(serve, f"SHA256:p{n}/key", f"P{n}") for n in range(2)]
-    ctx = multiprocessing.get_context("spawn")
-    barrier = ctx.Barrier(2)
-    procs = [ctx.Process(target=_ender, args=(str(p.folder), n, barrier,
-                                              [n * 1000 + k * 7 for k in range(ROUNDS)],
-                                              p.fingerprint))
-             for n, p in enumerate(players)]
-    for p in procs:
-        p.start()
-    for p in procs:
-        p.join(timeout=300)
-        assert p.exitcode == 0
+    barrier = SPAWN.Barrier(2)
+    _in_processes(_ender, [(str(p.folder), n, barrier,
+                            [n * 1000 + k * 7 for k in range(ROUNDS)], p.fingerprint)
+                           for n, p in enumerate(players)])
     index = Index(serve, shared=True)
     noted = {r.who: (r.matches, r.rating) for r in index.read(records, fresh=False)}
     for p in players:
