@@ -29,6 +29,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
+from tests import waiting
+
 if TYPE_CHECKING:
     from selenium.webdriver import Chrome
 
@@ -87,18 +89,14 @@ def free_port() -> int:
 
 
 def until(test: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
-    """Poll ``test`` until it holds; ``RuntimeError`` naming ``what`` after ``timeout``."""
-    end = time.monotonic() + timeout
-    while not test():
-        if time.monotonic() > end:
-            raise RuntimeError(f"waited {timeout:.0f} s for {what}")
-        time.sleep(0.05)  # a poll interval, not a wait for something to happen
+    """:func:`tests.waiting.until` at the web's timeout and pace."""
+    waiting.until(test, what, timeout, poll=0.05)
 
 
 def wait_port(port: int, process: subprocess.Popen | None = None,
               timeout: float = TIMEOUT) -> None:
     """Until 127.0.0.1:``port`` takes a connection (``RuntimeError`` if ``process``
-    ends first or ``timeout`` passes)."""
+    ends first, ``AssertionError`` when ``timeout`` passes)."""
     def answers() -> bool:
         if process is not None and process.poll() is not None:
             raise RuntimeError(f"unoduo web ended with status {process.returncode}")

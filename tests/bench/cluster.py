@@ -18,7 +18,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 __all__ = ["main", "BALANCER"]
@@ -79,8 +78,11 @@ def main(argv: list[str] | None = None) -> int:
         haproxy.wait_up(args.nodes)
         print(f"cluster of {args.nodes}: listening on 127.0.0.1 port {haproxy.port} "
               f"store {url}", flush=True)
-        while not stop:
-            time.sleep(0.2)
+        # until SIGTERM (one that came before the mask went up was noted by ``stopping``)
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+        if not stop:
+            signal.sigwait({signal.SIGTERM})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
         return 0
     finally:
         if haproxy is not None:

@@ -17,8 +17,9 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import time
 from pathlib import Path
+
+from ..waiting import until
 
 __all__ = ["pg_bin", "missing", "Postgres", "HAProxy", "free_port", "HAPROXY"]
 
@@ -176,16 +177,17 @@ backend nodes
         self.proc = subprocess.Popen([HAPROXY, "-db", "-f", str(self.cfg)],
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                      stderr=open(self.root / "log", "wb"))
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+
+        def listening() -> bool:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"haproxy exited: {(self.root / 'log').read_text()}")
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return self
             except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("haproxy did not listen")
+                return False
+            return True
+        until(listening, "haproxy to listen", 30, poll=0.05)
+        return self
 
     def up(self) -> set[str]:
         """The servers HAProxy sends connections to now (its stats socket: ``node0``
@@ -204,11 +206,9 @@ backend nodes
 
     def wait_up(self, count: int, timeout: float = 60) -> None:
         """Until HAProxy sends connections to ``count`` servers (checks every 0.5 s)."""
-        deadline = time.monotonic() + timeout
-        while len(self.up()) < count:
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"haproxy sees only {sorted(self.up())} up")
-            time.sleep(0.1)
+        until(lambda: len(self.up()) >= count,
+              lambda: f"haproxy to see {count} up (only {sorted(self.up())})", timeout,
+              poll=0.1)
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -11,7 +11,6 @@ import asyncio
 import os
 import shutil
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
@@ -29,6 +28,7 @@ from unoduo_tui.storage.lobby import SharedLobby
 from unoduo_tui.storage.pg import PgStore
 
 from ..net.helpers import WAIT, Client, LoopThread, plan, play_out
+from ..waiting import until
 
 SECRET = os.urandom(32)
 
@@ -67,13 +67,13 @@ class Node(LoopThread):
 
     def listed(self, test) -> list[msg.TableEntry]:
         """This node's lobby listing, once ``test`` passes on it."""
-        deadline = time.monotonic() + WAIT
-        while True:
-            entries = self.call(self.hall.entries)
-            if test(entries):
-                return entries
-            assert time.monotonic() < deadline, f"{self.name} lists only {entries}"
-            time.sleep(0.05)
+        seen: list[msg.TableEntry] = []
+
+        def listing() -> tuple[list[msg.TableEntry]] | None:  # a tuple: [] may pass
+            seen[:] = self.call(self.hall.entries)
+            return (list(seen),) if test(seen) else None
+        return until(listing, lambda: f"{self.name}'s listing to pass (it lists {seen})",
+                     WAIT)[0]
 
     def stop(self) -> None:
         if self.thread.is_alive():

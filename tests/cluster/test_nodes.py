@@ -19,6 +19,7 @@ import asyncssh
 import pytest
 
 from ..ssh.term import WAIT, Screen, new_key
+from ..waiting import until_async
 from .servers import HAProxy, free_port, missing
 
 pytestmark = pytest.mark.skipif(missing(haproxy=True) is not None,
@@ -297,12 +298,10 @@ async def test_a_host_who_drops_goes_back_to_their_table_held_by_the_other_node(
     host = _node_of(nodes, key.get_fingerprint())
     other = next(n for n in nodes if n is not host)
     # the table's code and eve's token reach the database (the node's heartbeat)
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + WAIT
-    while not any(n.startswith("tables/") for n in await _shared_files(
-            host.url, key.get_fingerprint())):
-        assert loop.time() < deadline, "the table file never reached the database"
-        await asyncio.sleep(0.2)
+    async def shared() -> bool:
+        return any(n.startswith("tables/")
+                   for n in await _shared_files(host.url, key.get_fingerprint()))
+    await until_async(shared, "the table file to reach the database", WAIT, poll=0.2)
     opened = other.log_text().count(" opened (")
     conn.abort()
     conn, chan, screen = await _play(haproxy.port, key, "eve", source="127.0.0.11")

@@ -19,6 +19,7 @@ from unoduo_tui.table.local import LocalTable
 from unoduo_tui.plan import HUMAN, MatchPlan
 
 from ..store.test_store import SEATS, _play
+from ..waiting import until
 from .servers import Postgres, missing
 
 
@@ -74,12 +75,12 @@ def test_an_edited_row_is_refused_by_the_chain(pg_url, tmp_path):
 
 
 _HOLDER = textwrap.dedent("""
-    import sys, time
+    import signal, sys
     from pathlib import Path
     from unoduo_tui.storage.pg import PgStore
     loaded = PgStore(sys.argv[1], Path(sys.argv[3])).open(sys.argv[2])
     print("holding", flush=True)
-    time.sleep(600)
+    signal.pause()  # holding it until the test kills this process
 """)
 
 
@@ -146,12 +147,8 @@ def test_a_table_waits_while_the_database_is_down_and_goes_on_losing_nothing(tmp
         with pytest.raises(Exception, match="database"):
             table.act(table.match.to_act, "draw")  # nothing more while it waits
         server.resume()
-        import time
-
-        deadline = time.monotonic() + 60
-        while table.waiting and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not table.waiting  # the save retried by itself, and the table went on
+        # the save retried by itself, and the table went on
+        until(lambda: not table.waiting, "the table to stop waiting for the database")
         assert seen[-1].cause == "move" and seen[-1].save_error is None
         ref, log = table.handle.id, table.match.actions
         assert len(log) == saved + 1

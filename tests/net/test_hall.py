@@ -9,7 +9,6 @@ import queue
 import random
 import socket
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -25,6 +24,8 @@ from unoduo_tui.net.frames import FrameReader
 from unoduo_tui.net.hall import HALL_PER_HOUR, Hall
 from unoduo_tui.store import Store
 from unoduo_tui.table import Refused
+
+from tests.waiting import until
 
 from .helpers import WAIT, LoopThread, plan
 from .test_fuzz import _mutate
@@ -92,13 +93,6 @@ class Pages:
                 return page
 
 
-def _until(check, what: str) -> None:
-    deadline = time.monotonic() + WAIT
-    while not check():
-        assert time.monotonic() < deadline, f"waited for {what}"
-        time.sleep(0.01)
-
-
 def _answer(sock: socket.socket) -> msg.Message:
     frames = FrameReader()
     while True:
@@ -125,7 +119,7 @@ def test_a_table_opened_at_the_service_is_listed_joined_and_played(served):
         before = mover.view(mover.seat).event_count
         mover.act(mover.seat, str(mover.view(mover.seat).legal_actions[0]))
         held = s.hall.tables[info["code"]].authority
-        _until(lambda: held.table.view(mover.seat).event_count > before, "the decision made")
+        until(lambda: held.table.view(mover.seat).event_count > before, "the decision made")
     finally:
         ann.close()
         bob.close()

@@ -17,16 +17,9 @@ from unoduo_tui.ssh.driver import MAX_PASTE, START
 from unoduo_tui.ssh.hosted import CRASHED, NOT_READING, HostedApp
 from unoduo_tui.ssh.limits import Limits
 
+from tests.waiting import until_async as until
+
 from .term import WAIT
-
-
-async def until(check, what: str = "it") -> None:
-    """Wait (on the loop) until ``check()`` holds; fail after :data:`WAIT` seconds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + WAIT
-    while not check():
-        assert loop.time() < deadline, f"waited for {what}"
-        await asyncio.sleep(0.01)
 
 
 class Keys(App[int]):

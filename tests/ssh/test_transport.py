@@ -17,6 +17,8 @@ from unoduo_tui.net.vouch import Vouches
 from unoduo_tui.ssh.limits import Limits, TokenBucket
 from unoduo_tui.ssh.server import child_argv
 
+from tests.waiting import until_async
+
 from .term import WAIT, Screen, new_key
 
 CHILD = [sys.executable, str(Path(__file__).with_name("child.py"))]
@@ -194,11 +196,7 @@ async def test_a_child_that_stops_reading_stops_the_channel_not_the_server(serve
     await p.screen.wait("asleep")
     (session,) = s.server.running
     p.chan.write(b"x" * (1 << 20))
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + WAIT
-    while not session.reading_paused:  # the condition, not a guess at the time
-        assert loop.time() < deadline, "the channel never paused"
-        await asyncio.sleep(0.01)
+    await until_async(lambda: session.reading_paused, "the channel to pause")
     assert session.pending_input <= limits.pty_buffer + limits.max_packet
     other = await s.play(new_key(), "bob")
     await other.screen.wait("asleep")
@@ -244,18 +242,12 @@ async def test_a_client_that_stops_reading_stops_its_child_not_the_server(served
     await p.screen.wait("spam")
     (session,) = s.server.running
     p.chan.pause_reading()
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + WAIT
-    while not session.output_paused:
-        assert loop.time() < deadline, "the server never stopped reading the child"
-        await asyncio.sleep(0.01)
+    await until_async(lambda: session.output_paused, "the server to stop reading the child")
     other = await s.play(new_key(), "bob")  # the server is not busy with it
     await other.screen.wait("spam")
     p.chan.resume_reading()
     await p.screen.wait("spam")
-    while session.output_paused:
-        assert loop.time() < deadline, "the server never read the child again"
-        await asyncio.sleep(0.01)
+    await until_async(lambda: not session.output_paused, "the server to read the child again")
 
 
 async def test_a_flood_of_resizes_reaches_the_child_a_few_times_and_the_last_one_last(

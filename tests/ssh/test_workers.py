@@ -16,6 +16,8 @@ from unoduo_tui.ssh import front
 from unoduo_tui.ssh.hosted import WORKER_LOST
 from unoduo_tui.ssh.limits import Limits
 
+from tests.waiting import until_async as until
+
 from .term import WAIT, Served, host_and_join, new_key
 from tests.bench.ssh import _tree
 
@@ -28,14 +30,6 @@ def link_of(s, player_name: str):
         if any(sess.client.identity.name == player_name for sess in link.sessions.values()):
             return link
     raise AssertionError(f"{player_name} is on no worker")
-
-
-async def until(check, what: str) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + WAIT
-    while not check():
-        assert loop.time() < deadline, f"waited for {what}"
-        await asyncio.sleep(0.02)
 
 
 async def test_two_players_in_one_worker_each_have_their_own_name_and_folder(served):

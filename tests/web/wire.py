@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
 
+from tests import waiting
 from tests.web_drive import TIMEOUT, base
 
 __all__ = ["Tab", "token_of", "ws_address", "origin_of", "alive", "environ", "until_async"]
@@ -90,11 +91,5 @@ def environ(pid: int) -> dict[str, str]:
 
 
 async def until_async(test, what: str, timeout: float = TIMEOUT) -> None:
-    """:func:`~tests.web_drive.until` for a test's event loop: polls ``test``
-    without blocking the loop (the tab's socket keeps being served)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not test():
-        if loop.time() > end:
-            raise AssertionError(f"waited {timeout:.0f} s for {what}")
-        await asyncio.sleep(0.05)  # a poll interval, not a wait for something to happen
+    """:func:`tests.waiting.until_async` at the web tests' timeout and pace."""
+    await waiting.until_async(test, what, timeout, poll=0.05)
