@@ -31,6 +31,8 @@ import threading
 import time
 from pathlib import Path
 
+from tests.bench.proc import cpu_seconds
+
 
 def _rss_kib() -> int:
     with open("/proc/self/status") as f:
@@ -38,13 +40,6 @@ def _rss_kib() -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return 0
-
-
-def _cpu_seconds(pid: int) -> float:
-    """CPU seconds (user + system) process ``pid`` has used."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _plan(seed: int):
@@ -208,14 +203,14 @@ def main(argv: list[str] | None = None) -> int:
     assert server.stdout is not None and server.stdin is not None
     ready = json.loads(server.stdout.readline())
     started = time.perf_counter()
-    cpu_before = _cpu_seconds(server.pid)
+    cpu_before = cpu_seconds(server.pid)
     if args.client_procs > 0:
         times = _players_in_processes(ready["tables"], args.client_procs, args.seconds,
                                       args.pace)
     else:
         times = _run_players(ready["tables"], 0, args.seconds, args.pace)
     elapsed = time.perf_counter() - started
-    server_cpu = _cpu_seconds(server.pid) - cpu_before
+    server_cpu = cpu_seconds(server.pid) - cpu_before
     server.stdin.close()
     after = json.loads(server.stdout.readline())
     server.wait(60)

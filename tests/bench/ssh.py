@@ -67,6 +67,8 @@ from typing import AsyncIterator
 
 import asyncssh
 
+from tests.bench.proc import cpu_seconds
+
 #: the script: keys a player sends over and over (bytes, as a terminal sends them)
 SCRIPT = (b"k", b"1", b"\r", b"r", b"2", b"\r", b"r", b"3", b"\r", b"r",
           b"d", b"\r", b"r", b"p", b"\r")
@@ -141,6 +143,7 @@ async def _pump(process: asyncssh.SSHClientProcess, player: Player) -> None:
     except Exception as exc:  # a benchmark says what broke rather than hang
         player.error = f"reading the screen: {exc!r}"
         raise
+
 
 
 def source_address(number: int, per_address: int) -> str:
@@ -237,15 +240,6 @@ def _tree(pid: int) -> list[int]:
     return out
 
 
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU time of process ``pid`` so far (0 when it is gone)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def _role(pid: int) -> str:
     """What process ``pid`` is in the server's tree (its command line, in a word)."""
     try:
@@ -266,7 +260,7 @@ def _cpu_by_role(tree: list[int]) -> dict[str, float]:
     out: dict[str, float] = {}
     for pid in tree:
         role = _role(pid)
-        out[role] = out.get(role, 0.0) + _cpu_seconds(pid)
+        out[role] = out.get(role, 0.0) + cpu_seconds(pid)
     return out
 
 
@@ -540,10 +534,10 @@ async def run_idle_lobby(args: argparse.Namespace, workers: int) -> dict:
         held = _tree_pss(server.pid) - empty
 
         def cpu() -> float:
-            return sum(_cpu_seconds(k) for k in _tree(server.pid))
+            return sum(cpu_seconds(k) for k in _tree(server.pid))
 
         def server_cpu() -> float:
-            return _cpu_seconds(server.pid)
+            return cpu_seconds(server.pid)
 
         before = cpu()
         await asyncio.sleep(args.seconds)
