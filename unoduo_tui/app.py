@@ -7,7 +7,6 @@ shown, so ``unoduo play`` starts without loading the menu or the replay viewer.
 
 from __future__ import annotations
 
-import gc
 import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Mapping
@@ -19,6 +18,7 @@ from textual.reactive import Initialize, Reactive
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
+from . import startup
 from .screens.game import GameScreen
 from .screens.too_small import MIN_SIZE, TooSmall
 from .dialogs.base import HOME_NAMES
@@ -247,6 +247,10 @@ class UnoDuoApp(SafePalettes, App[int]):
         if self._start_problem is not None:
             self._say(self._start_problem)
         self.call_after_refresh(self._check_size)
+
+    def on_ready(self) -> None:
+        """The first frame is on screen: the collector back (:mod:`.startup`)."""
+        self.call_after_refresh(startup.resume)
 
     def _say(self, problem: CannotOpen) -> None:
         self.notify(str(problem), severity=problem.severity,
@@ -496,10 +500,6 @@ def run_app(store: Saves | None, start: str = "menu", *, vs: str | None = None, 
         raise ValueError(f"start must be 'menu', 'play', 'resume' or 'replay', not {start!r}")
     app = UnoDuoApp(store, start, vs=vs, seed=seed, target=target, name=name, resume=resume,
                     replay=replay, spoiler_free=spoiler_free, handle_signals=True, plan=plan)
-    # The modules just imported (Textual's and ours) live as long as the process: move
-    # them out of the collector's sight, or a full collection walks all of them while
-    # the first frame is being drawn (~25 ms here; python -m tests.bench.app).
-    gc.freeze()
     return run_to_exit(app)
 
 

@@ -28,14 +28,19 @@ from __future__ import annotations
 import sys
 from typing import Sequence
 
-from .commands import build_parser, run
-from .commands.common import EXIT_OK, EXIT_USAGE, UsageError, err
+from . import startup
 
 __all__ = ["main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    with startup.paused():  # the commands' imports and the parse (a module of its own)
+        from .commands import build_parser, run
+        from .commands.common import EXIT_OK, EXIT_USAGE, UsageError, err
+
+        if argv is None:
+            argv = sys.argv[1:]
+        args = build_parser(argv).parse_args(argv)
     try:
         return run(args)
     except UsageError as exc:
@@ -46,7 +51,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `unoduo export … | head`
         sys.stderr.close()
         return EXIT_OK
-
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -237,6 +237,15 @@ def run_interactive(args: argparse.Namespace,
     """The menu, ``play``, ``resume`` and ``replay``: the arguments checked first (a bad
     one is a line on stderr, never a toast on the menu), then the terminal, then the
     app.  ``plan_of``: makes the match ``play`` asked for (in the store it opens)."""
+    from ..startup import paused
+
+    with paused():  # to the first frame (the app resumes it then)
+        return _run_interactive(args, plan_of)
+
+
+def _run_interactive(args: argparse.Namespace,
+                     plan_of: Callable[[argparse.Namespace, Saves], MatchPlan] | None
+                     ) -> int:
     command = args.command or "menu"
     opened = open_saves(args) if command == "replay" else open_store(args)
     match = getattr(args, "match", None)
@@ -341,11 +350,14 @@ def open_table(store: Saves, code: str, *, want: Want, name: str, tokens: list[s
 
 def run_remote(store: Saves, table: RemoteTable) -> int:
     """The full-screen app at ``table`` (a :class:`RemoteTable`) until the player leaves."""
-    from ..app import run_to_exit
-    from ..apps import remote_app
+    from ..startup import paused
 
     try:
-        return run_to_exit(remote_app(store, table, handle_signals=True))
+        with paused():  # to the first frame (the app resumes it then)
+            from ..app import run_to_exit
+            from ..apps import remote_app
+
+            return run_to_exit(remote_app(store, table, handle_signals=True))
     finally:
         table.close()
 

@@ -8,11 +8,15 @@ import sys
 
 from .common import Subparsers, EXIT_FAIL, EXIT_OK, read_only, remote_seats
 
-__all__ = ["add_parser", "run"]
+__all__ = ["NAME", "add_parser", "run"]
+
+
+#: the command, as typed
+NAME = "export"
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    export = sub.add_parser("export", parents=[common],
+    export = sub.add_parser(NAME, parents=[common],
                             help="a match's log as JSON lines: header, one line per log "
                                  "entry, footer")
     export.add_argument("match", metavar="ID|PATH")

@@ -7,11 +7,15 @@ import argparse
 
 from .common import Subparsers, add_table_address, sit_at
 
-__all__ = ["add_parser", "run"]
+__all__ = ["NAME", "add_parser", "run"]
+
+
+#: the command, as typed
+NAME = "join"
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    join = sub.add_parser("join", parents=[common], help="take a seat at a table")
+    join = sub.add_parser(NAME, parents=[common], help="take a seat at a table")
     add_table_address(join)
     join.add_argument("--name", help="your name")
     join.set_defaults(run=run)

@@ -20,15 +20,19 @@ import argparse
 from ..text import player_name
 from .common import Subparsers, UsageError, clip, name_type, need_terminal, open_store, writable_dir
 
-__all__ = ["add_parser", "run"]
+__all__ = ["NAME", "add_parser", "run"]
 
 LOBBY_HELP = ("the folder every lobby shares: the listing of open tables and the "
               "quick-match queue (default: $UNODUO_LOBBY_DIR, else unoduo-lobby-<uid> "
               "beside the socket dir, e.g. /tmp/unoduo-lobby-1000)")
 
 
+#: the command, as typed
+NAME = "lobby"
+
+
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    lobby = sub.add_parser("lobby", parents=[common],
+    lobby = sub.add_parser(NAME, parents=[common],
                            help="the lobby: resume, quick match, open, join or watch tables")
     lobby.add_argument("--name", type=name_type,
                        help="your name (default: identity.json in the data dir, else "
@@ -38,6 +42,13 @@ def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..startup import paused
+
+    with paused():  # to the first frame (the app resumes it then)
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from ..app import run_to_exit
     from ..net.lobby import identity_name, lobby_dir
     from ..plan import login_name

@@ -15,11 +15,15 @@ if TYPE_CHECKING:
     from ..plan import MatchPlan
     from ..store import Saves
 
-__all__ = ["add_parser", "run", "plan_of"]
+__all__ = ["NAME", "add_parser", "run", "plan_of"]
+
+
+#: the command, as typed
+NAME = "play"
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    play = sub.add_parser("play", parents=[common], help="start a new match straight away")
+    play = sub.add_parser(NAME, parents=[common], help="start a new match straight away")
     play.add_argument("--preset", choices=tuple(PRESETS), default="duo",
                       help="duo (UNO Duo, 2 players; the default) or classic (2–10)")
     play.add_argument("--seats", type=up_to(LIMITS["seats"]),

@@ -6,11 +6,15 @@ import argparse
 
 from .common import Subparsers, run_interactive
 
-__all__ = ["add_parser", "run"]
+__all__ = ["NAME", "add_parser", "run"]
+
+
+#: the command, as typed
+NAME = "replay"
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    replay = sub.add_parser("replay", parents=[common],
+    replay = sub.add_parser(NAME, parents=[common],
                             help="watch a saved match again, step by step (read-only)")
     replay.add_argument("match", metavar="ID|PATH")
     replay.add_argument("--spoiler-free", action="store_true",

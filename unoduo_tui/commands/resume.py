@@ -7,11 +7,15 @@ import argparse
 
 from .common import Subparsers, run_interactive
 
-__all__ = ["add_parser", "run"]
+__all__ = ["NAME", "add_parser", "run"]
+
+
+#: the command, as typed
+NAME = "resume"
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    resume = sub.add_parser("resume", parents=[common], help="carry on a saved match")
+    resume = sub.add_parser(NAME, parents=[common], help="carry on a saved match")
     resume.add_argument("match", nargs="?", metavar="ID|PATH",
                         help="default: the newest unfinished match")
     resume.set_defaults(run=run)

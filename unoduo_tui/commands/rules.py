@@ -9,11 +9,15 @@ import sys
 from ..text import rule_book
 from .common import Subparsers, EXIT_OK
 
-__all__ = ["add_parser", "run"]
+__all__ = ["NAME", "add_parser", "run"]
+
+
+#: the command, as typed
+NAME = "rules"
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    sub.add_parser("rules", parents=[common], help="print the rule book").set_defaults(run=run)
+    sub.add_parser(NAME, parents=[common], help="print the rule book").set_defaults(run=run)
 
 
 def _width() -> int:

@@ -15,13 +15,17 @@ import sys
 
 from .common import Subparsers, EXIT_FAIL, EXIT_OK, Progress, clip, err, open_store
 
-__all__ = ["add_parser", "run"]
+__all__ = ["NAME", "add_parser", "run"]
+
+
+#: the command, as typed
+NAME = "stats"
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     from engine.rules import PRESETS
 
-    stats = sub.add_parser("stats", parents=[common],
+    stats = sub.add_parser(NAME, parents=[common],
                            help="your record: matches, wins, ratings, moments")
     stats.add_argument("--preset", choices=tuple(PRESETS), help="one game only")
     stats.add_argument("--player", metavar="NAME", help="one player (a name, a bot level's "

@@ -15,12 +15,16 @@ from typing import Iterator
 
 from .common import EXIT_FAIL, EXIT_OK, Subparsers, UsageError, clip, err
 
-__all__ = ["add_parser", "run"]
+__all__ = ["NAME", "add_parser", "run"]
+
+
+#: the command, as typed
+NAME = "store"
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     store = sub.add_parser(
-        "store", parents=[common], help="copy saved matches between files and PostgreSQL",
+        NAME, parents=[common], help="copy saved matches between files and PostgreSQL",
         description="Copy saved matches between a data dir (or a serve dir, with its "
                     "players' folders) and a PostgreSQL database (postgresql://…), either "
                     "way, every match verified; or bring a database's schema up to date.")

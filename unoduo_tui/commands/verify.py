@@ -8,11 +8,15 @@ from ..text import printable
 from ..text.words import team_name
 from .common import Subparsers, EXIT_FAIL, EXIT_OK, read_only
 
-__all__ = ["add_parser", "run"]
+__all__ = ["NAME", "add_parser", "run"]
+
+
+#: the command, as typed
+NAME = "verify"
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    verify = sub.add_parser("verify", parents=[common],
+    verify = sub.add_parser(NAME, parents=[common],
                             help="check a save file: framing, chain, legality")
     verify.add_argument("match", metavar="ID|PATH")
     verify.set_defaults(run=run)

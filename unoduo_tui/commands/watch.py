@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import argparse
 
-from ..net.codes import MAX_DELAY
 from .common import Subparsers, add_table_address, sit_at
 
-__all__ = ["add_parser", "run"]
+__all__ = ["NAME", "add_parser", "run"]
+
+
+#: the command, as typed
+NAME = "watch"
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    watch = sub.add_parser("watch", parents=[common], help="watch a table")
+    from ..net.codes import MAX_DELAY  # (its secrets and hmac: only when built)
+
+    watch = sub.add_parser(NAME, parents=[common], help="watch a table")
     add_table_address(watch)
     watch.add_argument("--delay", type=int, default=0,
                        help=f"see the table this many moves late (0–{MAX_DELAY})")

@@ -31,7 +31,6 @@ import argparse
 import errno
 import ipaddress
 import re
-import secrets
 import socket
 import sys
 from pathlib import Path
@@ -39,7 +38,7 @@ from typing import Sequence
 
 from .common import Subparsers, EXIT_OK, UsageError, clip, open_store, resolve, writable_dir
 
-__all__ = ["add_parser", "run", "tab_command", "is_loopback", "check_port", "DEFAULT_PORT",
+__all__ = ["NAME", "add_parser", "run", "tab_command", "is_loopback", "check_port", "DEFAULT_PORT",
            "DEFAULT_HOST", "DEFAULT_MAX_TABS", "TEMPLATES", "APP_COMMANDS", "new_token"]
 
 DEFAULT_PORT, DEFAULT_HOST, DEFAULT_MAX_TABS = 8000, "127.0.0.1", 16
@@ -83,10 +82,14 @@ def _host_name(text: str) -> str:
     return name.lower()
 
 
+#: the command, as typed
+NAME = "web"
+
+
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     """The ``web`` sub-command (called by ``build_parser``)."""
     web = sub.add_parser(
-        "web", parents=[common], help="serve the app to web browsers (textual-serve)",
+        NAME, parents=[common], help="serve the app to web browsers (textual-serve)",
         description="Serve the app to web browsers: every tab is a player with the menu, "
                     "saves and replays of the data dir. Open the address it prints: it "
                     "carries a secret made for this start (?token=...), and nothing is "
@@ -165,6 +168,8 @@ def url(host: str, port: int, token: str | None = None) -> str:
 
 def new_token() -> str:
     """A secret for one start of the server: 192 random bits, URL-safe."""
+    import secrets  # (its hashlib and hmac: not at every start of unoduo)
+
     return secrets.token_urlsafe(24)
 
 
