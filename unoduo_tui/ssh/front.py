@@ -156,7 +156,9 @@ class WorkerLink(asyncio.Protocol):
         if not self.pool.stopping:
             self.pool.log(f"worker {self.pid} lost ({why}): "
                           f"{len(self.sessions)} players told")
-        self.kill()
+            self.kill()
+        # stopping: its socket closes as it hangs up its apps, and it exits once its
+        # bots' pool has stopped; stop() kills what is left after the grace
         if self.transport is not None:
             self.transport.close()
         sessions, self.sessions = list(self.sessions.values()), {}
@@ -164,6 +166,13 @@ class WorkerLink(asyncio.Protocol):
             session.on_worker_lost()
         self.lost.set()
         self.pool.lost(self)
+
+    async def exited(self) -> None:
+        """Until the worker's process has exited (its socket closed, if it has none)."""
+        if self.proc is not None:
+            await self.proc.wait()
+        else:
+            await self.lost.wait()
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.returncode is None:
@@ -261,7 +270,10 @@ class WorkerPool:
         return [link.pid for link in self.links if link.alive and link.pid is not None]
 
     async def stop(self) -> None:
-        """Close every worker's socket, wait for them (killed after the grace)."""
+        """Close every worker's socket and wait for them to exit (killed after the
+        grace).  A worker hangs up its apps, then stops its bots' pool: killed before
+        that, it would leave the pool's semaphores to multiprocessing's resource
+        tracker, which says so on the server's stderr ("leaked semaphore objects")."""
         self.stopping = True
         self._changed.set()
         for task in list(self._respawns):
@@ -270,7 +282,7 @@ class WorkerPool:
         for link in links:
             link.close()
         if links:
-            await asyncio.wait([asyncio.ensure_future(link.lost.wait()) for link in links],
+            await asyncio.wait([asyncio.ensure_future(link.exited()) for link in links],
                                timeout=self.limits.hangup_grace + 1)
         for link in links:
             link.kill()
