@@ -19,7 +19,9 @@ against the match level (UNO Duo's match equity after the round,
 moved a decision's value by so little (one decision of ~60 in a round, the equity
 table damping it again) that the sampling noise hid the players' differences — random
 96.5, easy 98.6, normal 98.7 accuracy — while at the round level the levels separate
-in order (random 88, easy 92, normal 93, hard 95); classic has no N-seat match-equity
+in order (random 90.7, easy 93.7, normal 94.3, hard 96.7 over 40 single-round matches
+against normal bots: ``python -m tests.bench.review levels --matches 40 --target 1
+--seed 100 --budget 480``, as the README says); classic has no N-seat match-equity
 model, and a rollout to a 500-point match's end costs many rounds.  So the labels
 and ``win_before`` / ``win_after`` are the round's; UNO Duo's curve is the match's
 (below), classic's the round's (each round starts again near an even share).  What
