@@ -264,6 +264,16 @@ def _cpu_by_role(tree: list[int]) -> dict[str, float]:
     return out
 
 
+def _machine_speed(seconds: float = 1.0) -> float:
+    """UNO Duo's random play in actions per CPU second, here and now: this virtual
+    machine's speed moves by a third from hour to hour, and with it every CPU figure;
+    beside each run it tells a slower machine from slower code."""
+    from tests.bench.engine import engine_run
+
+    engine_run(seconds / 4, seed=2)  # warm: the first matches of a process run slower
+    return engine_run(seconds, seed=1)[1].cpu
+
+
 def _own_cpu() -> float:
     """CPU seconds this benchmark's process (the scripted clients) has used."""
     import resource
@@ -381,6 +391,7 @@ async def run_model(args: argparse.Namespace, workers: int, connections: int) ->
         await asyncio.sleep(1.0)  # the last matches' first frames drawn
         tree = _tree(server.pid)
         pss = sum(_kib(k, "Pss") for k in tree)
+        speed = [_machine_speed()]  # the players wait at their tables meanwhile
         roles_before = _cpu_by_role(tree)
         client_before = _own_cpu()
         go.set()
@@ -393,6 +404,7 @@ async def run_model(args: argparse.Namespace, workers: int, connections: int) ->
         load = os.getloadavg()[0]
         stop.set()
         players = await asyncio.gather(*tasks)
+        speed.append(_machine_speed())
         samples = [s for p in players for s in p.samples]
         keys = sum(p.keys for p in players)
         errors = [p.error for p in players if p.error] + [p.error for p in burst if p.error]
@@ -405,7 +417,7 @@ async def run_model(args: argparse.Namespace, workers: int, connections: int) ->
             core=cpu_used / args.seconds / n * 100,
             client_core=client / args.seconds * 100,
             latency=samples, lobby=[p.to_lobby for p in burst if p.to_lobby is not None],
-            keys=keys, load=load, errors=errors,
+            keys=keys, load=load, errors=errors, speed=speed,
             played=_played(Path(folder) / "players", store.group(1) if store else None),
             skipped=sum(p.skipped for p in players))
         _print(figures, args)
@@ -433,6 +445,9 @@ def _print(f: dict, args: argparse.Namespace) -> None:
           f"in {args.seconds:.0f} s, a key every {args.pace:g} s): {_ms(f['latency'])}")
     if args.burst:
         print(f"  connect → lobby on screen, {args.burst} at once: {_ms(f['lobby'])}")
+    print(f"  this machine's speed: the engine's random play at {f['speed'][0] / 1000:.0f}k "
+          f"actions per CPU second before the run, {f['speed'][1] / 1000:.0f}k after "
+          f"(python -m tests.bench.engine's figure: compare runs of other hours by it)")
     played = f["played"]
     print(f"  played: {played['actions']} moves logged in {played['matches']} saved matches "
           f"({played['rounds']} rounds reached, {played['finished']} finished); "
@@ -443,13 +458,14 @@ def _table(results: list[dict], args: argparse.Namespace) -> None:
     print(f"\nside by side (a key every {args.pace:g} s, {args.seconds:.0f} s of play, "
           f"{os.cpu_count()} CPUs):")
     print(f"{'model':<24} {'players':>7} {'PSS MiB':>8} {'ms/key':>7} {'p50':>6} {'p99':>6}"
-          f" {'lobby p50':>9} {'load':>5}")
+          f" {'lobby p50':>9} {'load':>5} {'speed':>6}")
     for f in results:
         lat = [v * 1000 for v in f["latency"]] or [float("nan")]
         lobby = [v * 1000 for v in f["lobby"]] or [float("nan")]
         print(f"{f['model']:<24} {f['players']:>7} {f['pss']:>8.1f} {f['cpu_key']:>7.1f} "
               f"{statistics.median(lat):>6.0f} {_pct(lat, 0.99):>6.0f} "
-              f"{statistics.median(lobby):>9.0f} {f['load']:>5.1f}")
+              f"{statistics.median(lobby):>9.0f} {f['load']:>5.1f} "
+              f"{min(f['speed']) / 1000:>5.0f}k")
 
 
 async def idle_player(number: int, port: int, ready: asyncio.Queue, stop: asyncio.Event,
