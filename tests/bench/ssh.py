@@ -265,9 +265,9 @@ def _cpu_by_role(tree: list[int]) -> dict[str, float]:
 
 
 def _machine_speed(seconds: float = 1.0) -> float:
-    """UNO Duo's random play in actions per CPU second, here and now: this virtual
-    machine's speed moves by a third from hour to hour, and with it every CPU figure;
-    beside each run it tells a slower machine from slower code."""
+    """UNO Duo's random play in actions per CPU second, here and now: CPU per key of
+    the same code moved by a third between runs on this virtual machine; beside each
+    run this says whether the machine itself ran slower."""
     from tests.bench.engine import engine_run
 
     engine_run(seconds / 4, seed=2)  # warm: the first matches of a process run slower
