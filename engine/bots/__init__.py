@@ -15,15 +15,18 @@ The belief model (:mod:`.belief`) is also a feature for humans:
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+import importlib
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..actions import Action
 from ..rng import Rng
 from ..view import PlayerView
-from .belief import Belief, wd4_guilty_probability
-from .easy import EasyBot
-from .hard import HardBot, suggest
-from .normal import NormalBot
+
+if TYPE_CHECKING:
+    from .belief import Belief, wd4_guilty_probability
+    from .easy import EasyBot
+    from .hard import HardBot, suggest
+    from .normal import NormalBot
 
 __all__ = ["Bot", "RandomBot", "EasyBot", "NormalBot", "HardBot", "Belief", "LEVELS", "make",
            "suggest", "wd4_guilty_probability"]
@@ -58,8 +61,23 @@ class RandomBot:
         return random_jump(view, self._rng)
 
 
-_MAKERS: "dict[str, Callable[[int], Bot]]" = {"random": RandomBot, "easy": EasyBot, "normal": NormalBot, "hard": HardBot}
+#: where each name this package gives lives: a level's module is imported when that
+#: level is first made or named (#22: ``unoduo play --vs random`` starts without the
+#: search and the belief model)
+_HOMES = {"Belief": ".belief", "wd4_guilty_probability": ".belief", "EasyBot": ".easy",
+          "NormalBot": ".normal", "HardBot": ".hard", "suggest": ".hard"}
+#: each level's bot class, by its name here
+_MAKERS = {"random": "RandomBot", "easy": "EasyBot", "normal": "NormalBot", "hard": "HardBot"}
 LEVELS: tuple[str, ...] = tuple(_MAKERS)
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home, __name__), name)
+    globals()[name] = value
+    return value
 
 
 def make(level: str, seed: int = 0, think_ms: int | None = None,
@@ -75,6 +93,7 @@ def make(level: str, seed: int = 0, think_ms: int | None = None,
     maker = _MAKERS.get(level)
     if maker is None:
         raise ValueError(f"unknown bot level {level!r}: one of {', '.join(LEVELS)}")
+    made: Any = globals()[maker] if maker in globals() else __getattr__(maker)
     if level == "hard":
-        return HardBot(seed, think_ms=think_ms, simulations=simulations)
-    return maker(seed)
+        return made(seed, think_ms=think_ms, simulations=simulations)  # type: ignore[no-any-return]
+    return made(seed)  # type: ignore[no-any-return]

@@ -61,7 +61,7 @@ def test_the_entry_point_alone_imports_neither_the_engine_nor_textual():
 
 def test_the_collector_is_off_while_the_command_line_is_parsed_and_on_when_it_runs(
         monkeypatch, tmp_path):
-    import unoduo_tui.commands.listing as listing
+    import unoduo_tui.commands.list as listing
     from unoduo_tui.cli import main
 
     seen = []

@@ -8,13 +8,13 @@ import sys
 
 from ..text import printable
 from .common import Subparsers, EXIT_FAIL, EXIT_OK, UsageError, clip, err, open_saves, resolve
-from .listing import players
+from .list import players
 
 __all__ = ["NAME", "add_parser", "run"]
 
 
-#: the command, as typed
-NAME = "delete"
+#: the command, as typed: this module's name
+NAME = __name__.rsplit(".", 1)[-1]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:

@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 __all__ = ["NAME", "add_parser", "run"]
 
 
-#: the command, as typed
-NAME = "host"
+#: the command, as typed: this module's name
+NAME = __name__.rsplit(".", 1)[-1]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:

@@ -10,8 +10,8 @@ from .common import Subparsers, add_table_address, sit_at
 __all__ = ["NAME", "add_parser", "run"]
 
 
-#: the command, as typed
-NAME = "join"
+#: the command, as typed: this module's name
+NAME = __name__.rsplit(".", 1)[-1]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:

@@ -27,8 +27,8 @@ LOBBY_HELP = ("the folder every lobby shares: the listing of open tables and the
               "beside the socket dir, e.g. /tmp/unoduo-lobby-1000)")
 
 
-#: the command, as typed
-NAME = "lobby"
+#: the command, as typed: this module's name
+NAME = __name__.rsplit(".", 1)[-1]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:

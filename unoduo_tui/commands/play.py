@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 __all__ = ["NAME", "add_parser", "run", "plan_of"]
 
 
-#: the command, as typed
-NAME = "play"
+#: the command, as typed: this module's name
+NAME = __name__.rsplit(".", 1)[-1]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:

@@ -10,8 +10,8 @@ from .common import Subparsers, run_interactive
 __all__ = ["NAME", "add_parser", "run"]
 
 
-#: the command, as typed
-NAME = "resume"
+#: the command, as typed: this module's name
+NAME = __name__.rsplit(".", 1)[-1]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:

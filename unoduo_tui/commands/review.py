@@ -24,8 +24,8 @@ __all__ = ["NAME", "add_parser", "run", "summary_lines"]
 _BARS = "▁▂▃▄▅▆▇█"
 
 
-#: the command, as typed
-NAME = "review"
+#: the command, as typed: this module's name
+NAME = __name__.rsplit(".", 1)[-1]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:

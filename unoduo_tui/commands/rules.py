@@ -12,8 +12,8 @@ from .common import Subparsers, EXIT_OK
 __all__ = ["NAME", "add_parser", "run"]
 
 
-#: the command, as typed
-NAME = "rules"
+#: the command, as typed: this module's name
+NAME = __name__.rsplit(".", 1)[-1]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:

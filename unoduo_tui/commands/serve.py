@@ -28,8 +28,8 @@ def _whole(limit: int, zero: bool = False):
     return parse
 
 
-#: the command, as typed
-NAME = "serve"
+#: the command, as typed: this module's name
+NAME = __name__.rsplit(".", 1)[-1]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:

@@ -16,8 +16,8 @@ from .common import Subparsers, EXIT_OK, LIMITS, MAX_TARGET, Progress, UsageErro
 __all__ = ["NAME", "add_parser", "run"]
 
 
-#: the command, as typed
-NAME = "simulate"
+#: the command, as typed: this module's name
+NAME = __name__.rsplit(".", 1)[-1]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:

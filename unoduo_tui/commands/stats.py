@@ -18,8 +18,8 @@ from .common import Subparsers, EXIT_FAIL, EXIT_OK, Progress, clip, err, open_st
 __all__ = ["NAME", "add_parser", "run"]
 
 
-#: the command, as typed
-NAME = "stats"
+#: the command, as typed: this module's name
+NAME = __name__.rsplit(".", 1)[-1]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:

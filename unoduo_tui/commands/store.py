@@ -18,8 +18,8 @@ from .common import EXIT_FAIL, EXIT_OK, Subparsers, UsageError, clip, err
 __all__ = ["NAME", "add_parser", "run"]
 
 
-#: the command, as typed
-NAME = "store"
+#: the command, as typed: this module's name
+NAME = __name__.rsplit(".", 1)[-1]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:

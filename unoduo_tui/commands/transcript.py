@@ -11,8 +11,8 @@ from .common import Subparsers, EXIT_FAIL, EXIT_OK, read_only, remote_seats
 __all__ = ["NAME", "add_parser", "run"]
 
 
-#: the command, as typed
-NAME = "transcript"
+#: the command, as typed: this module's name
+NAME = __name__.rsplit(".", 1)[-1]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:

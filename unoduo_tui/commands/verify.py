@@ -11,8 +11,8 @@ from .common import Subparsers, EXIT_FAIL, EXIT_OK, read_only
 __all__ = ["NAME", "add_parser", "run"]
 
 
-#: the command, as typed
-NAME = "verify"
+#: the command, as typed: this module's name
+NAME = __name__.rsplit(".", 1)[-1]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:

@@ -82,8 +82,8 @@ def _host_name(text: str) -> str:
     return name.lower()
 
 
-#: the command, as typed
-NAME = "web"
+#: the command, as typed: this module's name
+NAME = __name__.rsplit(".", 1)[-1]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:

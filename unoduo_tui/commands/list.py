@@ -10,8 +10,8 @@ from .common import Subparsers, EXIT_OK, clip, open_saves
 __all__ = ["NAME", "add_parser", "run", "players"]
 
 
-#: the command, as typed
-NAME = "list"
+#: the command, as typed: this module's name
+NAME = __name__.rsplit(".", 1)[-1]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
