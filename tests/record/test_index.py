@@ -362,3 +362,26 @@ def test_h5_both_partners_of_the_winning_team_are_winners_in_the_record(store):
     d = derive(store.data_dir, f"matches/{path.name}", Owner(), store.data_dir)
     assert d.status == "finished"
     assert [row.won for row in d.seats] == [s in (m.winner, partner) for s in range(4)]
+
+
+def test_the_indexes_of_many_data_dirs_keep_a_few_descriptors_open_and_each_still_answers(
+        tmp_path):
+    # a process that opens the index of many data dirs (a server's players, the test
+    # suite) once kept every connection open, three descriptors each, until select()
+    # and then open() failed past 1,024; now the least recently used idle ones close
+    from unoduo_tui.record import index as index_module
+
+    def descriptors() -> int:
+        return len(os.listdir("/proc/self/fd"))
+
+    stores = [Store(tmp_path / f"player{i}") for i in range(3 * index_module.MAX_CONNS)]
+    for s in stores[:2]:
+        play_and_save(s, 1)
+    before = descriptors()
+    for s in stores:
+        Index.of(s.data_dir).refresh()
+    assert descriptors() - before <= 3 * index_module.MAX_CONNS
+    for s in stores:  # the closed ones open again
+        expected = 1 if s in stores[:2] else 0
+        assert Index.of(s.data_dir).read(lambda conn: conn.execute(
+            "SELECT COUNT(*) FROM matches").fetchone()[0]) == expected

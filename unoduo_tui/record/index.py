@@ -83,8 +83,26 @@ CREATE TABLE ratings(who TEXT NOT NULL, preset TEXT NOT NULL, mu REAL NOT NULL,
 _NAMES = ("files", "matches", "seats", "ratings")
 
 
-#: each index file's connection in this process: (connection, inode, pid, its lock)
-_CONNS: dict[str, tuple] = {}
+#: index connections a process keeps open at once (each holds three descriptors: the
+#: file, its WAL and its shared memory); past it the least recently used one that no
+#: thread is using is closed — a process that opens the index of many data dirs (the
+#: test suite; a server's player folders) no longer runs out of descriptors
+MAX_CONNS = 8
+
+
+@dataclass
+class _Held:
+    """One index file's connection in this process."""
+
+    conn: sqlite3.Connection
+    inode: int | None
+    pid: int
+    lock: threading.RLock  # one thread at a time on the connection
+    users: int = 0  # operations under way on it (it is not closed while any is)
+
+
+#: each index file's connection in this process, least recently used first
+_CONNS: dict[str, _Held] = {}
 _CONNS_LOCK = threading.Lock()
 
 
@@ -277,25 +295,30 @@ class Index:
                 except FileNotFoundError:
                     pass
 
-    def _conn(self) -> tuple[sqlite3.Connection, threading.RLock]:
-        """This process's connection to the index file there is now: kept open (closing
-        the last connection checkpoints the WAL, ~20 ms), made again when the file was
-        replaced or deleted (its inode changed) or in a forked child."""
+    def _hold(self) -> _Held:
+        """This process's connection to the index file there is now, counted as in use
+        (its ``users``) until the caller's operation ends: kept open (closing the last connection checkpoints the
+        WAL, ~20 ms), made again when the file was replaced or deleted (its inode
+        changed) or in a forked child; at most :data:`MAX_CONNS` are kept."""
         key = str(self.path)
         with _CONNS_LOCK:
-            held = _CONNS.get(key)
+            held = _CONNS.pop(key, None)
             now = self._inode()
-            if held is not None and (held[1] != now or held[2] != os.getpid()
+            if held is not None and (held.inode != now or held.pid != os.getpid()
                                      or now is None):
-                _CONNS.pop(key, None)
-                if held[2] == os.getpid():
-                    held[0].close()
+                if held.pid == os.getpid():
+                    held.conn.close()
                 held = None
             if held is None:
-                conn = self._connect()
-                held = (conn, self._inode(), os.getpid(), threading.RLock())
-                _CONNS[key] = held
-            return held[0], held[3]
+                held = _Held(self._connect(), self._inode(), os.getpid(), threading.RLock())
+            _CONNS[key] = held  # the most recently used, last
+            held.users += 1
+            idle = [k for k, h in _CONNS.items() if h.users == 0]
+            for old in idle[:max(0, len(_CONNS) - MAX_CONNS)]:
+                gone = _CONNS.pop(old)
+                if gone.pid == os.getpid():
+                    gone.conn.close()
+            return held
 
     def close(self) -> None:
         """Close this process's connection to the index (the next operation opens one)."""
@@ -304,8 +327,8 @@ class Index:
     def _drop(self) -> None:
         with _CONNS_LOCK:
             held = _CONNS.pop(str(self.path), None)
-        if held is not None and held[2] == os.getpid():
-            held[0].close()
+        if held is not None and held.pid == os.getpid():
+            held.conn.close()
 
     def _run(self, work: Callable[[sqlite3.Connection], object], refreshes: bool = False):
         """``work(conn)``; a damaged index is removed, made again from the saves and
@@ -314,11 +337,15 @@ class Index:
         for attempt in (0, 1):
             used = self._inode()
             try:
-                conn, lock = self._conn()
-                with lock:  # one thread at a time on a connection
-                    if attempt and not refreshes:  # made afresh: from the saves first
-                        self._refresh(conn, rebuilt=True)
-                    return work(conn)
+                held = self._hold()
+                try:
+                    with held.lock:  # one thread at a time on a connection
+                        if attempt and not refreshes:  # made afresh: from the saves first
+                            self._refresh(held.conn, rebuilt=True)
+                        return work(held.conn)
+                finally:
+                    with _CONNS_LOCK:
+                        held.users -= 1
             except sqlite3.OperationalError as exc:
                 if "locked" in str(exc) or "busy" in str(exc):
                     raise IndexBusy(str(exc)) from None
