@@ -308,9 +308,11 @@ class Store(Saves):
                 notes.append(note)
             if not decoded.entries:
                 notes.append("the match had not started; it starts now from its saved seed")
-            if read_only:
-                return Loaded(match, header, path, None, notes, decoded.undos,
-                              tuple(decoded.seats))
+            if read_only:  # nothing more is read or written: the file is closed now
+                loaded = Loaded(match, header, path, None, notes, decoded.undos,
+                                tuple(decoded.seats))
+                os.close(fd)
+                return loaded
             if decoded.torn_bytes:
                 os.ftruncate(fd, decoded.good_length)
         except BaseException:

@@ -391,3 +391,15 @@ def test_a_renamed_save_is_listed_resumed_verified_and_deleted_by_its_file_name(
     with pytest.raises(SaveFileError, match="no saved match"):
         store.open(handle.header.match_id)  # the old name is gone with the file's name
     assert store.delete(row.id) == renamed and store.summaries() == []
+
+
+def test_a_read_only_open_leaves_no_file_open(store):
+    # the replay viewer, the review and the record open saves read-only, many times in
+    # a long-lived process (an SSH worker): each open once kept its descriptor for ever
+    m = Match.new(seed=31)
+    with store.new_match(m, SEATS) as handle:
+        _play(m, 10, handle)
+    before = len(os.listdir("/proc/self/fd"))
+    for _ in range(50):
+        assert store.open(handle.path, read_only=True).match.actions == m.actions
+    assert len(os.listdir("/proc/self/fd")) == before
