@@ -23,7 +23,7 @@ from unoduo_tui.net.codes import HALL
 from unoduo_tui.net.frames import FrameReader
 from unoduo_tui.net.guesses import Guesser
 from unoduo_tui.net.hall import Hall, peer_mac
-from unoduo_tui.storage.cluster import BEAT_SECONDS, Cluster
+from unoduo_tui.storage.cluster import Cluster, heartbeat
 from unoduo_tui.storage.lobby import SharedLobby
 from unoduo_tui.storage.pg import PgStore
 
@@ -53,12 +53,8 @@ class Node(LoopThread):
             url, name, self.hall.remote_changed, delay=0.05))
         self.run(self.shared.start())
         self.hall.shared = self.shared
-        self.beats = self.call(lambda: self.loop.create_task(self._beat()))
-
-    async def _beat(self) -> None:
-        while True:  # what serve's heartbeat does: this node counts as alive
-            await asyncio.sleep(BEAT_SECONDS)
-            await asyncio.to_thread(self.cluster.beat)
+        # serve's heartbeat: this node counts as alive
+        self.beats = self.call(lambda: self.loop.create_task(heartbeat(self.cluster)))
 
     def player(self, who: str) -> PgStore:
         """A player of this node (their key ``key:WHO``), their saves in the database."""

@@ -152,7 +152,7 @@ async def test_a_client_that_never_reads_is_closed_having_cost_a_bounded_buffer(
     host.pause_output()
     for n in range(200):  # each key redraws the line: far more than 4 KiB in all
         host.input(b"ab"[n % 2:n % 2 + 1])
-        await asyncio.sleep(0)
+        await until(lambda: len(host.app.keys) > n or host.task.done(), "the key taken")
         assert host.driver.buffered <= 4096 + 8192  # one frame over, at most
         if host.task.done():
             break

@@ -274,20 +274,16 @@ class GameServer:
         writer.close()
 
     async def _beat(self) -> None:
-        """The node's heartbeat, its registration kept up (after the database
-        restarted), and the rows of the nodes that died forgotten."""
-        from ..storage.cluster import BEAT_SECONDS
+        """The node's heartbeat (:func:`~unoduo_tui.storage.cluster.heartbeat`), each
+        player's files pushed to the database after it."""
+        from ..storage.cluster import heartbeat
 
         assert self.cluster is not None
-        while True:
-            await asyncio.sleep(BEAT_SECONDS)
-            try:
-                await asyncio.to_thread(self.cluster.beat)
-                await asyncio.to_thread(self.cluster.reap)
-                for client in list(self.clients):
-                    await asyncio.to_thread(client.push_files)
-            except Exception:  # noqa: BLE001 - the database is down: again later
-                pass
+
+        async def push_files() -> None:
+            for client in list(self.clients):
+                await asyncio.to_thread(client.push_files)
+        await heartbeat(self.cluster, push_files)
 
     def drain(self) -> None:
         """Stop taking players (the health check says so, new connections are refused);

@@ -13,18 +13,19 @@ no timer to wait for.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import os
 import re
 import socket
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from ..text import player_name
 from .pg import Database, database
 
-__all__ = ["Cluster", "LIVE", "BEAT_SECONDS", "ALIVE_SECONDS", "PLAYER_FILES",
+__all__ = ["Cluster", "heartbeat", "LIVE", "BEAT_SECONDS", "ALIVE_SECONDS", "PLAYER_FILES",
            "player_files"]
 
 #: the files of a player's folder the nodes share through the database: the new-match
@@ -230,3 +231,19 @@ def player_files(folder: Path) -> dict[str, str]:
         except OSError:
             continue
     return found
+
+
+async def heartbeat(cluster: Cluster,
+                    also: Callable[[], Awaitable[None]] | None = None) -> None:
+    """A node's heartbeat, until cancelled: every :data:`BEAT_SECONDS` its beat (its
+    registration kept up after the database restarted), the rows of the nodes that
+    died forgotten, then ``also``.  A database that is down: again at the next beat."""
+    while True:
+        await asyncio.sleep(BEAT_SECONDS)
+        try:
+            await asyncio.to_thread(cluster.beat)
+            await asyncio.to_thread(cluster.reap)
+            if also is not None:
+                await also()
+        except Exception:  # noqa: BLE001 - the database is down: again later
+            pass
