@@ -258,3 +258,16 @@ def test_play_has_a_flag_for_every_option_with_choices():
     flags = {s for a in play._actions for s in a.option_strings}
     for opt in OPTIONS:
         assert f"--{opt.name.replace('_', '-')}" in flags
+
+
+def test_each_command_s_module_is_named_as_the_command_is_typed():
+    # `unoduo CMD …` imports and builds only the module named CMD: a module adding a
+    # command of another name would not be found by it
+    from unoduo_tui.commands import COMMANDS, build_parser
+
+    def typed(parser) -> set[str]:
+        return set(parser._subparsers._group_actions[0].choices)
+
+    assert typed(build_parser()) == set(COMMANDS)
+    for command in COMMANDS:
+        assert typed(build_parser([command])) == {command}

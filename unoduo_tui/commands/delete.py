@@ -10,15 +10,11 @@ from ..text import printable
 from .common import Subparsers, EXIT_FAIL, EXIT_OK, UsageError, clip, err, open_saves, resolve
 from .list import players
 
-__all__ = ["NAME", "add_parser", "run"]
-
-
-#: the command, as typed: this module's name
-NAME = __name__.rsplit(".", 1)[-1]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    delete = sub.add_parser(NAME, parents=[common], help="remove a saved match for good")
+    delete = sub.add_parser("delete", parents=[common], help="remove a saved match for good")
     delete.add_argument("match", metavar="ID|PATH")
     delete.add_argument("--yes", action="store_true",
                         help="do not ask (needed when not at a terminal)")

@@ -8,15 +8,11 @@ import sys
 
 from .common import Subparsers, EXIT_FAIL, EXIT_OK, read_only, remote_seats
 
-__all__ = ["NAME", "add_parser", "run"]
-
-
-#: the command, as typed: this module's name
-NAME = __name__.rsplit(".", 1)[-1]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    export = sub.add_parser(NAME, parents=[common],
+    export = sub.add_parser("export", parents=[common],
                             help="a match's log as JSON lines: header, one line per log "
                                  "entry, footer")
     export.add_argument("match", metavar="ID|PATH")

@@ -20,15 +20,11 @@ from .common import Subparsers, EXIT_FAIL, EXIT_OK, MAX_TARGET, UsageError, add_
 if TYPE_CHECKING:
     from ..store import Store
 
-__all__ = ["NAME", "add_parser", "run"]
-
-
-#: the command, as typed: this module's name
-NAME = __name__.rsplit(".", 1)[-1]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    host = sub.add_parser(NAME, parents=[common],
+    host = sub.add_parser("host", parents=[common],
                           help="open a table others join from their terminals")
     host.add_argument("--preset", choices=("duo", "classic"), default="duo")
     host.add_argument("--seats", type=int, help="players (classic: 2–10; duo: 2)")

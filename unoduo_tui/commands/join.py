@@ -7,15 +7,11 @@ import argparse
 
 from .common import Subparsers, add_table_address, sit_at
 
-__all__ = ["NAME", "add_parser", "run"]
-
-
-#: the command, as typed: this module's name
-NAME = __name__.rsplit(".", 1)[-1]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    join = sub.add_parser(NAME, parents=[common], help="take a seat at a table")
+    join = sub.add_parser("join", parents=[common], help="take a seat at a table")
     add_table_address(join)
     join.add_argument("--name", help="your name")
     join.set_defaults(run=run)

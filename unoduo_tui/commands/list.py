@@ -7,15 +7,11 @@ import argparse
 from ..text import printable
 from .common import Subparsers, EXIT_OK, clip, open_saves
 
-__all__ = ["NAME", "add_parser", "run", "players"]
-
-
-#: the command, as typed: this module's name
-NAME = __name__.rsplit(".", 1)[-1]
+__all__ = ["add_parser", "run", "players"]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    listing = sub.add_parser(NAME, parents=[common], help="list saved matches")
+    listing = sub.add_parser("list", parents=[common], help="list saved matches")
     listing.add_argument("--spoiler-free", action="store_true",
                          help="finished matches without their round, scores or winner")
     listing.set_defaults(run=run)

@@ -20,19 +20,15 @@ import argparse
 from ..text import player_name
 from .common import Subparsers, UsageError, clip, name_type, need_terminal, open_store, writable_dir
 
-__all__ = ["NAME", "add_parser", "run"]
+__all__ = ["add_parser", "run"]
 
 LOBBY_HELP = ("the folder every lobby shares: the listing of open tables and the "
               "quick-match queue (default: $UNODUO_LOBBY_DIR, else unoduo-lobby-<uid> "
               "beside the socket dir, e.g. /tmp/unoduo-lobby-1000)")
 
 
-#: the command, as typed: this module's name
-NAME = __name__.rsplit(".", 1)[-1]
-
-
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    lobby = sub.add_parser(NAME, parents=[common],
+    lobby = sub.add_parser("lobby", parents=[common],
                            help="the lobby: resume, quick match, open, join or watch tables")
     lobby.add_argument("--name", type=name_type,
                        help="your name (default: identity.json in the data dir, else "

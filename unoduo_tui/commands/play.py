@@ -15,15 +15,11 @@ if TYPE_CHECKING:
     from ..plan import MatchPlan
     from ..store import Saves
 
-__all__ = ["NAME", "add_parser", "run", "plan_of"]
-
-
-#: the command, as typed: this module's name
-NAME = __name__.rsplit(".", 1)[-1]
+__all__ = ["add_parser", "run", "plan_of"]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    play = sub.add_parser(NAME, parents=[common], help="start a new match straight away")
+    play = sub.add_parser("play", parents=[common], help="start a new match straight away")
     play.add_argument("--preset", choices=tuple(PRESETS), default="duo",
                       help="duo (UNO Duo, 2 players; the default) or classic (2–10)")
     play.add_argument("--seats", type=up_to(LIMITS["seats"]),

@@ -6,15 +6,11 @@ import argparse
 
 from .common import Subparsers, run_interactive
 
-__all__ = ["NAME", "add_parser", "run"]
-
-
-#: the command, as typed: this module's name
-NAME = __name__.rsplit(".", 1)[-1]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    replay = sub.add_parser(NAME, parents=[common],
+    replay = sub.add_parser("replay", parents=[common],
                             help="watch a saved match again, step by step (read-only)")
     replay.add_argument("match", metavar="ID|PATH")
     replay.add_argument("--spoiler-free", action="store_true",

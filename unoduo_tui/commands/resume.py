@@ -7,15 +7,11 @@ import argparse
 
 from .common import Subparsers, run_interactive
 
-__all__ = ["NAME", "add_parser", "run"]
-
-
-#: the command, as typed: this module's name
-NAME = __name__.rsplit(".", 1)[-1]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    resume = sub.add_parser(NAME, parents=[common], help="carry on a saved match")
+    resume = sub.add_parser("resume", parents=[common], help="carry on a saved match")
     resume.add_argument("match", nargs="?", metavar="ID|PATH",
                         help="default: the newest unfinished match")
     resume.set_defaults(run=run)

@@ -19,17 +19,13 @@ if TYPE_CHECKING:
 
     from .common import Subparsers
 
-__all__ = ["NAME", "add_parser", "run", "summary_lines"]
+__all__ = ["add_parser", "run", "summary_lines"]
 
 _BARS = "▁▂▃▄▅▆▇█"
 
 
-#: the command, as typed: this module's name
-NAME = __name__.rsplit(".", 1)[-1]
-
-
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    review = sub.add_parser(NAME, parents=[common],
+    review = sub.add_parser("review", parents=[common],
                             help="what the hard bot thinks of every decision of a match")
     review.add_argument("match", metavar="ID|PATH")
     review.add_argument("--seat", metavar="N", type=int,

@@ -9,15 +9,11 @@ import sys
 from ..text import rule_book
 from .common import Subparsers, EXIT_OK
 
-__all__ = ["NAME", "add_parser", "run"]
-
-
-#: the command, as typed: this module's name
-NAME = __name__.rsplit(".", 1)[-1]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    sub.add_parser(NAME, parents=[common], help="print the rule book").set_defaults(run=run)
+    sub.add_parser("rules", parents=[common], help="print the rule book").set_defaults(run=run)
 
 
 def _width() -> int:

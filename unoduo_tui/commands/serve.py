@@ -9,7 +9,7 @@ from pathlib import Path
 
 from .common import Subparsers, EXIT_OK, UsageError, clip
 
-__all__ = ["NAME", "add_parser", "run"]
+__all__ = ["add_parser", "run"]
 
 _MAX = {"connections": 10_000, "per_address": 10_000, "per_key": 100, "new_keys": 10_000,
         "idle": 24 * 60, "workers": 64}
@@ -28,16 +28,12 @@ def _whole(limit: int, zero: bool = False):
     return parse
 
 
-#: the command, as typed: this module's name
-NAME = __name__.rsplit(".", 1)[-1]
-
-
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     from ..ssh.limits import Limits
 
     d = Limits()
     serve = sub.add_parser(
-        NAME, parents=[common], help="run an SSH server: anyone with ssh plays",
+        "serve", parents=[common], help="run an SSH server: anyone with ssh plays",
         description="Run the game as an SSH server: players connect with "
                     "'ssh -p PORT NAME@HOST' and their SSH key is who they are (no "
                     "accounts, no passwords). --data-dir is the server's folder (default: "

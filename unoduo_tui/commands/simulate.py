@@ -13,15 +13,11 @@ from ..text import printable
 from .common import Subparsers, EXIT_OK, LIMITS, MAX_TARGET, Progress, UsageError, add_rule_options, clip, \
     open_store, rule_options, seed, up_to, writable_dir
 
-__all__ = ["NAME", "add_parser", "run"]
-
-
-#: the command, as typed: this module's name
-NAME = __name__.rsplit(".", 1)[-1]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    sim = sub.add_parser(NAME, parents=[common], help="headless bot-vs-bot matches")
+    sim = sub.add_parser("simulate", parents=[common], help="headless bot-vs-bot matches")
     sim.add_argument("--bots", default="random", metavar="A,B,…",
                      help="a bot level per seat, comma-separated, or one for all (default random)")
     sim.add_argument("--preset", choices=("duo", "classic"), default="duo")

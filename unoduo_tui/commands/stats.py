@@ -15,17 +15,13 @@ import sys
 
 from .common import Subparsers, EXIT_FAIL, EXIT_OK, Progress, clip, err, open_store
 
-__all__ = ["NAME", "add_parser", "run"]
-
-
-#: the command, as typed: this module's name
-NAME = __name__.rsplit(".", 1)[-1]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     from engine.rules import PRESETS
 
-    stats = sub.add_parser(NAME, parents=[common],
+    stats = sub.add_parser("stats", parents=[common],
                            help="your record: matches, wins, ratings, moments")
     stats.add_argument("--preset", choices=tuple(PRESETS), help="one game only")
     stats.add_argument("--player", metavar="NAME", help="one player (a name, a bot level's "

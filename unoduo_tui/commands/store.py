@@ -15,16 +15,12 @@ from typing import Iterator
 
 from .common import EXIT_FAIL, EXIT_OK, Subparsers, UsageError, clip, err
 
-__all__ = ["NAME", "add_parser", "run"]
-
-
-#: the command, as typed: this module's name
-NAME = __name__.rsplit(".", 1)[-1]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     store = sub.add_parser(
-        NAME, parents=[common], help="copy saved matches between files and PostgreSQL",
+        "store", parents=[common], help="copy saved matches between files and PostgreSQL",
         description="Copy saved matches between a data dir (or a serve dir, with its "
                     "players' folders) and a PostgreSQL database (postgresql://…), either "
                     "way, every match verified; or bring a database's schema up to date.")

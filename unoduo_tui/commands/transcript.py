@@ -8,15 +8,11 @@ import sys
 
 from .common import Subparsers, EXIT_FAIL, EXIT_OK, read_only, remote_seats
 
-__all__ = ["NAME", "add_parser", "run"]
-
-
-#: the command, as typed: this module's name
-NAME = __name__.rsplit(".", 1)[-1]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    transcript = sub.add_parser(NAME, parents=[common],
+    transcript = sub.add_parser("transcript", parents=[common],
                                 help="a match as plain sentences, action by action")
     transcript.add_argument("match", metavar="ID|PATH")
     transcript.set_defaults(run=run)

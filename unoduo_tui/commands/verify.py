@@ -8,15 +8,11 @@ from ..text import printable
 from ..text.words import team_name
 from .common import Subparsers, EXIT_FAIL, EXIT_OK, read_only
 
-__all__ = ["NAME", "add_parser", "run"]
-
-
-#: the command, as typed: this module's name
-NAME = __name__.rsplit(".", 1)[-1]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
-    verify = sub.add_parser(NAME, parents=[common],
+    verify = sub.add_parser("verify", parents=[common],
                             help="check a save file: framing, chain, legality")
     verify.add_argument("match", metavar="ID|PATH")
     verify.set_defaults(run=run)

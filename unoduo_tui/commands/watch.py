@@ -7,17 +7,13 @@ import argparse
 
 from .common import Subparsers, add_table_address, sit_at
 
-__all__ = ["NAME", "add_parser", "run"]
-
-
-#: the command, as typed: this module's name
-NAME = __name__.rsplit(".", 1)[-1]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     from ..net.codes import MAX_DELAY  # (its secrets and hmac: only when built)
 
-    watch = sub.add_parser(NAME, parents=[common], help="watch a table")
+    watch = sub.add_parser("watch", parents=[common], help="watch a table")
     add_table_address(watch)
     watch.add_argument("--delay", type=int, default=0,
                        help=f"see the table this many moves late (0–{MAX_DELAY})")

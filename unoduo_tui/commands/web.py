@@ -38,7 +38,7 @@ from typing import Sequence
 
 from .common import Subparsers, EXIT_OK, UsageError, clip, open_store, resolve, writable_dir
 
-__all__ = ["NAME", "add_parser", "run", "tab_command", "is_loopback", "check_port", "DEFAULT_PORT",
+__all__ = ["add_parser", "run", "tab_command", "is_loopback", "check_port", "DEFAULT_PORT",
            "DEFAULT_HOST", "DEFAULT_MAX_TABS", "TEMPLATES", "APP_COMMANDS", "new_token"]
 
 DEFAULT_PORT, DEFAULT_HOST, DEFAULT_MAX_TABS = 8000, "127.0.0.1", 16
@@ -82,14 +82,10 @@ def _host_name(text: str) -> str:
     return name.lower()
 
 
-#: the command, as typed: this module's name
-NAME = __name__.rsplit(".", 1)[-1]
-
-
 def add_parser(sub: Subparsers, common: argparse.ArgumentParser) -> None:
     """The ``web`` sub-command (called by ``build_parser``)."""
     web = sub.add_parser(
-        NAME, parents=[common], help="serve the app to web browsers (textual-serve)",
+        "web", parents=[common], help="serve the app to web browsers (textual-serve)",
         description="Serve the app to web browsers: every tab is a player with the menu, "
                     "saves and replays of the data dir. Open the address it prints: it "
                     "carries a secret made for this start (?token=...), and nothing is "
