@@ -1,6 +1,14 @@
 """unoduo's terminal front end: the Textual app, the ``unoduo`` command, the file store."""
 
+import warnings
+
 __all__ = ["__version__"]
+
+# cryptography 51 deprecates DSA, and asyncssh (which still offers DSA keys) warns of it
+# as it is imported: five lines on every `unoduo serve` operator's terminal and in its
+# workers' logs, about keys this server never makes or asks for.  Only that warning,
+# only from asyncssh, is hidden.
+warnings.filterwarnings("ignore", message="DSA is deprecated", module=r"asyncssh(\.|$)")
 
 
 def __getattr__(name: str) -> str:
