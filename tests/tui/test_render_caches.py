@@ -4,6 +4,8 @@ sorted cards — and that each still follows the state it depends on."""
 
 from __future__ import annotations
 
+import asyncio
+
 from .conftest import game, press, seated, table
 
 HAND = ["R5", "G7", "G8", "B2", "B3", "Y4", "Y6"]
@@ -137,3 +139,52 @@ async def test_an_update_that_arrives_while_the_screen_is_leaving_is_not_shown()
         screen._take(replace(latest, seq=latest.seq + 1, cause="presence"))
         assert screen.latest is latest  # dropped
         await removed
+
+
+async def test_the_hand_is_not_redrawn_by_another_seats_moves_but_is_at_each_own_decision():
+    """#22: a bot's moves that leave the hand, the turn and the playable cards alike do
+    not redraw the hand; each of the viewer's own decisions does (it moves the
+    selection to a playable card)."""
+    import copy
+
+    from unoduo_tui.widgets import Hand
+
+    s = table(HAND, BOT, "R1", script=["draw"])
+    async with seated(s) as (pilot, app):
+        hand = game(app).query_one(Hand)
+        mine = game(app).my_view()
+        assert mine.to_act == mine.seat
+        theirs = copy.copy(mine)
+        theirs.to_act = 1 - mine.seat
+        later = copy.copy(theirs)
+        later.event_count += 3  # the bot drew and passed: nothing of the hand changed
+        assert hand.view_slice(theirs) == hand.view_slice(later)
+        again = copy.copy(mine)
+        again.event_count += 3  # a new decision of the viewer's own
+        assert hand.view_slice(mine) != hand.view_slice(again)
+
+
+async def test_the_spinner_turns_only_while_a_bot_thinks():
+    """#22: an idle table has no timer waking its process 5 times a second (a server
+    draws many tables in one process); a thinking bot's spinner turns, redrawing the
+    seats strip alone."""
+    from unoduo_tui.widgets import Seats
+
+    s = table(HAND, BOT, "R1", script=["draw"])
+    async with seated(s) as (pilot, app):
+        screen = game(app)
+        seats = screen.query_one(Seats)
+        assert not seats.spinning
+        others = [w for w in screen.query("*") if w is not seats]
+        drawn = _redraws(others)
+        screen._set_thinking(1)
+        assert seats.spinning
+        tick = seats._tick
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 30
+        while seats._tick < tick + 2 and loop.time() < deadline:
+            await pilot.pause()
+        assert seats._tick >= tick + 2  # it turned, twice
+        assert "Hand" not in drawn and "Discard" not in drawn and "GameLog" not in drawn
+        screen._set_thinking(None)
+        assert not seats.spinning

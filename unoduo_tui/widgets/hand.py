@@ -74,9 +74,13 @@ class Hand(ShowsView, CardCanvas):
         return cards[self.selected] if 0 <= self.selected < len(cards) else None
 
     def view_slice(self, view: PlayerView) -> tuple:
-        """The cards, whose decision it is, what may be played, and the moment (a new
-        decision moves the selection)."""
-        return (view.seat, view.hand, view.phase, view.to_act, view.event_count,
+        """The cards, whose decision it is, what may be played, and the moment of the
+        viewer's own decision (a new one moves the selection); another seat's moves
+        that leave these alike do not redraw the hand (#22: half of a key's moves are
+        a bot's)."""
+        mine = view.to_act == view.seat
+        return (view.seat, view.hand, view.phase, view.to_act,
+                view.event_count if mine else None,
                 frozenset(a.card for a in view.legal_actions if a.kind == "play"))
 
     def playable(self) -> set[Card]:

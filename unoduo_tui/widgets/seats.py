@@ -20,6 +20,7 @@ from rich.console import Group
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
+from textual.timer import Timer
 
 from engine import Card, PlayerView
 from engine.events import Draw, Dump, Jump, Pass, Play, Swap
@@ -118,6 +119,11 @@ def _layout(seats: int, width: int) -> tuple[int, int]:
 #: a thinking bot's spinner turns this often (each turn redraws the strip: a server
 #: draws many tables in one process)
 SPIN_SECONDS = 0.2
+#: and starts turning only after this long: a bot that moves at once (the normal bot
+#: after its 0.6 s pause) shows a still "⠋ thinking…", with no screen update between
+#: (#22: the turns were half of a served player's screen updates, a fifth of the CPU
+#: of a key); a long think still spins
+SPIN_AFTER = 0.8
 
 
 def _seat_count(view: PlayerView | None) -> int:
@@ -144,6 +150,7 @@ class Seats(ShowsView, SeatNames, CardCanvas):
         super().__init__(id=id)
         self.labels: tuple[str, ...] = ()
         self._tick = 0
+        self._spinner: Timer | None = None  # turning the spinner while a bot thinks
 
     def name_seats(self, names: Sequence[str], say_you: bool = True, *,
                    labels: Sequence[str] = ()) -> None:
@@ -167,8 +174,29 @@ class Seats(ShowsView, SeatNames, CardCanvas):
                 view.over, view.phase, view.exposed, view.event_count,
                 any(a.kind == "catch" for a in view.legal_actions))
 
+    @property
+    def spinning(self) -> bool:
+        """Whether the spinner is set to turn: only while a bot thinks (an idle table
+        has no timer waking its process: a server draws many tables)."""
+        return self._spinner is not None
+
     def on_mount(self) -> None:
-        self.set_interval(SPIN_SECONDS, self._spin, pause=False)
+        self.watch_thinking(self.thinking)
+
+    def watch_thinking(self, seat: int | None) -> None:
+        if seat is None and self._spinner is not None:
+            self._spinner.stop()
+            self._spinner = None
+        elif seat is not None and self._spinner is None and self.is_mounted:
+            self._spinner = self.set_timer(SPIN_AFTER, self._start_turning)
+
+    def _start_turning(self) -> None:
+        if self.thinking is not None:
+            self._spin()
+            self._spinner = self.set_interval(SPIN_SECONDS, self._spin)
+
+    def on_unmount(self) -> None:
+        self.watch_thinking(None)
 
     def _spin(self) -> None:
         if self.thinking is not None:
