@@ -4,7 +4,7 @@ sorted cards — and that each still follows the state it depends on."""
 
 from __future__ import annotations
 
-import asyncio
+from tests.waiting import until_async
 
 from .conftest import game, press, seated, table
 
@@ -180,11 +180,7 @@ async def test_the_spinner_turns_only_while_a_bot_thinks():
         screen._set_thinking(1)
         assert seats.spinning
         tick = seats._tick
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 30
-        while seats._tick < tick + 2 and loop.time() < deadline:
-            await pilot.pause()
-        assert seats._tick >= tick + 2  # it turned, twice
+        await until_async(lambda: seats._tick >= tick + 2, "the spinner to turn twice")
         assert "Hand" not in drawn and "Discard" not in drawn and "GameLog" not in drawn
         screen._set_thinking(None)
         assert not seats.spinning

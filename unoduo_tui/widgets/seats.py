@@ -190,10 +190,9 @@ class Seats(ShowsView, SeatNames, CardCanvas):
         elif seat is not None and self._spinner is None and self.is_mounted:
             self._spinner = self.set_timer(SPIN_AFTER, self._start_turning)
 
-    def _start_turning(self) -> None:
-        if self.thinking is not None:
-            self._spin()
-            self._spinner = self.set_interval(SPIN_SECONDS, self._spin)
+    def _start_turning(self) -> None:  # only while thinking: watch_thinking stops it
+        self._spin()
+        self._spinner = self.set_interval(SPIN_SECONDS, self._spin)
 
     def on_unmount(self) -> None:
         self.watch_thinking(None)
