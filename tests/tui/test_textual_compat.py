@@ -7,7 +7,7 @@ from textual.app import App, ComposeResult
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, RichLog, Static
 
-from unoduo_tui.textual_compat import (AnswerOnce, give_result_callback, is_pruning,
+from unoduo_tui.textual_compat import (AnswerOnce, Modal, give_result_callback, is_pruning,
                                        log_size_known, use_terminal)
 
 
@@ -154,3 +154,113 @@ def test_a_strip_kept_at_its_own_length_is_freed_by_reference_counting():
         assert alive() - before < 10
     finally:
         gc.enable()
+
+
+class Under(Screen[None]):
+    def compose(self) -> ComposeResult:
+        yield Static("the table", id="under")
+
+
+class UnderApp(App[None]):
+    def get_default_screen(self) -> Screen:
+        return Under()
+
+
+class Kept(Modal[None]):
+    DEFAULT_CSS = "Kept { align: center middle; } Kept > Static { width: 20; height: 3; }"
+
+    def compose(self) -> ComposeResult:
+        yield Static("a dialog")
+
+
+async def test_a_modal_tints_the_screen_under_it_once_until_that_changes(monkeypatch):
+    """KeptBackdrop (#22): Textual renders and tints the whole screen below each time
+    a modal screen is painted whole — three times as it opens; kept, once, and again
+    when what is below changes, with the lines Textual itself renders then."""
+    from textual.renderables.background_screen import BackgroundScreen
+
+    from tests.tui.conftest import screen_text
+    from tests.waiting import until_async
+
+    tinted = []
+    textual_renders = BackgroundScreen.__rich_console__
+
+    def counted(self, console, options):
+        tinted.append(self.screen)
+        return textual_renders(self, console, options)
+
+    monkeypatch.setattr(BackgroundScreen, "__rich_console__", counted)
+    app = UnderApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        under = app.screen
+        modal = Kept()
+        await app.push_screen(modal)
+        await until_async(lambda: "a dialog" in screen_text(app), "the dialog on screen")
+        await pilot.pause()
+        assert tinted == [under]
+        assert "the table" in screen_text(app)
+
+        under.query_one("#under", Static).update("a card played")
+        await until_async(lambda: "a card played" in screen_text(app), "the change under it")
+        assert tinted == [under, under]
+        kept = modal._kept_backdrop[1]
+        modal._kept_backdrop = None  # what Textual renders now, afresh
+        await pilot.pause()
+        modal.refresh()
+        await until_async(lambda: modal._kept_backdrop is not None, "a fresh backdrop")
+        assert modal._kept_backdrop[1] == kept
+
+
+async def test_textual_alone_tints_the_screen_under_a_modal_at_each_layout(monkeypatch):
+    """What KeptBackdrop saves: if this fails, Textual renders backdrops less often."""
+    from textual.renderables.background_screen import BackgroundScreen
+
+    from tests.tui.conftest import screen_text
+    from tests.waiting import until_async
+
+    tinted = []
+    textual_renders = BackgroundScreen.__rich_console__
+
+    def counted(self, console, options):
+        tinted.append(self.screen)
+        return textual_renders(self, console, options)
+
+    monkeypatch.setattr(BackgroundScreen, "__rich_console__", counted)
+
+    class Bare(ModalScreen[None]):
+        DEFAULT_CSS = Kept.DEFAULT_CSS.replace("Kept", "Bare")
+        compose = Kept.compose
+
+    app = UnderApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await app.push_screen(Bare())
+        await until_async(lambda: "a dialog" in screen_text(app), "the dialog on screen")
+        await pilot.pause()
+        assert len(tinted) >= 2
+
+
+def test_lazy_strip_caches_are_textuals_caches_made_on_first_use():
+    """strips_with_lazy_caches (#22): the caches a strip gets when first asked are the
+    ones Textual's own ``Strip.__init__`` makes, of the same sizes, and cache."""
+    from rich.segment import Segment
+    from textual.cache import FIFOCache
+    from textual.strip import Strip
+
+    from unoduo_tui.textual_compat import STRIP_CACHES, strips_with_lazy_caches
+
+    strips_with_lazy_caches()
+    textuals = Strip.__new__(Strip)
+    Strip._unoduo_textual_init(textuals, [Segment("abc"), Segment("de")], 5)
+    lazy = Strip([Segment("abc"), Segment("de")], 5)
+    made = {name: getattr(textuals, name) for name in Strip.__slots__}
+    caches = {name: cache._maxsize for name, cache in made.items()
+              if isinstance(cache, FIFOCache)}
+    assert caches == STRIP_CACHES
+    for name in Strip.__slots__:
+        if name not in STRIP_CACHES:
+            assert getattr(lazy, name) == made[name], name
+        else:
+            assert getattr(lazy, name)._maxsize == STRIP_CACHES[name]
+    assert lazy.crop(1, 4) is lazy.crop(1, 4)  # cached
+    assert [s.text for s in lazy.divide([2, 5])] == ["ab", "cde"]
+    assert lazy.text == "abcde" and lazy.cell_length == 5

@@ -9,11 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Sequence, TypeVar
 
 from textual.binding import Binding
-from textual.screen import ModalScreen
 
 from engine import Card
 
-from ..textual_compat import AnswerOnce
+from ..textual_compat import AnswerOnce, Modal
 from ..widgets.footer import Footer
 from ..app_link import unoduo
 
@@ -24,7 +23,7 @@ __all__ = ["Dialog", "OwnKeys", "CanLeave", "GoesHome", "LEAVE", "HOME_NAMES", "
 T = TypeVar("T")
 
 if TYPE_CHECKING:  # what the mixins below are mixed into
-    _Screen = ModalScreen[Any]
+    _Screen = Modal[Any]
 else:
     _Screen = object
 
@@ -38,7 +37,7 @@ class OwnKeys(_Screen):
             self.mount(Footer())
 
 
-class Dialog(AnswerOnce, OwnKeys, ModalScreen[T]):
+class Dialog(AnswerOnce, OwnKeys, Modal[T]):
     """The base of every dialog: it answers once (:class:`AnswerOnce`) — a second key
     or click in the same tick, after the answer, does nothing — and shows its own keys
     (:class:`OwnKeys`)."""

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import ModalScreen
 from textual.widgets import Input
 
+from ..textual_compat import Modal
 from ..table import Refused
 from ..net.authority import CHAT_CHARS
 
@@ -24,7 +24,7 @@ def chat_binding() -> Binding:
     return Binding("slash", "chat", "Chat", id="net.chat")
 
 
-class ChatLine(ModalScreen[None]):
+class ChatLine(Modal[None]):
     """A line to type a chat message in; sent to ``table`` on Enter."""
 
     DEFAULT_CSS = """

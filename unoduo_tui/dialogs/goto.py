@@ -5,16 +5,15 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from .base import OwnKeys
-from ..textual_compat import AnswerOnce
+from ..textual_compat import AnswerOnce, Modal
 
 __all__ = ["GoToAction"]
 
 
-class GoToAction(AnswerOnce, OwnKeys, ModalScreen[int | None]):
+class GoToAction(AnswerOnce, OwnKeys, Modal[int | None]):
     """``g``: ask for an action number (0 … count)."""
 
     DEFAULT_CSS = """

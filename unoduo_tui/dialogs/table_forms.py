@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from engine.rules import PRESETS
 
+from ..textual_compat import Modal
 from ..net.authority import AWAY_SECONDS
 from ..plan import HUMAN, bot_levels, preset_label
 from ..text import MAX_NAME
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 __all__ = ["HostForm", "JoinForm", "open_from_menu", "start_hosted"]
 
 
-class _Form(ModalScreen[dict | None]):
+class _Form(Modal[dict | None]):
     """A dialog of labelled inputs; Enter on the last (or the OK button) answers."""
 
     DEFAULT_CSS = """

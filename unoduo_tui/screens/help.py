@@ -10,12 +10,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
 
 from ..app_link import unoduo
 from ..dialogs import OwnKeys
-from ..textual_compat import AnswerOnce
+from ..textual_compat import AnswerOnce, Modal
 
 __all__ = ["HelpScreen", "KeysScreen"]
 
@@ -109,7 +108,7 @@ def help_for(place: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)) + "\n"
 
 
-class HelpScreen(AnswerOnce, OwnKeys, ModalScreen[None]):
+class HelpScreen(AnswerOnce, OwnKeys, Modal[None]):
     """Keys as Markdown (``text``: the game's :data:`HELP` for where the app runs,
     unless given), in a box that fits 80×24 and scrolls (↑ ↓, PgUp PgDn)."""
 

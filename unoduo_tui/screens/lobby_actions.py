@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from ..textual_compat import Modal
 from ..app_link import unoduo
 
 if TYPE_CHECKING:
@@ -135,7 +135,7 @@ def quick(lobby: LobbyScreen) -> None:
     app.push_screen(QuickWait(seat, lobby.place.folder), done)
 
 
-class QuickWait(ModalScreen[bool]):
+class QuickWait(Modal[bool]):
     """"Waiting for another player… (Esc to cancel)": answers True when a second
     player sits down, False once cancelled (the table closed and unlisted)."""
 
@@ -206,7 +206,7 @@ def rename(lobby: LobbyScreen) -> None:
     app.push_screen(RenameForm(lobby.place.name), answered)
 
 
-class RenameForm(ModalScreen[str | None]):
+class RenameForm(Modal[str | None]):
     """One line: the new name (Enter keeps it, Escape leaves it as it was)."""
 
     DEFAULT_CSS = """
