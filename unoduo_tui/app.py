@@ -28,8 +28,8 @@ from .shutdown import SignalExit
 from .table import Table
 from .table.local import LocalTable
 from .text import printable
-from .textual_compat import (SafePalettes, give_result_callback, strips_with_lazy_caches,
-                              strips_without_self_cycles, use_terminal)
+from .textual_compat import (SafePalettes, give_result_callback, strips_without_self_cycles,
+                              use_terminal)
 
 if TYPE_CHECKING:
     from .screens.lobby import LobbyPlace
@@ -114,7 +114,6 @@ class UnoDuoApp(SafePalettes, App[int]):
                  terminal: Mapping[str, str] | None = None, thinker: Thinker | None = None,
                  shared_loop: bool = False) -> None:
         strips_without_self_cycles()  # lines drawn are freed as they go (once a process)
-        strips_with_lazy_caches()  # … and get result caches only when asked for one
         #: the remembered choices as the app starts (theme; `unoduo play`'s rules)
         self.start_settings = Settings.load(store)
         wanted = theme or self.start_settings.theme or _default_theme(terminal or os.environ)

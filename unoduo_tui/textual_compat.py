@@ -13,16 +13,13 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 from textual import command
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
-from textual.renderables.background_screen import BackgroundScreen
 from textual.screen import ModalScreen, Screen
-from textual.strip import Strip
-from textual.visual import RichVisual, Visual
 
 if TYPE_CHECKING:
     from textual.widgets import RichLog
 
-__all__ = ["AnswerOnce", "CommandPalette", "KeptBackdrop", "Modal", "SafePalettes", "give_result_callback",
-           "is_pruning", "log_size_known", "strips_with_lazy_caches", "strips_without_self_cycles", "update_scrollbars",
+__all__ = ["AnswerOnce", "CommandPalette", "Modal", "SafePalettes", "give_result_callback",
+           "is_pruning", "log_size_known", "strips_without_self_cycles", "update_scrollbars",
            "use_terminal"]
 
 
@@ -84,6 +81,8 @@ def strips_without_self_cycles() -> None:
     up to a second).  Each method here answers those cases first, without caching;
     every other call is Textual's own.  Uses only ``Strip``'s public methods.
     """
+    from textual.strip import Strip
+
     if getattr(Strip, "_unoduo_no_self_cycles", False):
         return
     adjust, divide, crop_extend = Strip.adjust_cell_length, Strip.divide, Strip.crop_extend
@@ -109,57 +108,6 @@ def strips_without_self_cycles() -> None:
     Strip.divide = divide_strip  # type: ignore[method-assign]
     Strip.crop_extend = crop_extend_strip  # type: ignore[method-assign]
     Strip._unoduo_no_self_cycles = True  # type: ignore[attr-defined]
-
-
-#: ``Strip``'s result caches and their sizes (``Strip.__init__``, textual 8.2.8)
-STRIP_CACHES = {"_divide_cache": 4, "_crop_cache": 16, "_style_cache": 16, "_filter_cache": 4,
-                "_line_length_cache": 4, "_crop_extend_cache": 4, "_offsets_cache": 4}
-
-
-def strips_with_lazy_caches() -> None:
-    """Give each Textual ``Strip`` its result caches when first used, not as it is made
-    (once a process).
-
-    ``Strip.__init__`` makes seven ``FIFOCache``s for every line it makes — most lines
-    are drawn once and asked nothing — and that was ~8 % of the CPU of a worker of
-    ``unoduo serve`` (#22, py-spy).  Here ``Strip.__init__`` sets what it set but the
-    caches, and each cache slot becomes a property that makes its cache (of the size
-    Textual gives it, :data:`STRIP_CACHES`) on first read and keeps it in the slot;
-    the values cached are Textual's own, so the lines drawn are the same (Textual's
-    ``Content`` makes its divide cache lazily in the same way).  Uses the names of
-    ``Strip``'s slots; ``tests/tui/test_textual_compat.py`` checks them against a
-    strip Textual makes.
-    """
-    from textual.cache import FIFOCache
-
-    if getattr(Strip, "_unoduo_lazy_caches", False):
-        return
-
-    def lazy(slot: Any, size: int) -> property:
-        read, write = slot.__get__, slot.__set__
-
-        def cache(self: Strip) -> Any:
-            try:
-                return read(self)
-            except AttributeError:
-                made = FIFOCache(size)  # type: ignore[var-annotated]
-                write(self, made)
-                return made
-
-        return property(cache, write)
-
-    def __init__(self: Strip, segments: Any, cell_length: int | None = None) -> None:
-        self._segments = list(segments)
-        self._cell_length = cell_length
-        self._render_cache = None
-        self._link_ids = None
-        self._cell_count = None
-
-    for name, size in STRIP_CACHES.items():
-        setattr(Strip, name, lazy(Strip.__dict__[name], size))
-    Strip._unoduo_textual_init = Strip.__init__  # type: ignore[attr-defined]
-    Strip.__init__ = __init__  # type: ignore[method-assign]
-    Strip._unoduo_lazy_caches = True  # type: ignore[attr-defined]
 
 
 def update_scrollbars(widget: Any) -> None:
@@ -285,63 +233,24 @@ class SafePalettes:
                            placeholder=placeholder))
 
 
-class KeptBackdrop:
-    """A modal screen that tints the screen under it again only when that changed.
-
-    Textual's ``Screen.render`` gives a translucent screen a ``BackgroundScreen`` of
-    the screen below (``textual.renderables.background_screen``): the whole screen
-    under it rendered through Rich again and every segment tinted, each time the
-    modal screen is painted whole — three times as a dialog opens (its resume, its
-    resize, its first layout) and whenever anything below is refreshed, ~11 ms each
-    for the table at 80×24: the largest part of what a decision dialog costs a
-    worker of ``unoduo serve`` (#22).  Here the tinted lines are kept with the lines
-    of the screen below they were made from (``Compositor.render_strips`` of that
-    screen's ``_compositor`` — what ``BackgroundScreen`` itself renders, and cheap:
-    its widgets' lines are cached): while those, the size, the tint, the style and
-    the theme are the same, the kept lines are the answer; otherwise Textual renders
-    them as it always does.  Mix in before ``ModalScreen``.
-    """
-
-    _kept_backdrop: tuple[tuple[object, ...], list[Strip]] | None = None
-
-    def render(self: Any) -> Any:
-        rendered = super(KeptBackdrop, self).render()
-        if not isinstance(rendered, BackgroundScreen):
-            return rendered
-        return _Backdrop(self, rendered)
-
-
 Answer = TypeVar("Answer")
 
 
-class Modal(KeptBackdrop, ModalScreen[Answer], Generic[Answer]):
+class Modal(ModalScreen[Answer], Generic[Answer]):
     """Every modal screen of the app (dialogs, forms, help): Textual's
-    ``ModalScreen`` with the backdrop kept (:class:`KeptBackdrop`)."""
+    ``ModalScreen``, laid out once less as it opens.
 
+    A screen's first layout sends the screen itself a ``Resize`` (it is a widget
+    newly shown), and ``Screen._on_resize`` lays it out again at the size it has
+    just been laid out at: for every dialog opened, a layout (~3 ms of a worker's
+    CPU for a colour picker over the table) and a screen update more (#22).  Here
+    ``Screen._screen_resized`` does nothing when the screen's compositor is already
+    at that size (``Compositor.size``, what its last layout was for); a real
+    resize is another size and lays it out as before.  (The screens under it are
+    laid out by ``_on_resize`` itself, as before.)
+    """
 
-class _Backdrop(Visual):
-    """A ``BackgroundScreen`` as Textual's ``RichVisual`` renders it, with its lines
-    kept by the :class:`KeptBackdrop` screen it is the backdrop of."""
-
-    def __init__(self, screen: Any, tinted: BackgroundScreen) -> None:
-        self.screen = screen
-        self.tinted = tinted
-        self.rich = RichVisual(screen, tinted)
-
-    def render_strips(self, width: int, height: int | None, style: Any,
-                      options: Any) -> list[Strip]:
-        screen, below = self.screen, self.tinted.screen
-        key = (width, height, style, self.tinted.color, screen.app.theme, below,
-               below._compositor.render_strips())
-        kept = screen._kept_backdrop
-        if kept is not None and kept[0] == key:
-            return kept[1]
-        strips = self.rich.render_strips(width, height, style, options)
-        screen._kept_backdrop = (key, strips)
-        return strips
-
-    def get_optimal_width(self, rules: Any, container_width: int) -> int:
-        return self.rich.get_optimal_width(rules, container_width)
-
-    def get_height(self, rules: Any, width: int) -> int:
-        return self.rich.get_height(rules, width)
+    def _screen_resized(self, size: Any) -> None:
+        if self._compositor.size == size:
+            return
+        super()._screen_resized(size)

@@ -156,6 +156,7 @@ def test_a_strip_kept_at_its_own_length_is_freed_by_reference_counting():
         gc.enable()
 
 
+
 class Under(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static("the table", id="under")
@@ -170,97 +171,55 @@ class Kept(Modal[None]):
     DEFAULT_CSS = "Kept { align: center middle; } Kept > Static { width: 20; height: 3; }"
 
     def compose(self) -> ComposeResult:
-        yield Static("a dialog")
+        yield Static("a dialog", id="dialog")
 
 
-async def test_a_modal_tints_the_screen_under_it_once_until_that_changes(monkeypatch):
-    """KeptBackdrop (#22): Textual renders and tints the whole screen below each time
-    a modal screen is painted whole — three times as it opens; kept, once, and again
-    when what is below changes, with the lines Textual itself renders then."""
-    from textual.renderables.background_screen import BackgroundScreen
+class Bare(ModalScreen[None]):
+    DEFAULT_CSS = Kept.DEFAULT_CSS.replace("Kept", "Bare")
+    compose = Kept.compose
 
+
+async def _relayouts(monkeypatch, modal: ModalScreen[None]) -> tuple[list, list]:
+    """Each time Textual's ``Screen._screen_resized`` (a layout for a resize) ran for
+    ``modal``, with the size asked for and the size it was laid out at: as it opened,
+    and when the terminal was then made bigger."""
     from tests.tui.conftest import screen_text
     from tests.waiting import until_async
 
-    tinted = []
-    textual_renders = BackgroundScreen.__rich_console__
+    calls = []
+    textual_resized = Screen._screen_resized
 
-    def counted(self, console, options):
-        tinted.append(self.screen)
-        return textual_renders(self, console, options)
+    def counted(self, size):
+        if self is modal:
+            calls.append((size, self._compositor.size))
+        return textual_resized(self, size)
 
-    monkeypatch.setattr(BackgroundScreen, "__rich_console__", counted)
+    monkeypatch.setattr(Screen, "_screen_resized", counted)
     app = UnderApp()
     async with app.run_test(size=(40, 10)) as pilot:
-        under = app.screen
-        modal = Kept()
         await app.push_screen(modal)
         await until_async(lambda: "a dialog" in screen_text(app), "the dialog on screen")
         await pilot.pause()
-        assert tinted == [under]
+        opened = list(calls)
+        await pilot.resize_terminal(60, 12)
+        await until_async(lambda: modal.query_one("#dialog").region.x == 20,
+                          "the dialog centred in the wider terminal")
         assert "the table" in screen_text(app)
-
-        under.query_one("#under", Static).update("a card played")
-        await until_async(lambda: "a card played" in screen_text(app), "the change under it")
-        assert tinted == [under, under]
-        kept = modal._kept_backdrop[1]
-        modal._kept_backdrop = None  # what Textual renders now, afresh
-        await pilot.pause()
-        modal.refresh()
-        await until_async(lambda: modal._kept_backdrop is not None, "a fresh backdrop")
-        assert modal._kept_backdrop[1] == kept
+    return opened, calls[len(opened):]
 
 
-async def test_textual_alone_tints_the_screen_under_a_modal_at_each_layout(monkeypatch):
-    """What KeptBackdrop saves: if this fails, Textual renders backdrops less often."""
-    from textual.renderables.background_screen import BackgroundScreen
-
-    from tests.tui.conftest import screen_text
-    from tests.waiting import until_async
-
-    tinted = []
-    textual_renders = BackgroundScreen.__rich_console__
-
-    def counted(self, console, options):
-        tinted.append(self.screen)
-        return textual_renders(self, console, options)
-
-    monkeypatch.setattr(BackgroundScreen, "__rich_console__", counted)
-
-    class Bare(ModalScreen[None]):
-        DEFAULT_CSS = Kept.DEFAULT_CSS.replace("Kept", "Bare")
-        compose = Kept.compose
-
-    app = UnderApp()
-    async with app.run_test(size=(40, 10)) as pilot:
-        await app.push_screen(Bare())
-        await until_async(lambda: "a dialog" in screen_text(app), "the dialog on screen")
-        await pilot.pause()
-        assert len(tinted) >= 2
+async def test_a_modal_is_not_laid_out_again_at_the_size_it_was_just_laid_out_at(monkeypatch):
+    """Modal (#22): Textual lays a modal screen out again for the Resize its first
+    layout sends it, at the same size; not here — and a real resize lays it out anew
+    (the dialog is centred in the wider terminal)."""
+    opened, resized = await _relayouts(monkeypatch, Kept())
+    assert opened == []
+    assert [asked for asked, _ in resized] == [(60, 12)]
 
 
-def test_lazy_strip_caches_are_textuals_caches_made_on_first_use():
-    """strips_with_lazy_caches (#22): the caches a strip gets when first asked are the
-    ones Textual's own ``Strip.__init__`` makes, of the same sizes, and cache."""
-    from rich.segment import Segment
-    from textual.cache import FIFOCache
-    from textual.strip import Strip
+async def test_textual_alone_lays_a_modal_out_again_for_its_own_first_resize(monkeypatch):
+    """What Modal saves: if this fails, Textual no longer lays it out twice."""
+    from textual.geometry import Size
 
-    from unoduo_tui.textual_compat import STRIP_CACHES, strips_with_lazy_caches
-
-    strips_with_lazy_caches()
-    textuals = Strip.__new__(Strip)
-    Strip._unoduo_textual_init(textuals, [Segment("abc"), Segment("de")], 5)
-    lazy = Strip([Segment("abc"), Segment("de")], 5)
-    made = {name: getattr(textuals, name) for name in Strip.__slots__}
-    caches = {name: cache._maxsize for name, cache in made.items()
-              if isinstance(cache, FIFOCache)}
-    assert caches == STRIP_CACHES
-    for name in Strip.__slots__:
-        if name not in STRIP_CACHES:
-            assert getattr(lazy, name) == made[name], name
-        else:
-            assert getattr(lazy, name)._maxsize == STRIP_CACHES[name]
-    assert lazy.crop(1, 4) is lazy.crop(1, 4)  # cached
-    assert [s.text for s in lazy.divide([2, 5])] == ["ab", "cde"]
-    assert lazy.text == "abcde" and lazy.cell_length == 5
+    opened, _ = await _relayouts(monkeypatch, Bare())
+    assert opened == [(Size(40, 10), Size(40, 10))]
