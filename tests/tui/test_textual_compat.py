@@ -4,11 +4,15 @@ docstrings before upgrading)."""
 
 import pytest
 from textual.app import App, ComposeResult
+from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, RichLog, Static
 
+from tests.waiting import until_async
 from unoduo_tui.textual_compat import (AnswerOnce, Modal, give_result_callback, is_pruning,
                                        log_size_known, use_terminal)
+
+from .conftest import screen_text
 
 
 class First(Screen[None]):
@@ -156,7 +160,6 @@ def test_a_strip_kept_at_its_own_length_is_freed_by_reference_counting():
         gc.enable()
 
 
-
 class Under(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static("the table", id="under")
@@ -183,9 +186,6 @@ async def _relayouts(monkeypatch, modal: ModalScreen[None]) -> tuple[list, list]
     """Each time Textual's ``Screen._screen_resized`` (a layout for a resize) ran for
     ``modal``, with the size asked for and the size it was laid out at: as it opened,
     and when the terminal was then made bigger."""
-    from tests.tui.conftest import screen_text
-    from tests.waiting import until_async
-
     calls = []
     textual_resized = Screen._screen_resized
 
@@ -219,7 +219,5 @@ async def test_a_modal_is_not_laid_out_again_at_the_size_it_was_just_laid_out_at
 
 async def test_textual_alone_lays_a_modal_out_again_for_its_own_first_resize(monkeypatch):
     """What Modal saves: if this fails, Textual no longer lays it out twice."""
-    from textual.geometry import Size
-
     opened, _ = await _relayouts(monkeypatch, Bare())
     assert opened == [(Size(40, 10), Size(40, 10))]
