@@ -5,6 +5,8 @@ a rewrite), and kill-and-resume lands on the same position."""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -217,3 +219,48 @@ async def test_no_hint_in_hot_seat(store):
         g = game(app)
         assert g._legal() and g.check_action("draw", ()) is not None
         assert not g.check_action("hint", ())
+
+
+_FRESH_MATCH = """
+import sys
+from engine import Rules
+from unoduo_tui.plan import MatchPlan
+from unoduo_tui.store import Store
+from unoduo_tui.table.local import LocalTable
+
+s = LocalTable.start(Store(sys.argv[1]), MatchPlan(("Ann", "Rando"), ("human", "bot:random"),
+                                                   Rules(target=100), 5))
+seen = []
+for turn in range(2):
+    while s.is_bot(s.match.to_act):
+        seat = s.match.to_act
+        s.apply(s.bots[seat].choose(s.match.view(seat)))
+    seen.append(("engine.replay" in sys.modules, s.can_undo))
+    s.act(0, str(s.match.legal_actions()[0]))
+s.close()
+print(seen)
+"""
+
+
+def test_a_new_match_needs_no_undo_cursor_until_you_decide(tmp_path):
+    """#22: before your first decision there is nothing to undo, so a new match's
+    first frame does without the replay module (and a replay of its log); your first
+    decision can be undone, as before."""
+    out = subprocess.run([sys.executable, "-c", _FRESH_MATCH, str(tmp_path)], check=True,
+                         capture_output=True, text=True, timeout=120).stdout
+    assert out.strip() == "[(False, False), (True, True)]"
+
+
+def test_a_resumed_match_can_undo_before_you_decide_again(store):
+    s = start(store)
+    human_moves(s, 3)
+    expected = state(s.match)
+    match_id = s.handle.id
+    kill(s)
+    resumed = LocalTable.resume(store, match_id)
+    try:
+        assert state(resumed.match) == expected
+        assert resumed.can_undo and resumed.undo()  # the log's own decisions: no new one
+        assert resumed.match.log_length < len(expected[0])
+    finally:
+        resumed.close()

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Sequence
 
 from engine import Action, Match, PlayerView, Rules
 from engine import bots as engine_bots
-from engine.replay import ReplayCursor
 from engine.view import SeatEvents
 
 from ..plan import MatchPlan
@@ -33,6 +32,7 @@ from . import (Cause, Listener, Refused, ShownHand, TableUpdate, guilt_estimate,
 from .thinking import Hint, Thinker, think_here
 
 if TYPE_CHECKING:
+    from engine.replay import ReplayCursor
     from engine.bots import Bot
 
     from ..savehandle import SaveHandle
@@ -101,6 +101,10 @@ class LocalTable:
         self._shown: TableUpdate | None = None
         self._cursor: ReplayCursor | None = None
         self._no_cursor = False  # a position set up by hand (tests): no log to walk back
+        #: whether a human may have decided in this match's log: until one has, there is
+        #: nothing to undo and no cursor is built (a new match's first frame does without
+        #: the replay module and a replay of its log: #22)
+        self._human_may_have_moved = any(not a.is_chance for a in match.actions)
         if getattr(handle, "pending", False):  # opened with the file behind (full disk)
             with self._lock:
                 self._write()
@@ -386,6 +390,7 @@ class LocalTable:
             except ValueError as exc:  # engine.ActionError: IllegalAction and MalformedAction
                 raise Refused(str(exc)) from None
             self.redo_stack.clear()  # a new decision ends what could be redone
+            self._human_may_have_moved = True
             self._after_decision(events)
 
     def _not_your_turn(self, seat: int) -> str:
@@ -407,6 +412,7 @@ class LocalTable:
             events = self.match.apply(action)
             if not self.is_bot(actor):
                 self.redo_stack.clear()
+                self._human_may_have_moved = True
             self._after_decision(events)
 
     def _after_decision(self, events: Sequence, cause: Cause = "move") -> None:
@@ -623,7 +629,9 @@ class LocalTable:
 
     def _cursor_now(self) -> ReplayCursor | None:
         """The undo cursor, built from the log once (it then follows every decision)."""
-        if self._cursor is None and not self._no_cursor:
+        if self._cursor is None and not self._no_cursor and self._human_may_have_moved:
+            from engine.replay import ReplayCursor  # practice undo only: not a new match's start
+
             m = self.match
             try:
                 self._cursor = ReplayCursor(m.rules, m.actions, m.seed, every=UNDO_EVERY)

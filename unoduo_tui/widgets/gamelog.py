@@ -11,11 +11,13 @@ from textual.geometry import Region
 from textual.message import Message
 
 from engine import PlayerView, describe
-from engine.replay import OmniscientView
 from engine.events import Draw, Event, Play
 
 from ..textual_compat import log_size_known, rich_log_class, update_scrollbars
 from .names import SeatNames
+
+if TYPE_CHECKING:  # the replay viewer's: not imported for the table's first frame (#22)
+    from engine.replay import OmniscientView
 
 __all__ = ["GameLog", "effect_note", "play_goes"]
 
