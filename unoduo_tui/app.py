@@ -19,9 +19,9 @@ from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
 from . import startup
+from .app_link import HOME_NAMES
 from .screens.game import GameScreen
 from .screens.too_small import MIN_SIZE, TooSmall
-from .dialogs.base import HOME_NAMES
 from .plan import DEFAULT_LEVEL, HUMAN, MatchPlan, play_plan
 from .settings import Settings
 from .shutdown import SignalExit

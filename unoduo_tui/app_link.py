@@ -14,7 +14,11 @@ from textual.dom import DOMNode
 if TYPE_CHECKING:
     from .app import UnoDuoApp
 
-__all__ = ["unoduo"]
+__all__ = ["HOME_NAMES", "unoduo"]
+
+#: what the screen under every table is called: the menu, or ``unoduo lobby``'s lobby
+#: (here, not with the dialogs that name it: the app needs it before any dialog, #22)
+HOME_NAMES = ("Menu", "Lobby")
 
 
 def unoduo(node: DOMNode) -> "UnoDuoApp":

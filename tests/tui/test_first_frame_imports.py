@@ -1,5 +1,6 @@
 """What the table's first frame does not need is not imported with the app (#22):
-the dialogs (imported when one is first shown), the bots' process pool's
+the dialogs (imported when one is first shown), the replay module (the replay viewer's
+and practice undo's, once there is a decision to undo), the bots' process pool's
 multiprocessing (imported when a pool starts: ``serve --workers``) and ``attrs``,
 which the game log's ``RichLog`` would import through ``rich.pretty``; and the collector
 paused while ``unoduo`` starts (:mod:`unoduo_tui.startup`), on again for every command
@@ -14,8 +15,9 @@ import sys
 from tests.tui.conftest import SIZE, make_app
 from tests.waiting import until_async
 
-DEFERRED = ("attr", "multiprocessing", "concurrent.futures.process", "unoduo_tui.dialogs.decisions",
-            "unoduo_tui.dialogs.results", "unoduo_tui.dialogs.confirm")
+DEFERRED = ("attr", "multiprocessing", "concurrent.futures.process", "unoduo_tui.dialogs",
+            "unoduo_tui.dialogs.base", "unoduo_tui.dialogs.decisions",
+            "unoduo_tui.dialogs.results", "unoduo_tui.dialogs.confirm", "engine.replay")
 
 
 def test_importing_the_app_and_the_game_screen_leaves_the_dialogs_and_the_pool_for_later():

@@ -6,8 +6,8 @@ None binds a game decision to bare Escape (escape sequences split on slow links)
 Escape only ever cancels something that changes nothing.
 
 Each is imported when first asked for (``from unoduo_tui.dialogs import RoundOver``):
-importing ``dialogs.base`` (the app does, for ``HOME_NAMES``) does not import every
-dialog before the table's first frame (#22).
+none is imported before the table's first frame (#22), and importing ``dialogs.base``
+does not import every dialog.
 """
 
 from importlib import import_module

@@ -14,9 +14,9 @@ from engine import Card
 
 from ..textual_compat import AnswerOnce, Modal
 from ..widgets.footer import Footer
-from ..app_link import unoduo
+from ..app_link import HOME_NAMES, unoduo
 
-__all__ = ["Dialog", "OwnKeys", "CanLeave", "GoesHome", "LEAVE", "HOME_NAMES", "home_bindings",
+__all__ = ["Dialog", "OwnKeys", "CanLeave", "GoesHome", "LEAVE", "home_bindings",
            "DIALOG_ROOM", "SHEET_ROOM", "hand_text"]
 
 
@@ -46,10 +46,6 @@ class Dialog(AnswerOnce, OwnKeys, Modal[T]):
 LEAVE = Binding("q", "leave", "Quit", id="dialog.quit")
 DIALOG_ROOM = 64 - 2 - 4  # a dialog's width, less its border and padding
 SHEET_ROOM = DIALOG_ROOM - 6  # … and "Round "
-
-
-#: what the screen under every table is called: the menu, or ``unoduo lobby``'s lobby
-HOME_NAMES = ("Menu", "Lobby")
 
 
 def home_bindings(group: str) -> list[Binding]:
