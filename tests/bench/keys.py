@@ -19,6 +19,13 @@ time); with ``--profile N``, a further round under :mod:`cProfile` (the event lo
 thread: not the bots') and its top ``N`` functions by own time, by cumulative time,
 and this project's own by cumulative time.
 
+``--dialogs N`` also measures, at the table once the rounds are played, the CPU of a key
+that only moves the selection (← / →, N of them) against that of a decision's dialog
+(the colour picker, N times) put over the table and answered by its key — each waited
+for as a script key is.  A dialog is a screen of its own (Textual's ``ModalScreen``):
+showing it draws the whole table again under a tint, and closing it draws the table
+again; this is what that costs, for a design that would draw less.
+
 ``--pace`` / ``--bot-pause`` play at the SSH benchmark's pace (a key every 0.5 s,
 bots pausing 0.6 s as ``unoduo`` does): the CPU of what runs between keys (the thinking
 spinner, timers) is then counted too.
@@ -66,6 +73,10 @@ class _ThinkClock:
             spent = time.thread_time() - start
             with self._lock:
                 self.seconds += spent
+
+
+#: ← (the SSH benchmark's probe is →)
+_LEFT = b"\x1b[D"
 
 
 class KeyRun:
@@ -129,6 +140,32 @@ class KeyRun:
             if left > 0:
                 await asyncio.sleep(left)
 
+    async def dialog_costs(self, pilot: Any, count: int) -> tuple[float, float]:
+        """(CPU of a ← / → key, CPU of the colour picker shown over the table and
+        answered with ``r``), each the mean of ``count``, each waited for as a key is."""
+        from tests.bench.ssh import RIGHT
+        from unoduo_tui.dialogs.decisions import ColourPicker
+        from unoduo_tui.ssh.driver import ChannelDriver
+
+        driver = self.app._driver
+        assert isinstance(driver, ChannelDriver)
+        cpu = time.process_time()
+        for i in range(count):
+            driver.feed(RIGHT if i % 2 else _LEFT)
+            await self.settle(pilot)
+        arrow = (time.process_time() - cpu) / count
+        answers: list[str | None] = []
+        cpu = time.process_time()
+        for _ in range(count):
+            self.app.push_screen(ColourPicker("Name a colour"), answers.append)
+            await self.settle(pilot)
+            driver.feed(b"r")
+            await self.settle(pilot)
+        dialog = (time.process_time() - cpu) / count
+        if answers != ["R"] * count:
+            raise RuntimeError(f"the colour picker answered {answers[:3]}…, not R each time")
+        return arrow, dialog
+
 
 async def _run(args: argparse.Namespace) -> dict:
     from tests.bench.ssh import SCRIPT
@@ -147,6 +184,8 @@ async def _run(args: argparse.Namespace) -> dict:
                 out["rounds"].append((time.process_time() - cpu) / args.keys)
                 out["bots"].append((run.clock.seconds - thought) / args.keys)
                 step += args.keys
+            if args.dialogs:
+                out["arrow"], out["dialog"] = await run.dialog_costs(pilot, args.dialogs)
             if args.profile:
                 profile = cProfile.Profile()
                 profile.enable()
@@ -182,11 +221,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot-pause", type=float, default=0.0,
                         help="seconds a bot waits before it moves (unoduo's 0.6: the "
                              "thinking spinner's redraws counted too)")
+    parser.add_argument("--dialogs", type=int, default=0, metavar="N",
+                        help="also the CPU of N ← / → keys and of N colour dialogs over the "
+                             "table, each answered")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="one more round under cProfile: its top N functions")
     args = parser.parse_args(argv)
-    if args.keys < 1 or args.rounds < 1 or args.warmup < 0 or args.profile < 0:
-        parser.error("--keys and --rounds at least 1; --warmup and --profile not negative")
+    if args.keys < 1 or args.rounds < 1 or min(args.warmup, args.profile, args.dialogs) < 0:
+        parser.error("--keys and --rounds at least 1; --warmup, --dialogs and --profile not "
+                     "negative")
     out = asyncio.run(_run(args))
     ms = [r * 1000 for r in out["rounds"]]
     bots = [b * 1000 for b in out["bots"]]
@@ -198,6 +241,11 @@ def main(argv: list[str] | None = None) -> int:
           f"{statistics.median(bots):.2f} ms")
     print(f"  the match reached {out['log']} log entries; {out['bytes'] / 1e6:.1f} MB of "
           f"screen output; load average {os.getloadavg()[0]:.2f}")
+    if args.dialogs:
+        arrow, dialog = out["arrow"] * 1000, out["dialog"] * 1000
+        print(f"  a key that only moves the selection: {arrow:.2f} ms; the colour dialog "
+              f"over the table, answered: {dialog:.2f} ms ({dialog / arrow:.0f} such keys), "
+              f"each the mean of {args.dialogs}")
     if args.profile:
         print(f"\ntop {args.profile} by own time:")
         print(_top(out["profile"], args.keys, args.profile, "tottime"))
