@@ -74,6 +74,7 @@ class ActionCards(MatchState):
         self._moved(seat)
         self._discard.extend(dumped)
         self._color = colour
+        self._table = None
         left = self._after_shed(seat, action)
         self._emit(ev("dump", seat, tuple(dumped), len(dumped), colour, action.uno,
                       data=self._next(seat)))

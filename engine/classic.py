@@ -136,6 +136,7 @@ class ClassicMatch(Match):
             self._emit(ev("reshuffle", None, start.alone, amount=len(pile)))
         self._discard.append(start)
         self._color = start.colour
+        self._table = None
         left = self._p1
         rank = start.rank
         if rank == "+2":  # draws 2 and loses its turn; nobody played it: no stacking
@@ -155,6 +156,7 @@ class ClassicMatch(Match):
         """C7: the start Wild's colour, named by the seat that then plays its turn."""
         seat = self._to_act
         self._color = action.colour
+        self._table = None
         self._emit(ev("colour", seat, colour=action.colour))
         self._begin_turn(seat)
 

@@ -122,6 +122,7 @@ class Draft(MatchState):
         p2 = self._next(p1)
         rank = start.rank
         self._color = start.colour
+        self._table = None
         if rank == "S":  # S7
             self._begin_turn(p1)
         elif rank == "+2":  # S8: a forced draw of 2, no volley
@@ -140,6 +141,7 @@ class Draft(MatchState):
         """S8/S9: P1 names the start Wild's colour."""
         seat = self._to_act
         self._color = action.colour
+        self._table = None
         self._emit(ev("colour", seat, colour=action.colour))
         p2 = self._next(seat)
         if self._discard[-1].rank == "W+4":

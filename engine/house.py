@@ -261,6 +261,7 @@ class HouseMatch(ClassicMatch):
         self._discard.append(card)
         colour = action.colour
         self._color = colour or card.colour
+        self._table = None
         left = len(hand)
         nxt = (seat + self._direction) % self._seats
         if phase in ("volley", "wd4"):  # H2: stacked on a volley

@@ -27,7 +27,7 @@ from .rules import PRESETS, Rules
 from .scoring import Scoring
 from .phases import MID_ROUND, Phase
 from .state import MatchState, _copy_fields
-from .turn import _TURN, _TURN_CACHES, Turn
+from .turn import _BLOCK_BITS, _TURN_CACHES, Turn
 from .view import PlayerView, SeatEvents
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -231,14 +231,22 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         seat = self._to_act  # the turn's (built here: the engine's hottest path; the
         # tables are turn.py's, T1)
         uno = len(self._hands[seat]) == 2
-        table = _TURN[self._color][self._discard[-1].rank]
+        table = self._table or self._turn_table()
         mask = self._masks[seat] & table.playable  # T1
         # one cache per (says UNO, can draw: T2 / T4): the key stays the small mask itself
         k = (2 if uno else 0) + (1 if self._draw or len(self._discard) > 1 else 0)
         cache = _TURN_CACHES[k]
         legal = cache.get(mask)
-        if legal is None:
-            legal = table.build(mask, uno, k)
+        if legal is None:  # _TurnTable.build, inlined: a quarter of random play's turns
+            shift = table.shift
+            rests = table.rests[k]
+            rest = mask & table.rest
+            parts = rests.get(rest) or table.rest_parts(rest, uno, k)
+            bits = (mask >> shift) & _BLOCK_BITS
+            block = table.blocks[uno][bits]
+            if block is None:
+                block = table.block_plays(bits, uno)
+            legal = parts[0] + block + parts[1]
             if len(cache) < 8192:  # bounded (about 1 MB; random play with big hands
                 cache[mask] = legal  # misses 23% at 8192, 40% at 1024): once full a miss is built
         exposed = self._exposed

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .phases import Phase
     from .rules import Rules
     from .match import Match
+    from .turn import _TurnTable
     from .view import PlayerView, SeatEvents
 
     #: an action's handler (``Match._on_play``…): the match, the action
@@ -68,6 +69,9 @@ class MatchState:
     _hands: "list[list[Card]]"
     _masks: list[int]                #: the card faces each hand holds, a bit per code
     _color: str | None               #: the active colour
+    _table: "_TurnTable | None"      #: T1's table for the active colour and the top
+                                     #: card (turn.py), or None: to be looked up (every
+                                     #: write of ``_color`` sets it, a play to its own)
     _to_act: int                     #: the seat whose decision is pending (once the
                                      #: match is over: the last one; ``to_act`` is None)
     _phase: "Phase"                  #: draft colour turn drawn volley wd4 dump over
@@ -168,6 +172,7 @@ class MatchState:
         self._hands = [[] for _ in range(seats)]
         self._masks = [0] * seats
         self._color = None
+        self._table = None
         self._drawn = None
         self._pending = 0
         self._forced = False
@@ -204,6 +209,7 @@ class MatchState:
         self._seen = [SeatEvents(s) for s in range(self._seats)]
         self._to_act, self._phase, self._color, self._p1, self._round = (
             to_act, phase, colour, p1, round)
+        self._table = None
         self._scores = scores
         self._pending, self._forced = pending, False
         self._volley_by = self._wd4_by = by

@@ -77,6 +77,13 @@ class Turn(MatchState):
         out.append(A_NODUMP)
         return self._with_catch(out)
 
+    def _turn_table(self) -> "_TurnTable":
+        """T1's table for the active colour and the top card, looked up (and kept)."""
+        colour = self._color
+        assert colour is not None  # a turn has an active colour
+        table = self._table = _TURN[colour][self._discard[-1].rank]
+        return table
+
     # -- moves -----------------------------------------------------------------------
 
     def _moved(self, seat: int) -> None:
@@ -96,7 +103,7 @@ class Turn(MatchState):
     def _on_play(self, action: "Action") -> None:
         seat = self._to_act
         hand = self._hands[seat]
-        card, colour, uno, effect = _PLAY_PARTS[action]
+        card, colour, uno, effect, table = _PLAY_PARTS[action]
         phase = self._phase
         if phase == "drawn":
             hand.pop()  # T2: the drawn copy is the one played
@@ -111,6 +118,7 @@ class Turn(MatchState):
         self._blocked = 0
         self._discard.append(card)
         self._color = colour  # the colour a Wild names, else the card's
+        self._table = table
         left = len(hand)
         if left == 1:
             self._exposed = None if uno else seat  # U1
@@ -200,8 +208,7 @@ class Turn(MatchState):
                 self._events.append(_TURN_DRAWS[seat][card.code])
             else:
                 card = self._draw_into(seat, 1, "turn")[0]
-            colour = card.colour
-            if colour is None or colour == self._color or card.rank == self._discard[-1].rank:
+            if card.bit & (self._table or self._turn_table()).playable:  # T1
                 self._phase = "drawn"
                 self._drawn = card
             else:
@@ -240,16 +247,6 @@ class Turn(MatchState):
         assert exposed is not None  # a catch is legal only while a seat is exposed
         self._draw_into(exposed, 2, "catch")
 
-
-_CODE = attrgetter("code")
-_WD4 = "W+4"
-#: each play's (card, the colour it leaves active, says UNO, the card's effect: None
-#: when the turn simply passes — a number or a Wild, T1/A3 — else its rank): one
-#: lookup for what the play handler reads
-_PLAY_PARTS: "dict[Action, tuple[Card, str | None, bool, str | None]]" = {
-    a: (a.card, a.colour or a.card.colour, a.uno,
-        None if a.card.rank in _PASSES else (_WD4 if a.card.rank == _WD4 else a.card.rank))
-    for a in Action.by_code if a.kind == "play" and a.card is not None}
 
 # The events of the commonest moves are made once and shared.  An event is an
 # immutable value, as a card and an action are, so a match may hold the same one
@@ -311,22 +308,19 @@ class _TurnTable:
         #: per says UNO: the active colour's block mask -> its play actions
         self.blocks = _COLOUR_BLOCKS[COLOURS.index(colour)]
 
-    def build(self, mask: int, uno: bool, k: int) -> "tuple[Action, ...]":
-        shift = self.shift
-        rest = mask & self.rest
-        rests = self.rests[k]
-        parts = rests.get(rest)
-        if parts is None:
-            low = (1 << shift) - 1
-            parts = rests[rest] = (
-                _actions_for(rest & low, uno, None),
-                _actions_for(rest & ~low, uno, A_DRAW if k & 1 else A_PASS))
-        bits = (mask >> shift) & _BLOCK_BITS
-        blocks = self.blocks[uno]
-        block = blocks[bits]
-        if block is None:
-            block = blocks[bits] = _actions_for(bits << shift, uno, None)
-        return parts[0] + block + parts[1]
+    def rest_parts(self, rest: int, uno: bool, k: int
+                   ) -> "tuple[tuple[Action, ...], tuple[Action, ...]]":
+        """The actions of the playable cards outside the active colour's block (kept)."""
+        low = (1 << self.shift) - 1
+        parts = self.rests[k][rest] = (
+            _actions_for(rest & low, uno, None),
+            _actions_for(rest & ~low, uno, A_DRAW if k & 1 else A_PASS))
+        return parts
+
+    def block_plays(self, bits: int, uno: bool) -> "tuple[Action, ...]":
+        """The plays of the active colour's cards in ``bits`` (its block, kept)."""
+        block = self.blocks[uno][bits] = _actions_for(bits << self.shift, uno, None)
+        return block
 
 
 #: per colour, per says UNO: a block mask's play actions (filled as met)
@@ -356,3 +350,15 @@ def _actions_for(mask: int, uno: bool, last: "Action | None") -> "tuple[Action, 
 #: per active colour and top card's rank: its :class:`_TurnTable`
 _TURN: "dict[str | None, dict[str, _TurnTable]]" = {colour: {rank: _TurnTable(colour, rank) for rank in {c.rank for c in ALL_CARDS}}
          for colour in COLOURS}
+
+_CODE = attrgetter("code")
+_WD4 = "W+4"
+#: each play's (card, the colour it leaves active, says UNO, the card's effect: None
+#: when the turn simply passes — a number or a Wild, T1/A3 — else its rank, the turn
+#: table it leaves: T1 for that colour on that card): one lookup for what the play
+#: handler reads
+_PLAY_PARTS: "dict[Action, tuple[Card, str | None, bool, str | None, _TurnTable | None]]" = {
+    a: (a.card, a.colour or a.card.colour, a.uno,
+        None if a.card.rank in _PASSES else (_WD4 if a.card.rank == _WD4 else a.card.rank),
+        _TURN[a.colour or a.card.colour][a.card.rank] if (a.colour or a.card.colour) else None)
+    for a in Action.by_code if a.kind == "play" and a.card is not None}
