@@ -65,10 +65,10 @@ class ActionCards(MatchState):
         hand = self._hands[seat]
         colour = self._dump_colour
         last = action.card
-        assert last is not None  # a dump's
+        assert last is not None and colour is not None  # a dump's, in the dump phase
         dumped = [c for c in hand if c.colour == colour]
         hand[:] = [c for c in hand if c.colour != colour]
-        self._masks[seat] = self._hand_mask(seat)
+        self._masks[seat] &= ~COLOUR_MASK[colour]  # A4: every card of the colour goes
         at = len(dumped) - 1 - dumped[::-1].index(last)
         dumped.append(dumped.pop(at))
         self._moved(seat)

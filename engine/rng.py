@@ -10,7 +10,7 @@ match rebuilt from its log continues exactly as if it had never stopped.
 from __future__ import annotations
 
 from itertools import chain
-from struct import unpack
+from struct import Struct
 from typing import MutableSequence, TypeVar
 
 __all__ = ["Rng"]
@@ -75,14 +75,13 @@ class Rng:
         count = min(count, LANES)
         if count <= 0:
             return []
-        keep = (1 << (128 * count)) - 1
-        low = _LANE_LOW & keep
-        z = (self._state * _LANE_ONES + _LANE_STEPS) & low  # the states, mod 2**64
+        low, ones, steps, words = _LANES.get(count) or _lanes(count)
+        z = (self._state * ones + steps) & low  # the states, mod 2**64
         self._state = (self._state + count * _GOLDEN) & _MASK
         z = ((z ^ (z >> 30)) & low) * 0xBF58476D1CE4E5B9 & low
         z = ((z ^ (z >> 27)) & low) * 0x94D049BB133111EB & low
         z = (z ^ (z >> 31)) & low
-        return list(unpack(f"<{2 * count}Q", z.to_bytes(16 * count, "little"))[::2])
+        return list(words.unpack(z.to_bytes(16 * count, "little"))[::2])
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher–Yates shuffle in place: ``below(i + 1)`` for i from the last index
@@ -130,3 +129,14 @@ LANES = 111
 _LANE_ONES = sum(1 << (128 * k) for k in range(LANES))
 _LANE_STEPS = sum((((k + 1) * _GOLDEN) & _MASK) << (128 * k) for k in range(LANES))
 _LANE_LOW = _MASK * _LANE_ONES
+#: per lane count (filled as met, at most LANES): ``block``'s constants cut to that
+#: many lanes — the low 64 bits of each, one bit each, the golden steps — and the
+#: struct that reads their words
+_LANES: "dict[int, tuple[int, int, int, Struct]]" = {}
+
+
+def _lanes(count: int) -> "tuple[int, int, int, Struct]":
+    keep = (1 << (128 * count)) - 1
+    made = _LANES[count] = (_LANE_LOW & keep, _LANE_ONES & keep, _LANE_STEPS & keep,
+                            Struct(f"<{2 * count}Q"))
+    return made

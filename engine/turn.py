@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from .actions import (A_CATCH, A_CHALLENGE, A_DRAW, A_NODUMP, A_PASS, DUMPS, DUMPS_UNO,
                       PLAYS, PLAYS_UNO, Action, Chance)
+from .action_cards import COLOUR_MASK
 from .cards import ALL_CARDS, COLOURS
 from .events import Draw, Pass, Play
 from .events import new_event as ev
@@ -67,15 +68,29 @@ class Turn(MatchState):
 
     def _legal_dump(self) -> "tuple[Action, ...]":
         """A4/S10: dump every card of the colour, choosing the last, or not."""
-        hand = self._hands[self._to_act]
+        seat = self._to_act
+        hand = self._hands[seat]
         colour = self._dump_colour
-        same = [c for c in hand if c.colour == colour]
-        table = DUMPS_UNO if len(hand) - len(same) == 1 else DUMPS
-        out: list[Action] = []
-        for code in sorted({c.code for c in same}):
-            out.extend(table[code])
-        out.append(A_NODUMP)
-        return self._with_catch(out)
+        assert colour is not None  # set with the dump phase
+        same = self._masks[seat] & COLOUR_MASK[colour]
+        # says UNO: one card of another colour stays (twins count twice: the hand's)
+        uno = len(hand) - sum(1 for c in hand if c.colour == colour) == 1
+        cache = _DUMP_CACHES[uno]
+        out = cache.get(same)
+        if out is None:
+            table = DUMPS_UNO if uno else DUMPS
+            plays: list[Action] = []
+            bits = same
+            while bits:  # code order
+                low = bits & -bits
+                plays.extend(table[low.bit_length() - 1])
+                bits ^= low
+            plays.append(A_NODUMP)
+            out = cache[same] = tuple(plays)
+        exposed = self._exposed
+        if exposed is not None and exposed != seat and len(self._hands[exposed]) == 1:
+            out += (A_CATCH,)  # U2
+        return out
 
     def _turn_table(self) -> "_TurnTable":
         """T1's table for the active colour and the top card, looked up (and kept)."""
@@ -329,6 +344,9 @@ _COLOUR_BLOCKS: "list[tuple[list[tuple[Action, ...] | None], list[tuple[Action, 
 _DRAW2 = _mask(c for c in ALL_CARDS if c.rank == "+2")
 #: the legal turn actions per playable mask, one dict per (says UNO, can draw)
 _TURN_CACHES: list[dict[int, tuple[Action, ...]]] = [{}, {}, {}, {}]
+#: the dump actions (A4) per mask of the colour's cards in hand, per says UNO
+#: (bounded: a colour's 13 faces)
+_DUMP_CACHES: "tuple[dict[int, tuple[Action, ...]], dict[int, tuple[Action, ...]]]" = ({}, {})
 #: the legal actions after drawing a playable card (T2), per card code
 _DRAWN = [(*plays, A_PASS) for plays in PLAYS]
 _DRAWN_UNO = [(*plays, A_PASS) for plays in PLAYS_UNO]
