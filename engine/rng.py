@@ -10,6 +10,7 @@ match rebuilt from its log continues exactly as if it had never stopped.
 from __future__ import annotations
 
 from itertools import chain
+from operator import mod
 from struct import Struct
 from typing import MutableSequence, TypeVar
 
@@ -95,9 +96,10 @@ class Rng:
         if len(block) == size - 1 and max(block) < safe:
             # no draw is in any below()'s rejection zone (odds under 2**-57 each): the
             # same swaps without the per-draw check
-            for i, m, z in zip(range(size - 1, 0, -1), range(size, 1, -1), block):
-                j = z % m
+            i = size - 1
+            for j in map(mod, block, range(size, 1, -1)):  # below(i + 1) for each i
                 items[i], items[j] = items[j], items[i]
+                i -= 1
             return
         draws = chain(block, iter(self.next64, None))  # then one at a time
         for i, z in zip(range(size - 1, 0, -1), draws):
