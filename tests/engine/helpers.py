@@ -113,6 +113,7 @@ def arrange(m: Match, hands: Sequence[Sequence[str]] | None = None, draw: Sequen
     m._draw = list(reversed(draw_))
     m._discard = discard_
     m._legal = None
+    m._table = None  # T1's table follows the new top card
     check_conservation(m)
     return m
 

@@ -189,3 +189,47 @@ def test_t5_a_wild_names_the_colour_in_the_same_move():
         m.apply("colour R")
     m.apply("play W Y")
     assert m.color == "Y" and m.top == Card("W")
+
+
+def _t1_playable(m, seat) -> set:
+    """T1 from first principles: the seat's cards that match the top card or are wild."""
+    top, colour = m.top, m.color
+    return {c for c in m.hand(seat) if c.colour is None or c.colour == colour
+            or c.rank == top.rank}
+
+
+@pytest.mark.parametrize("rules", [
+    Rules(target=100), Rules(refill="shuffle", target=100),
+    Rules(preset="classic", seats=2, target=100),
+    Rules(preset="classic", seats=4, stacking=True, target=100),
+    Rules(preset="classic", seats=4, seven_zero=True, jump_in=True, draw_until=True,
+          target=100),
+    Rules(preset="classic", seats=6, stack_draw4="any", stacking=True, teams="partners",
+          target=100),
+], ids=["duo", "duo-shuffle", "classic-2", "classic-4-stacking", "house-7-0-jump-until",
+        "house-partners-stack-any"])
+def test_t1_the_table_a_match_keeps_is_the_one_the_colour_and_top_card_give(rules):
+    """The turn's table (what T1 makes playable) is kept in the match between moves
+    and set by each play; after every decision of random matches it is the table of
+    the active colour and the top card (or none, to be looked up), and a turn offers
+    exactly the plays T1 gives."""
+    import random
+
+    from engine import Match
+    from engine.turn import _TURN
+
+    choice = random.Random(7).choice
+    for seed in range(4):
+        m = Match.new(rules, seed=seed)
+        turns = 0
+        while not m.over:
+            kept = m._table
+            if kept is not None:
+                assert kept is _TURN[m.color][m.top.rank]
+            if m.phase == "turn":
+                turns += 1
+                seat = m.to_act
+                plays = {a.card for a in m.legal_actions() if a.kind == "play"}
+                assert plays == _t1_playable(m, seat)
+            m.apply(choice(m.legal_actions()))
+        assert turns > 100
