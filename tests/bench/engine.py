@@ -21,8 +21,11 @@ wall-clock time and, in brackets, per second of this process's CPU time
   with more than one candidate (seat 0 of a normal-vs-normal match, ``think_ms=500``);
 - *classic*: random play of classic UNO at two seats through the public API and,
   when ``rlcard`` is importable, RLCard's ``UnoGame`` (classic UNO, 2 players) with
-  random actions right after it in the same run, and our rate divided by its rate
-  (the median of the runs' ratios: each pair met the same machine load).
+  random actions, and our rates (classic, and UNO Duo) divided by its rate: the median
+  of the runs' ratios.  Within a run the three take turns in ``--slices`` slices of
+  ``--seconds / --slices`` each (the order rotating from slice to slice), so all three
+  meet the same machine load: on a shared machine the speed of one minute differs from
+  the next by up to 10 %, as much as the ratio's distance to its goal.
 
 What each side counts.  Both loops are the same shape — is it over, the legal
 actions, a uniform ``random.Random.choice`` among them, one call that makes the move —
@@ -86,22 +89,58 @@ class Clock:
         return Rate(work / wall, work / max(time.process_time() - self.cpu, 1e-9))
 
 
-def engine_run(seconds: float, seed: int, rules: Rules | None = None) -> tuple[Rate, Rate]:
-    """(matches/s, actions/s) for random legal actions via the public API
-    (``rules``: UNO Duo by default)."""
-    rules = rules or Rules()
+class Work(NamedTuple):
+    """Work done, and the wall-clock and CPU seconds it took."""
+
+    work: int
+    wall: float
+    cpu: float
+
+    def __add__(self, other: object) -> "Work":
+        assert isinstance(other, Work)
+        return Work(self.work + other.work, self.wall + other.wall, self.cpu + other.cpu)
+
+    def rate(self) -> Rate:
+        return Rate(self.work / self.wall, self.work / max(self.cpu, 1e-9))
+
+
+def engine_work(seconds: float, seed: int, rules: Rules) -> "tuple[Work, int]":
+    """(the actions, the matches) of random legal actions via the public API over about
+    ``seconds`` (whole matches)."""
     choice = random.Random(seed).choice
-    actions = 0
-    clock = Clock()
-    game = 0
+    actions = game = 0
+    wall, cpu = time.perf_counter(), time.process_time()
     while True:
         m = Match.new(rules, seed=seed * 1_000_003 + game)
         game += 1
         while not m.over:
             m.apply(choice(m.legal_actions()))
             actions += 1
-        if clock.elapsed() >= seconds:
-            return clock.rate(game), clock.rate(actions)
+        if time.perf_counter() - wall >= seconds:
+            return Work(actions, time.perf_counter() - wall, time.process_time() - cpu), game
+
+
+def engine_run(seconds: float, seed: int, rules: Rules | None = None) -> tuple[Rate, Rate]:
+    """(matches/s, actions/s) for random legal actions via the public API
+    (``rules``: UNO Duo by default)."""
+    done, games = engine_work(seconds, seed, rules or Rules())
+    return Work(games, done.wall, done.cpu).rate(), done.rate()
+
+
+def compared(seconds: float, slices: int, run: int, rlcard: bool) -> "list[Rate]":
+    """(classic at 2 seats, UNO Duo, RLCard's UnoGame) steps per second over
+    ``seconds`` each, taking turns in ``slices`` slices (see the module doc); without
+    RLCard, the two of ours."""
+    sides: list = [lambda s, k: engine_work(s, k, CLASSIC_2)[0],
+                   lambda s, k: engine_work(s, k, Rules())[0]]
+    if rlcard:
+        sides.append(lambda s, k: Work(*bench_rlcard.rlcard_work(s, k)))
+    done = [Work(0, 0.0, 0.0) for _ in sides]
+    for i in range(max(1, slices)):
+        for j in range(len(sides)):
+            side = (i + j) % len(sides)  # each side first in turn
+            done[side] += sides[side](seconds / max(1, slices), run * 1000 + i + 1)
+    return [w.rate() for w in done]
 
 
 def sample_logs(seed: int, count: int = 25, rules: Rules | None = None) -> list:
@@ -251,6 +290,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.bench.engine", description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0, help="per run and measure")
+    parser.add_argument("--slices", type=int, default=5,
+                        help="turns each of the compared loops takes per run (see the doc)")
     parser.add_argument("--hard", type=int, default=0, metavar="N",
                         help="also time the hard bot over N searched decisions (~0.5 s each)")
     parser.add_argument("--rollouts", type=int, default=0, metavar="N",
@@ -261,11 +302,14 @@ def main(argv: list[str] | None = None) -> int:
 
     engine, bot, replay, rollouts, classic, theirs = [], [], [], [], [], []
     rlcard = bench_rlcard.available()
+    duo = []
     for run in range(runs):
-        # classic and RLCard back to back in each run, so both meet the same machine load
-        classic.append(engine_run(args.seconds, seed=run + 1, rules=CLASSIC_2)[1])
+        # classic, UNO Duo and RLCard taking turns in each run: all meet the same load
+        rates = compared(args.seconds, args.slices, run, rlcard)
+        classic.append(rates[0])
+        duo.append(rates[1])
         if rlcard:
-            theirs.append(Rate(*bench_rlcard.rlcard_rates(args.seconds, seed=run)))
+            theirs.append(rates[2])
         logs = sample_logs(seed=run + 1)
         engine.append((*engine_run(args.seconds, seed=run + 1),
                        sum(1 for log in logs for e in log if not e.is_chance) / len(logs)))
@@ -301,13 +345,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"hard    rollouts/s, {label:18} {rate.wall:12,.0f} rollouts/s  "
                   f"({rate.cpu:,.0f} per CPU s; n={args.rollouts} decisions)")
     print(f"classic random play, 2 seats           {both(classic, 'actions/s')}")
+    print(f"duo     random play, taking turns      {both(duo, 'actions/s')}")
     if rlcard:
         print(f"rlcard  UnoGame random, 2 players      {both(theirs, 'steps/s  ')}")
         wall = med(a.wall / b.wall for a, b in zip(classic, theirs))
         cpu = med(a.cpu / b.cpu for a, b in zip(classic, theirs))
-        duo = med(a.cpu / b.cpu for a, b in zip(actions, theirs))
+        duo_cpu = med(a.cpu / b.cpu for a, b in zip(duo, theirs))
         print(f"ratio   classic actions/s / RLCard's   {wall:12.2f}x wall, {cpu:.2f}x CPU  (median "
-              f"of the runs' ratios; UNO Duo: {duo:.2f}x CPU)")
+              f"of the runs' ratios; UNO Duo: {duo_cpu:.2f}x CPU)")
     else:
         print("rlcard  not installed: comparison skipped (pip install -e '.[bench]' to compare)")
     return 0

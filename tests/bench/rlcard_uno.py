@@ -23,7 +23,7 @@ import random
 import statistics
 import time
 
-__all__ = ["available", "rlcard_rates", "rlcard_steps_per_second", "median_rate"]
+__all__ = ["available", "rlcard_rates", "rlcard_work", "rlcard_steps_per_second", "median_rate"]
 
 _AVAILABLE: bool | None = None
 
@@ -112,6 +112,14 @@ def rlcard_rates(seconds: float = 1.0, seed: int = 0) -> tuple[float, float]:
         raise RuntimeError("rlcard (with its UNO game) is not importable")
     steps, _games, _aborted, elapsed, cpu = _measure(seconds, seed)
     return steps / elapsed, steps / max(cpu, 1e-9)
+
+
+def rlcard_work(seconds: float = 1.0, seed: int = 0) -> tuple[int, float, float]:
+    """(steps, wall-clock seconds, CPU seconds) of :func:`rlcard_rates`' loop."""
+    if not available():
+        raise RuntimeError("rlcard (with its UNO game) is not importable")
+    steps, _games, _aborted, elapsed, cpu = _measure(seconds, seed)
+    return steps, elapsed, cpu
 
 
 def rlcard_steps_per_second(seconds: float = 1.0, seed: int = 0) -> float:
