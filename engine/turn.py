@@ -38,12 +38,13 @@ class Turn(MatchState):
 
     # -- legal actions ---------------------------------------------------------------
 
-    def _with_catch(self, out: "list[Action]") -> "tuple[Action, ...]":
+    def _with_catch(self, legal: "Iterable[Action]") -> "tuple[Action, ...]":
         """U2: the opponent of an exposed seat may catch it at its next decision."""
+        out = tuple(legal)  # a tuple as it is
         exposed = self._exposed
         if exposed is not None and exposed != self._to_act and len(self._hands[exposed]) == 1:
-            out.append(A_CATCH)
-        return tuple(out)
+            return out + (A_CATCH,)
+        return out
 
     def _legal_drawn(self) -> "tuple[Action, ...]":
         """T2: only the drawn card may be played, or kept with ``pass``."""
@@ -57,8 +58,8 @@ class Turn(MatchState):
         if self._forced:
             return (A_DRAW,)
         seat = self._to_act
-        out = list(_actions_for(self._masks[seat] & _DRAW2, len(self._hands[seat]) == 2, A_DRAW))
-        return self._with_catch(out)
+        return self._with_catch(
+            _actions_for(self._masks[seat] & _DRAW2, len(self._hands[seat]) == 2, A_DRAW))
 
     def _legal_wd4(self) -> "tuple[Action, ...]":
         """A5/A6: draw 4 or challenge; S8: a start Wild Draw 4 is only drawn."""
@@ -87,10 +88,7 @@ class Turn(MatchState):
                 bits ^= low
             plays.append(A_NODUMP)
             out = cache[same] = tuple(plays)
-        exposed = self._exposed
-        if exposed is not None and exposed != seat and len(self._hands[exposed]) == 1:
-            out += (A_CATCH,)  # U2
-        return out
+        return self._with_catch(out)
 
     def _turn_table(self) -> "_TurnTable":
         """T1's table for the active colour and the top card, looked up (and kept)."""
@@ -371,12 +369,18 @@ _TURN: "dict[str | None, dict[str, _TurnTable]]" = {colour: {rank: _TurnTable(co
 
 _CODE = attrgetter("code")
 _WD4 = "W+4"
-#: each play's (card, the colour it leaves active, says UNO, the card's effect: None
-#: when the turn simply passes — a number or a Wild, T1/A3 — else its rank, the turn
-#: table it leaves: T1 for that colour on that card): one lookup for what the play
-#: handler reads
-_PLAY_PARTS: "dict[Action, tuple[Card, str | None, bool, str | None, _TurnTable | None]]" = {
-    a: (a.card, a.colour or a.card.colour, a.uno,
-        None if a.card.rank in _PASSES else (_WD4 if a.card.rank == _WD4 else a.card.rank),
-        _TURN[a.colour or a.card.colour][a.card.rank] if (a.colour or a.card.colour) else None)
-    for a in Action.by_code if a.kind == "play" and a.card is not None}
+
+
+def _play_parts(action: Action) -> "tuple[Card, str | None, bool, str | None, _TurnTable | None]":
+    """A play's (card, the colour it leaves active, says UNO, the card's effect: None
+    when the turn simply passes — a number or a Wild, T1/A3 — else its rank, and the
+    turn table it leaves: T1 for that colour on that card)."""
+    card = action.card
+    assert card is not None  # a play's
+    colour = action.colour or card.colour  # the colour a Wild names, else the card's
+    effect = None if card.rank in _PASSES else (_WD4 if card.rank == _WD4 else card.rank)
+    return card, colour, action.uno, effect, _TURN[colour][card.rank] if colour else None
+
+
+#: each play's parts (:func:`_play_parts`): one lookup for what the play handler reads
+_PLAY_PARTS = {a: _play_parts(a) for a in Action.by_code if a.kind == "play" and a.card is not None}

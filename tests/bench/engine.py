@@ -57,7 +57,7 @@ import platform
 import random
 import statistics
 import time
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from engine import bots
 from tests.bench import rlcard_uno as bench_rlcard
@@ -85,14 +85,13 @@ class Clock:
         return time.perf_counter() - self.wall
 
     def rate(self, work: float) -> Rate:
-        wall = time.perf_counter() - self.wall
-        return Rate(work / wall, work / max(time.process_time() - self.cpu, 1e-9))
+        return Work(work, time.perf_counter() - self.wall, time.process_time() - self.cpu).rate()
 
 
 class Work(NamedTuple):
     """Work done, and the wall-clock and CPU seconds it took."""
 
-    work: int
+    work: float
     wall: float
     cpu: float
 
@@ -131,15 +130,16 @@ def compared(seconds: float, slices: int, run: int, rlcard: bool) -> "list[Rate]
     """(classic at 2 seats, UNO Duo, RLCard's UnoGame) steps per second over
     ``seconds`` each, taking turns in ``slices`` slices (see the module doc); without
     RLCard, the two of ours."""
-    sides: list = [lambda s, k: engine_work(s, k, CLASSIC_2)[0],
-                   lambda s, k: engine_work(s, k, Rules())[0]]
+    sides: "list[Callable[[float, int], Work]]" = [
+        lambda s, k: engine_work(s, k, CLASSIC_2)[0], lambda s, k: engine_work(s, k, Rules())[0]]
     if rlcard:
         sides.append(lambda s, k: Work(*bench_rlcard.rlcard_work(s, k)))
+    slices = max(1, slices)
     done = [Work(0, 0.0, 0.0) for _ in sides]
-    for i in range(max(1, slices)):
+    for i in range(slices):
         for j in range(len(sides)):
             side = (i + j) % len(sides)  # each side first in turn
-            done[side] += sides[side](seconds / max(1, slices), run * 1000 + i + 1)
+            done[side] += sides[side](seconds / slices, run * 1000 + i + 1)
     return [w.rate() for w in done]
 
 
@@ -300,9 +300,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     runs = max(1, args.runs)
 
-    engine, bot, replay, rollouts, classic, theirs = [], [], [], [], [], []
+    engine, bot, replay, rollouts, classic, duo, theirs = [], [], [], [], [], [], []
     rlcard = bench_rlcard.available()
-    duo = []
     for run in range(runs):
         # classic, UNO Duo and RLCard taking turns in each run: all meet the same load
         rates = compared(args.seconds, args.slices, run, rlcard)
