@@ -21,7 +21,17 @@ from .view import PlayerView
 
 __version__ = "0.1.0"
 
+
+def compiled() -> bool:
+    """Whether the match classes run compiled (setup.py: mypyc's native modules) rather
+    than as the pure-Python source they are built from."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    from . import match
+
+    return (match.__file__ or "").endswith(tuple(EXTENSION_SUFFIXES))
+
 __all__ = [
     "Action", "ActionError", "Card", "Chance", "ClassicMatch", "Event", "HouseMatch", "IllegalAction", "MalformedAction", "Match",
-    "PHASES", "Phase", "PlayerView", "Rules", "describe", "__version__",
+    "PHASES", "Phase", "PlayerView", "Rules", "compiled", "describe", "__version__",
 ]

@@ -1,6 +1,6 @@
 """What action cards do — RULES.md A1–A6.
 
-A mixin of :class:`engine.match.Match`.
+A layer of :class:`engine.match.Match` (above :mod:`.scoring`).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from .cards import ALL_CARDS, COLOURS
 from .events import new_event as ev
-from .state import MatchState
+from .scoring import Scoring
 
 #: the bits (Card.bit) of every card face of each colour
 COLOUR_MASK = {colour: sum(c.bit for c in ALL_CARDS if c.colour == colour) for colour in COLOURS}
@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .actions import Action
 
 
-class ActionCards(MatchState):
+class ActionCards(Scoring):
     """A1–A6 for :class:`Match`."""
 
     __slots__ = ()

@@ -1,4 +1,5 @@
-"""Chance outcomes and the log being replayed: a mixin of :class:`~engine.match.Match`.
+"""Chance outcomes and the log being replayed: the lowest layer of
+:class:`~engine.match.Match`, above :class:`~engine.state.MatchState`.
 
 Chance is an action (OpenSpiel): the cut, the dealer draw and every shuffle are log
 entries.  A new match draws each from its own random stream (:class:`~engine.rng.Rng`,

@@ -51,7 +51,8 @@ class ClassicMatch(Match):
 
     __slots__ = ()
 
-    min_seats, max_seats = PRESETS["classic"][0], PRESETS["classic"][-1]
+    min_seats = PRESETS["classic"][0]
+    max_seats = PRESETS["classic"][-1]
 
     # -- C2: the dealer ------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """Setting up a round: the cut, the draft and the start card — RULES.md S1–S11.
 
-A mixin of :class:`engine.match.Match`; it reads and writes the match's state.
+A layer of :class:`engine.match.Match` (above :mod:`.turn`); it reads and writes the match's state.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from .cards import ALL_CARDS, Card
 from .events import EVENT_TYPES, Event
 from .events import new_event as ev
 from .rules import PRESETS
-from .state import MatchState
+from .turn import Turn
 
 if TYPE_CHECKING:  # pragma: no cover
     from .actions import Action
@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
 HAND_SIZE = 7
 
 
-class Draft(MatchState):
+class Draft(Turn):
     """The setup and the draft (S1–S11) of :class:`Match`: the cut, the shuffle, the
     draft of keeps and rejects, the start card."""
 

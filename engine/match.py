@@ -3,9 +3,11 @@
 A :class:`Match` is built only from its log: :meth:`Match.new` starts one (and
 records the cut and the shuffle as chance outcomes), :meth:`apply` adds a
 decision, and :meth:`Match.replay` rebuilds the identical match from the log
-without calling any random generator.  The rules themselves live in one mixin
-per rule area: :mod:`.draft` (S), :mod:`.turn` (T, U), :mod:`.action_cards`
-(A) and :mod:`.scoring` (E).
+without calling any random generator.  The rules themselves live in one layer
+per rule area, each a subclass of the one before (single inheritance: the compiled
+engine's classes, setup.py, allow no other): :class:`~engine.state.MatchState` (the
+fields), :mod:`.chance`, :mod:`.scoring` (E), :mod:`.action_cards` (A), :mod:`.turn`
+(T, U), :mod:`.draft` (S), then :class:`Match`.
 """
 
 from __future__ import annotations
@@ -14,20 +16,17 @@ import itertools
 from functools import lru_cache
 import os
 from collections import Counter, deque
-from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Iterator, Sequence, cast
+from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Iterator, Sequence
 
-from .action_cards import ActionCards
 from .actions import A_CATCH, Action, ActionError, Chance, IllegalAction, parse_entry
 from .cards import Card, deck_cards
-from .chance import ChanceLog
 from .draft import Draft
 from .events import Event, describe
 from .explain import why_illegal
 from .rules import PRESETS, Rules
-from .scoring import Scoring
 from .phases import MID_ROUND, Phase
-from .state import MatchState, _copy_fields
-from .turn import _BLOCK_BITS, _TURN_CACHES, Turn
+from .state import _copy_fields
+from .turn import _BLOCK_BITS, _TURN_CACHES
 from .view import PlayerView, SeatEvents
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -64,7 +63,7 @@ def random_seed() -> int:
     return int.from_bytes(os.urandom(8), "big")
 
 
-class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
+class Match(Draft):
     """One UNO Duo match: every round until a seat reaches the target (E4).
 
     Its fields are declared once, in :class:`~engine.state.MatchState`."""
@@ -75,10 +74,19 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
     _HANDLERS: ClassVar["dict[Action, Handler]"]
     _LEGAL_BY_PHASE: ClassVar["dict[Phase, LegalBuilder]"]
 
-    min_seats, max_seats = PRESETS["duo"][0], PRESETS["duo"][-1]  # OpenSpiel's game info
+    min_seats = PRESETS["duo"][0]  # OpenSpiel's game info
+    max_seats = PRESETS["duo"][-1]
 
-    def __init__(self, rules: Rules, seed: int, queue: "Iterable[Action | Chance]" = ()) -> None:
-        """Use :meth:`new` or :meth:`replay`."""
+    def __init__(self, rules: Rules | None, seed: int = 0,
+                 queue: "Iterable[Action | Chance]" = ()) -> None:
+        """Use :meth:`new` or :meth:`replay`.  ``rules=None`` makes a blank match whose
+        fields the engine sets itself (a position, a copy): a class of the compiled
+        engine (setup.py) can be made only through its ``__init__``."""
+        if rules is not None:
+            self._setup(rules, seed, queue)
+
+    def _setup(self, rules: Rules, seed: int, queue: "Iterable[Action | Chance]") -> None:
+        """Deal the match ``rules`` and ``seed`` give, replaying ``queue`` first."""
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
         if _variant_of(rules) is not type(self):
@@ -144,10 +152,10 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         """
         if phase not in MID_ROUND:
             raise ValueError(f"from_position: no mid-round position in phase {phase!r}")
-        cls = cls.variant(rules)
-        m = object.__new__(cls)  # set up as it stands: no round is dealt to be thrown away
+        variant = cls.variant(rules)
+        m = variant(None)  # set up as it stands: no round is dealt to be thrown away
         m._init_state(rules, seed, (), rules.seats, _deck(rules.deck), _new_id())
-        m._handlers, m._legal_by_phase = cls._HANDLERS, cls._LEGAL_BY_PHASE
+        m._handlers, m._legal_by_phase = variant._HANDLERS, variant._LEGAL_BY_PHASE
         m._nchance = 2  # as if its first round's cut and shuffle were drawn (later shuffles)
         m._set_position(
             [_cards(h) for h in hands], _cards(draw_pile), _cards(discard_pile), to_act, phase, colour, p1, round,
@@ -203,11 +211,10 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
                 raise err from None
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
-        cls = cls.variant(rules)
-        m = cls.__new__(cls)
+        m = cls.variant(rules)(None)
         m._consumed = 0
         try:
-            cls.__init__(m, rules, random_seed() if seed is None else seed, entries)
+            m._setup(rules, random_seed() if seed is None else seed, entries)
         except ActionError as exc:
             raise m._replay_error(exc) from None
         return m
@@ -320,18 +327,19 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
             handlers[action](self, action)
 
     def search_copy(self) -> "Match":
-        """A copy for search: it keeps no log and no events (they are thrown away as
-        they are made) and ends with its round — the round is scored (``rounds``,
+        """A copy for search: its log and events start empty, and what it appends to
+        them (its round's moves; a play's event is not even looked up) is never read and
+        is dropped when it ends with its round — the round is scored (``rounds``,
         ``scores``), then the copy is over without dealing the next one (no shuffle
         a rollout would throw away).  Neither viewed, replayed nor saved."""
-        other = object.__new__(type(self))
+        other = type(self)(None)
         _copy_fields(self, other)
         other._draw = list(self._draw)
         other._discard = list(self._discard)
         other._hands = [list(h) for h in self._hands]
         other._masks = list(self._masks)
         other._history = list(self._history)
-        other._log, other._events = _LOG_SINK, _EVENT_SINK
+        other._log, other._events = [], []
         other._queue = deque()
         other._search = True
         return other
@@ -418,7 +426,7 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
     def clone(self, history: bool = True) -> "Match":
         """An independent copy (for search); far cheaper than ``copy.deepcopy``.
         ``history=False``: without its log, events and queue (see :meth:`restore_history`)."""
-        other = object.__new__(type(self))
+        other = type(self)(None)
         _copy_fields(self, other)
         other._id = _new_id()
         other._draw = list(self._draw)
@@ -440,13 +448,6 @@ class Match(Draft, Turn, ActionCards, Scoring, ChanceLog, MatchState):
         return (f"<Match round {self._round}, scores {'-'.join(map(str, self._scores))}, "
                 f"{state}>")
 
-
-#: a search copy's log and events: a deque that holds nothing drops what is appended
-#: (in C: the rollouts append an event or two per move).  Typed as the lists they stand
-#: in for: a search copy only ever appends to them (search_copy's docstring)
-_SINK: "deque[object]" = deque(maxlen=0)
-_LOG_SINK = cast("list[Action | Chance]", _SINK)
-_EVENT_SINK = cast("list[Event[object]]", _SINK)
 
 
 def kind_handlers(cls: "type[Match]") -> "dict[str, Handler]":

@@ -1,6 +1,6 @@
 """End of a round, scoring and the end of the match — RULES.md E1–E4 (and D2).
 
-A mixin of :class:`engine.match.Match`.
+A layer of :class:`engine.match.Match` (above :mod:`.chance`).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from .cards import hand_points
 from .events import new_event as ev
-from .state import MatchState
+from .chance import ChanceLog
 
 if TYPE_CHECKING:  # pragma: no cover
     from .cards import Card
@@ -30,7 +30,7 @@ def match_result(rules: "Rules", scores: "tuple[int, ...]") -> "tuple[bool, int 
     return True, (scores.index(best) if scores.count(best) == 1 else None)
 
 
-class Scoring(MatchState):
+class Scoring(ChanceLog):
     """E1–E4 for :class:`Match`."""
 
     __slots__ = ()
@@ -46,6 +46,8 @@ class Scoring(MatchState):
     def _end_search(self) -> None:
         self._over = True
         self._phase = "over"
+        self._log.clear()  # what the copy appended (Match.search_copy): never read
+        self._events.clear()
 
     def _hand_value(self, hand: "tuple[Card, ...]") -> int:
         """D2: what a hand left at the end of a round counts (classic: C1)."""

@@ -2,8 +2,8 @@
 
 Every field a :class:`~engine.match.Match` has is declared here, typed, as a slot;
 :meth:`MatchState._init_state` gives each its first value and
-:meth:`MatchState._reset_round` the per-round ones.  The rule mixins (draft, turn,
-action cards, scoring) read and write these fields; everything outside the match
+:meth:`MatchState._reset_round` the per-round ones.  The rule layers (chance, scoring,
+action cards, turn, draft) read and write these fields; everything outside the match
 (views, the replay cursor, the bots, explanations) reads public properties of
 :class:`~engine.match.Match` instead.
 """
@@ -11,7 +11,6 @@ action cards, scoring) read and write these fields; everything outside the match
 from __future__ import annotations
 
 from collections import deque
-from operator import attrgetter
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -97,40 +96,66 @@ class MatchState:
 
     __slots__ = tuple(__annotations__)
 
-    if TYPE_CHECKING:  # pragma: no cover
-        # The rule areas (the mixins draft, turn, action_cards, scoring, chance) and
-        # Match call one another's methods on the match; declared here for the type
-        # checker only (each is defined once, where its rule lives).
-        def apply(self, action: "Action | str", seat: int | None = None) -> "list[Event[object]]": ...
-        def push(self, action: "Action") -> None: ...
-        def legal_actions(self, seat: int | None = None) -> "tuple[Action, ...]": ...
-        def view(self, seat: int) -> "PlayerView": ...
-        def _emit(self, event: "Event[object]") -> None: ...
-        def _next(self, seat: int) -> int: ...
-        def _hand_mask(self, seat: int) -> int: ...
-        def _start_match(self) -> None: ...
-        def _given_first(self) -> int | None: ...
-        def _start_round(self, first: int, order: "tuple[Card, ...]") -> None: ...
-        def _begin_turn(self, seat: int) -> None: ...
-        def _await_draw(self, seat: int, phase: "Phase", amount: int, by: int,
-                        forced: bool = False) -> None: ...
-        def _draw_into(self, seat: int, count: int, why: str) -> "list[Card]": ...
-        def _moved(self, seat: int) -> None: ...
-        def _penalty_why(self, phase: "Phase") -> str: ...
-        def _random_shuffle(self, cards: "Sequence[Card]", rng: "Rng") -> "Chance": ...
-        def _with_catch(self, out: "list[Action]") -> "tuple[Action, ...]": ...
-        def _after_shed(self, seat: int, action: "Action") -> int: ...
-        def _card_effect(self, seat: int, card: "Card", total: int, guilty: bool,
-                         nxt: int) -> None: ...
-        def _offer_dump(self, seat: int, colour: str, at_start: bool) -> None: ...
-        def _wd4_is_guilty(self, rest: "list[Card]") -> bool: ...
-        def _go_out(self, seat: int, last: "Card", total: int) -> None: ...
-        def _end_round(self, winner: int | None) -> None: ...
-        def _end_search(self) -> None: ...
-        def _take_chance(self, kind: str, generate: "Generate | None",
-                         expect: "Sequence[Card] | None" = None,
-                         count: int | None = None) -> "Chance": ...
-        def _shuffle_all(self) -> "tuple[Card, ...]": ...
+    # The rule layers (chance, scoring, action_cards, turn, draft: each a subclass of
+    # the one before, Match of the last) and Match call one another's methods on the
+    # match; each is declared here, for the type checker and for the compiled engine's
+    # method tables (setup.py), and defined once, where its rule lives.
+    def apply(self, action: "Action | str", seat: int | None = None) -> "list[Event[object]]":
+        raise NotImplementedError
+    def push(self, action: "Action") -> None:
+        raise NotImplementedError
+    def legal_actions(self, seat: int | None = None) -> "tuple[Action, ...]":
+        raise NotImplementedError
+    def view(self, seat: int) -> "PlayerView":
+        raise NotImplementedError
+    def _emit(self, event: "Event[object]") -> None:
+        raise NotImplementedError
+    def _next(self, seat: int) -> int:
+        raise NotImplementedError
+    def _hand_mask(self, seat: int) -> int:
+        raise NotImplementedError
+    def _start_match(self) -> None:
+        raise NotImplementedError
+    def _given_first(self) -> int | None:
+        raise NotImplementedError
+    def _start_round(self, first: int, order: "tuple[Card, ...]") -> None:
+        raise NotImplementedError
+    def _begin_turn(self, seat: int) -> None:
+        raise NotImplementedError
+    def _await_draw(self, seat: int, phase: "Phase", amount: int, by: int,
+                    forced: bool = False) -> None:
+        raise NotImplementedError
+    def _draw_into(self, seat: int, count: int, why: str) -> "list[Card]":
+        raise NotImplementedError
+    def _moved(self, seat: int) -> None:
+        raise NotImplementedError
+    def _penalty_why(self, phase: "Phase") -> str:
+        raise NotImplementedError
+    def _random_shuffle(self, cards: "Sequence[Card]", rng: "Rng") -> "Chance":
+        raise NotImplementedError
+    def _with_catch(self, legal: "Iterable[Action]") -> "tuple[Action, ...]":
+        raise NotImplementedError
+    def _after_shed(self, seat: int, action: "Action") -> int:
+        raise NotImplementedError
+    def _card_effect(self, seat: int, card: "Card", total: int, guilty: bool,
+                     nxt: int) -> None:
+        raise NotImplementedError
+    def _offer_dump(self, seat: int, colour: str, at_start: bool) -> None:
+        raise NotImplementedError
+    def _wd4_is_guilty(self, rest: "list[Card]") -> bool:
+        raise NotImplementedError
+    def _go_out(self, seat: int, last: "Card", total: int) -> None:
+        raise NotImplementedError
+    def _end_round(self, winner: int | None) -> None:
+        raise NotImplementedError
+    def _end_search(self) -> None:
+        raise NotImplementedError
+    def _take_chance(self, kind: str, generate: "Generate | None",
+                     expect: "Sequence[Card] | None" = None,
+                     count: int | None = None) -> "Chance":
+        raise NotImplementedError
+    def _shuffle_all(self) -> "tuple[Card, ...]":
+        raise NotImplementedError
 
     def _init_state(self, rules: "Rules", seed: int, queue: "Iterable[Action | Chance]",
                     seats: int, deck: "tuple[Card, ...]", match_id: str) -> None:
@@ -243,8 +268,10 @@ class MatchState:
         """The seat whose decision is pending; ``None`` once the match is over."""
         return None if self._over else self._to_act
 
-    phase = property(attrgetter("_phase"),
-                     doc="draft, colour, turn, drawn, volley, wd4, dump or over.")
+    @property
+    def phase(self) -> "Phase":
+        """draft, colour, turn, drawn, volley, wd4, dump or over."""
+        return self._phase
 
     def hand(self, seat: int) -> list[Card]:
         """The seat's cards, in the order they entered its hand."""
@@ -370,7 +397,10 @@ class MatchState:
             return e
         return None
 
-    over = property(attrgetter("_over"), doc="Whether the match has ended (E4).")
+    @property
+    def over(self) -> bool:
+        """Whether the match has ended (E4)."""
+        return self._over
 
     @property
     def winner(self) -> int | None:
@@ -412,7 +442,10 @@ class MatchState:
 
 
 def _make_copier() -> "Callable[[MatchState, MatchState], None]":
-    names = MatchState.__slots__
+    # the slots; compiled (setup.py), the class's fields are mypyc's, which it names in
+    # __mypyc_attrs__ (for pickling) — the same names, declared once above
+    fields = getattr(MatchState, "__slots__", None) or getattr(MatchState, "__mypyc_attrs__", None)
+    names: tuple[str, ...] = tuple(fields or ())
     body = "\n".join(f"    dst.{n} = src.{n}" for n in names)
     scope: dict[str, Callable[[MatchState, MatchState], None]] = {}
     exec(f"def _copy_fields(src, dst):\n{body}\n", scope)  # one assignment per slot: fast

@@ -1,7 +1,7 @@
 """A turn: playing, drawing, passing, the refill — RULES.md T1–T5 — and saying
 UNO / catching — U1–U3.
 
-A mixin of :class:`engine.match.Match`.  ``_legal_*`` build the ordered legal
+A layer of :class:`engine.match.Match` (above :mod:`.action_cards`).  ``_legal_*`` build the ordered legal
 actions of each phase from precomputed action tables (this is the engine's hot
 path: the hard bot's search runs it millions of times).
 """
@@ -19,7 +19,7 @@ from .events import Draw, Pass, Play
 from .events import new_event as ev
 from .phases import Phase
 from .rules import PRESETS
-from .state import MatchState
+from .action_cards import ActionCards
 
 _event = tuple.__new__
 _PASSES = frozenset("0123456789") | {"W"}
@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .rng import Rng
 
 
-class Turn(MatchState):
+class Turn(ActionCards):
     """T1–T5 and U1–U3 for :class:`Match`."""
 
     __slots__ = ()

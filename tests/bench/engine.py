@@ -47,6 +47,9 @@ longer allocates one per move, so the garbage collector (about 13% of this loop
 before) has almost nothing to do.  The loops here are unchanged, and nothing here
 touches the garbage collector.
 
+The engine timed is the one installed: compiled (setup.py: mypyc, #23) unless built
+with ``UNODUO_PURE=1`` or without a C compiler; the first line says which.
+
 A benchmark, not a test: nothing here asserts on time.
 """
 
@@ -59,6 +62,7 @@ import statistics
 import time
 from typing import Callable, NamedTuple
 
+import engine as engine_package
 from engine import bots
 from tests.bench import rlcard_uno as bench_rlcard
 from engine.match import Match
@@ -323,8 +327,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"({med(r.cpu for r in rates):,.0f} per CPU s)")
 
     actions = [a for _, a, _ in engine]
-    print(f"python {platform.python_version()} on {platform.machine()}; median of {runs} runs "
-          f"of {args.seconds:g} s")
+    build = "compiled (setup.py)" if engine_package.compiled() else "pure Python"
+    print(f"python {platform.python_version()} on {platform.machine()}, the engine {build}; "
+          f"median of {runs} runs of {args.seconds:g} s")
     print(f"engine  random play, UNO Duo {med(m.wall for m, _, _ in engine):9.1f} matches/s "
           f"{both(actions, 'actions/s')} ({med(n for _, _, n in engine):.0f} actions/match)")
     print(f"bots    via views                      {both(bot, 'actions/s')}")
