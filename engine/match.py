@@ -449,7 +449,6 @@ class Match(Draft):
                 f"{state}>")
 
 
-
 def kind_handlers(cls: "type[Match]") -> "dict[str, Handler]":
     """Each action kind's handler in ``cls`` (a variant overrides some)."""
     return {"keep": cls._on_keep, "reject": cls._on_reject, "colour": cls._on_colour,
