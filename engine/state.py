@@ -14,7 +14,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Iterable, Sequence
+    from typing import Iterable
 
     from .actions import Action, Chance
     from .cards import Card
@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .rules import Rules
     from .match import Match
     from .turn import _TurnTable
-    from .view import PlayerView, SeatEvents
+    from .view import SeatEvents
 
     #: an action's handler (``Match._on_play``…): the match, the action
     Handler = Callable[[Match, Action], None]
@@ -97,26 +97,19 @@ class MatchState:
     __slots__ = tuple(__annotations__)
 
     # The rule layers (chance, scoring, action_cards, turn, draft: each a subclass of
-    # the one before, Match of the last) and Match call one another's methods on the
-    # match; each is declared here, for the type checker and for the compiled engine's
-    # method tables (setup.py), and defined once, where its rule lives.
+    # the one before, Match of the last) see the methods of the layers below them; the
+    # methods a lower layer calls on one above are declared here, for the type checker
+    # and the compiled engine's method tables (setup.py), and defined once, where their
+    # rule lives.
     def apply(self, action: "Action | str", seat: int | None = None) -> "list[Event[object]]":
         raise NotImplementedError
-    def push(self, action: "Action") -> None:
-        raise NotImplementedError
     def legal_actions(self, seat: int | None = None) -> "tuple[Action, ...]":
-        raise NotImplementedError
-    def view(self, seat: int) -> "PlayerView":
         raise NotImplementedError
     def _emit(self, event: "Event[object]") -> None:
         raise NotImplementedError
     def _next(self, seat: int) -> int:
         raise NotImplementedError
     def _hand_mask(self, seat: int) -> int:
-        raise NotImplementedError
-    def _start_match(self) -> None:
-        raise NotImplementedError
-    def _given_first(self) -> int | None:
         raise NotImplementedError
     def _start_round(self, first: int, order: "tuple[Card, ...]") -> None:
         raise NotImplementedError
@@ -129,32 +122,7 @@ class MatchState:
         raise NotImplementedError
     def _moved(self, seat: int) -> None:
         raise NotImplementedError
-    def _penalty_why(self, phase: "Phase") -> str:
-        raise NotImplementedError
-    def _random_shuffle(self, cards: "Sequence[Card]", rng: "Rng") -> "Chance":
-        raise NotImplementedError
-    def _with_catch(self, legal: "Iterable[Action]") -> "tuple[Action, ...]":
-        raise NotImplementedError
     def _after_shed(self, seat: int, action: "Action") -> int:
-        raise NotImplementedError
-    def _card_effect(self, seat: int, card: "Card", total: int, guilty: bool,
-                     nxt: int) -> None:
-        raise NotImplementedError
-    def _offer_dump(self, seat: int, colour: str, at_start: bool) -> None:
-        raise NotImplementedError
-    def _wd4_is_guilty(self, rest: "list[Card]") -> bool:
-        raise NotImplementedError
-    def _go_out(self, seat: int, last: "Card", total: int) -> None:
-        raise NotImplementedError
-    def _end_round(self, winner: int | None) -> None:
-        raise NotImplementedError
-    def _end_search(self) -> None:
-        raise NotImplementedError
-    def _take_chance(self, kind: str, generate: "Generate | None",
-                     expect: "Sequence[Card] | None" = None,
-                     count: int | None = None) -> "Chance":
-        raise NotImplementedError
-    def _shuffle_all(self) -> "tuple[Card, ...]":
         raise NotImplementedError
 
     def _init_state(self, rules: "Rules", seed: int, queue: "Iterable[Action | Chance]",
